@@ -1,0 +1,273 @@
+"""Chunker options: one frozen value, validated when it is built.
+
+``ChunkerConfig.from_mapping`` accepts what a YAML file holds and names the key
+of every problem; ``load_settings`` reads ``config.yaml`` with its per-document
+overrides (``documents: {<stem or glob>: {...}}``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import hashlib
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from chunker.errors import ConfigError
+
+Strategy = Literal["headings", "recursive", "faq", "pages", "off"]
+ContextPrefix = Literal["breadcrumb", "heading", "blockquote", "none"]
+SizeUnit = Literal["chars", "tokens"]
+
+STRATEGIES: tuple[str, ...] = ("headings", "recursive", "faq", "pages", "off")
+CONTEXT_PREFIXES: tuple[str, ...] = ("breadcrumb", "heading", "blockquote", "none")
+SIZE_UNITS: tuple[str, ...] = ("chars", "tokens")
+BLOCK_KINDS: tuple[str, ...] = ("table", "code", "list", "math", "html", "blockquote", "paragraph")
+
+DEFAULT_SKIP_HEADINGS = ("indice", "sommario", "bibliografia", "ringraziamenti", "abbreviazioni")
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkerConfig:
+    """Effective options for chunking one document."""
+
+    strategy: str = "headings"
+    max_chars: int = 1200
+    min_chars: int = 80
+    target_chars: int = 800
+    context_depth: int = 3
+    section_level: int | str = 2
+    """Headings of this level or shallower open a section; ``auto`` picks one per document."""
+    faq_level: int = 3
+    skip_headings: tuple[str, ...] = DEFAULT_SKIP_HEADINGS
+    excluded_section_headings: tuple[str, ...] = ()
+    skip_pre_heading: bool = False
+    merge_short: bool = True
+    overlap_sentences: int = 0
+    atomic_types: tuple[str, ...] = ("table", "code", "list", "math", "html")
+    split_oversize: bool = True
+    context_prefix: str = "breadcrumb"
+    context_label: str = "Kontext"
+    page_marker_pattern: str = r"<!--\s*page:?\s*(\d+)\s*-->"
+    size_unit: str = "chars"
+    tokenizer: str = "whitespace"
+    fail_on_broken_fence: bool = True
+    fail_on_content_loss: bool = False
+    fail_on_overflow: bool = False
+    fail_on_orphan_heading: bool = False
+    fail_on_bad_frontmatter: bool = True
+    max_frontmatter_bytes: int = 262_144
+    max_frontmatter_depth: int = 64
+    max_frontmatter_nodes: int = 100_000
+    max_nesting: int = 64
+    max_file_bytes: int = 64 * 1024 * 1024
+    txt_numbered_headings: bool = True
+    txt_caps_headings: bool = True
+    txt_faq: bool = True
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Sections of the config file that belong to other commands (e.g. ``eval``)."""
+
+    def __post_init__(self) -> None:
+        check_values(self)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], where: str = "config") -> ChunkerConfig:
+        """Build from a mapping (as loaded from YAML); unknown keys and wrong types raise."""
+        return merged(cls(), data, where)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("extra", None)
+        for key, value in out.items():
+            if isinstance(value, tuple):
+                out[key] = list(value)
+        return out
+
+    def fingerprint(self) -> str:
+        """Hash of every option that changes the chunks (and of the output schema version)."""
+        import orjson
+
+        from chunker import SCHEMA_VERSION
+
+        payload = orjson.dumps({"schema": SCHEMA_VERSION, "options": self.to_dict()}, option=orjson.OPT_SORT_KEYS)
+        return hashlib.sha256(payload).hexdigest()
+
+
+# -- validation ---------------------------------------------------------------
+
+_FIELD_TYPES: dict[str, str] = {f.name: str(f.type) for f in fields(ChunkerConfig)}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "strategy": STRATEGIES,
+    "context_prefix": CONTEXT_PREFIXES,
+    "size_unit": SIZE_UNITS,
+}
+
+
+def _coerce(key: str, value: Any, where: str) -> Any:
+    kind = _FIELD_TYPES[key]
+    path = f"{where}: {key}"
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"'{key}' must be an integer, got {value!r}", path=path)
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"'{key}' must be true or false, got {value!r}", path=path)
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            raise ConfigError(f"'{key}' must be a string, got {value!r}", path=path)
+        if key in _CHOICES and value not in _CHOICES[key]:
+            raise ConfigError(f"'{key}' must be one of {', '.join(_CHOICES[key])}; got {value!r}", path=path)
+        return value
+    if kind == "int | str":
+        if value == "auto":
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"'{key}' must be 'auto' or an integer 1..6, got {value!r}", path=path)
+        return value
+    if kind == "tuple[str, ...]":
+        if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
+            raise ConfigError(f"'{key}' must be a list of strings, got {value!r}", path=path)
+        items = list(value)
+        for item in items:
+            if not isinstance(item, str):
+                raise ConfigError(f"'{key}' must be a list of strings; {item!r} is not a string", path=path)
+        return tuple(sorted(set(items))) if isinstance(value, (set, frozenset)) else tuple(items)
+    if kind == "Mapping[str, Any]":
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"'{key}' must be a mapping, got {value!r}", path=path)
+        return dict(value)
+    raise AssertionError(f"no coercion for {key}: {kind}")  # pragma: no cover
+
+
+def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerConfig:
+    """``base`` with the options of ``data`` over it; every problem names its key."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"options must be a mapping of key: value, got {type(data).__name__}", path=where)
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        if not isinstance(key, str) or key not in _FIELD_TYPES or key == "extra":
+            close = difflib.get_close_matches(str(key), [k for k in _FIELD_TYPES if k != "extra"], n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise ConfigError(f"unknown option '{key}'{hint}", path=where)
+        changes[key] = _coerce(key, value, where)
+    try:
+        return replace(base, **changes)
+    except ConfigError as exc:
+        raise ConfigError(exc.detail, path=where) from None
+
+
+def check_values(cfg: ChunkerConfig) -> None:
+    """Raise ConfigError for impossible combinations (checked whenever a config is built)."""
+
+    def bad(key: str, message: str) -> ConfigError:
+        return ConfigError(f"'{key}': {message}")
+
+    for key in ("max_chars", "min_chars", "target_chars"):
+        if getattr(cfg, key) < 1:
+            raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")
+    if cfg.min_chars > cfg.max_chars:
+        raise bad("min_chars", f"min_chars ({cfg.min_chars}) is greater than max_chars ({cfg.max_chars})")
+    if not cfg.min_chars <= cfg.target_chars <= cfg.max_chars:
+        raise bad(
+            "target_chars",
+            f"must lie between min_chars ({cfg.min_chars}) and max_chars ({cfg.max_chars}), got {cfg.target_chars}",
+        )
+    if cfg.max_chars < 16:
+        raise bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {cfg.max_chars}")
+    if isinstance(cfg.section_level, int) and not 1 <= cfg.section_level <= 6:
+        raise bad("section_level", f"must be 'auto' or 1..6, got {cfg.section_level}")
+    if not 1 <= cfg.faq_level <= 6:
+        raise bad("faq_level", f"must be 1..6, got {cfg.faq_level}")
+    if cfg.context_depth < 0:
+        raise bad("context_depth", f"must be 0 or more, got {cfg.context_depth}")
+    if cfg.overlap_sentences < 0:
+        raise bad("overlap_sentences", f"must be 0 or more, got {cfg.overlap_sentences}")
+    for kind in cfg.atomic_types:
+        if kind not in BLOCK_KINDS:
+            raise bad("atomic_types", f"unknown block kind {kind!r}; known: {', '.join(BLOCK_KINDS)}")
+    for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
+        if getattr(cfg, key) < 1:
+            raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")
+    if not 8 <= cfg.max_nesting <= 200:
+        raise bad("max_nesting", f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {cfg.max_nesting}")
+    import re
+
+    try:
+        re.compile(cfg.page_marker_pattern)
+    except re.error as exc:
+        raise bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
+
+
+# -- settings file --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The defaults of a config file and its per-document overrides, in file order."""
+
+    defaults: ChunkerConfig
+    documents: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    path: str = "<defaults>"
+
+    def for_stem(self, stem: str) -> ChunkerConfig:
+        """Effective options of one document: defaults, then every matching override in order."""
+        cfg = self.defaults
+        for pattern, overrides in self.documents:
+            if pattern == stem or fnmatch.fnmatchcase(stem, pattern):
+                cfg = merged(cfg, overrides, f"{self.path}: documents.{pattern}")
+        return cfg
+
+
+_SETTINGS_KEYS = ("documents", "eval")
+
+
+def settings_from_mapping(data: Any, where: str) -> Settings:
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise ConfigError("the file must hold a mapping of option: value", path=where)
+    options = {k: v for k, v in data.items() if k not in _SETTINGS_KEYS}
+    defaults = merged(ChunkerConfig(), options, where)
+    if "eval" in data:
+        if not isinstance(data["eval"], Mapping):
+            raise ConfigError("'eval' must be a mapping", path=where)
+        defaults = replace(defaults, extra={"eval": dict(data["eval"])})
+    docs = data.get("documents") or {}
+    if not isinstance(docs, Mapping):
+        raise ConfigError("'documents' must map a stem or glob to options", path=where)
+    documents: list[tuple[str, Mapping[str, Any]]] = []
+    for pattern, overrides in docs.items():
+        if not isinstance(pattern, str):
+            raise ConfigError(f"documents: key {pattern!r} must be a stem or a glob", path=where)
+        # Validate now, so a bad override fails at load time and names its key.
+        merged(defaults, overrides or {}, f"{where}: documents.{pattern}")
+        documents.append((pattern, dict(overrides or {})))
+    return Settings(defaults=defaults, documents=tuple(documents), path=where)
+
+
+def load_settings(path: str | Path | None) -> Settings:
+    """Read a YAML config file; ``None`` or an absent default file gives the built-in defaults."""
+    if path is None:
+        return Settings(defaults=ChunkerConfig())
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError("config file not found", path=str(p)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file: {exc}", path=str(p)) from None
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=str(p), line=line) from None
+    except RecursionError:
+        raise ConfigError("invalid YAML: nested too deeply", path=str(p)) from None
+    return settings_from_mapping(data, str(p))

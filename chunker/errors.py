@@ -1,0 +1,52 @@
+"""Errors the library raises; each carries the exit code the CLI maps it to."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_VALIDATION = 1
+"""Validator errors under the fail_on_* policies (artifacts are still written)."""
+EXIT_USAGE = 2
+"""Bad command line or configuration."""
+EXIT_SOURCE = 3
+"""A source could not be read or parsed (encoding, unreadable file, refused input)."""
+EXIT_OUTPUT = 4
+"""Output could not be written (read-only folder, disk full, busy lock)."""
+
+
+class ChunkerError(Exception):
+    """Base class: a message that says what is wrong and what to do."""
+
+    exit_code = EXIT_USAGE
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        where = path or ""
+        if path and line is not None:
+            where = f"{path}:{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+        self.detail = message
+
+
+class ConfigError(ChunkerError):
+    """The configuration is invalid (unknown key, wrong type, impossible value)."""
+
+    exit_code = EXIT_USAGE
+
+
+class UsageError(ChunkerError):
+    """The command line asks for something impossible (bad --stem, missing source)."""
+
+    exit_code = EXIT_USAGE
+
+
+class SourceError(ChunkerError):
+    """A source document cannot be read or decoded, or is refused."""
+
+    exit_code = EXIT_SOURCE
+
+
+class OutputError(ChunkerError):
+    """Artifacts cannot be written (permissions, disk full, locked by another run)."""
+
+    exit_code = EXIT_OUTPUT

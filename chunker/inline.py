@@ -1,0 +1,61 @@
+"""Plain text of Markdown: headings (always) and whole blocks (on demand).
+
+Inline parsing is the costly and attack-prone part of markdown-it-py, so the
+pipeline never runs it over the document: only over heading lines, which are
+short and capped, and over a block when a caller asks for its ``plain_text``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+MAX_HEADING_CHARS = 1000
+"""Longer heading lines are cut before inline parsing (bounded time)."""
+
+_HEADING_ID = re.compile(r"\s*(?:\{#[^{}]*\}|\{/\*.*?\*/\})\s*$")
+_SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=1)
+def _inline_parser() -> MarkdownIt:
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    return MarkdownIt("commonmark").enable("table").use(dollarmath_plugin)
+
+
+def _collect(tokens: list[Token], out: list[str]) -> None:
+    for token in tokens:
+        if token.children:
+            _collect(token.children, out)
+        elif token.type in ("text", "code_inline", "math_inline", "math_single", "code_block", "fence", "math_block"):
+            out.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif token.type == "image":
+            out.append(token.content)
+
+
+def heading_text(raw: str) -> str:
+    """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``."""
+    raw = _HEADING_ID.sub("", raw[:MAX_HEADING_CHARS])
+    if not any(c in raw for c in "*_`[]!<&\\$"):
+        return _SPACES.sub(" ", raw).strip()
+    out: list[str] = []
+    _collect(_inline_parser().parseInline(raw), out)
+    return _SPACES.sub(" ", "".join(out)).strip()
+
+
+def plain_text(content: str, kind: str) -> str:
+    """Text of a block without Markdown syntax (links -> text, images -> alt text)."""
+    out: list[str] = []
+    for token in _inline_parser().parse(content):
+        if token.type == "inline" and token.children is not None:
+            _collect(token.children, out)
+            out.append("\n")
+        elif token.type in ("fence", "code_block", "math_block", "html_block"):
+            out.append(token.content)
+    return "\n".join(line.strip() for line in "".join(out).strip().split("\n"))

@@ -1,0 +1,260 @@
+"""Typed values that flow between the pipeline stages.
+
+Every stage takes values and returns new ones; nothing here does I/O. The
+field names of :class:`Chunk` are the ``chunks.json`` schema.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+BlockKind = Literal[
+    "paragraph",
+    "heading",
+    "table",
+    "code",
+    "list",
+    "math",
+    "blockquote",
+    "html",
+    "thematic_break",
+    "raw",
+]
+"""``raw`` marks source lines the parser produced no block for (link reference
+definitions, text past the nesting limit): they are kept verbatim."""
+
+ContentType = Literal["section_fragment", "atomic_block", "overflow"]
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """One entry of a heading path."""
+
+    level: int
+    text: str
+    """Plain text of the heading (no Markdown syntax)."""
+    line: int
+    """1-based source line of the heading."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One top-level Markdown block, an exact slice of the source."""
+
+    id: str
+    """``blk_0001``: positional within the document."""
+    kind: BlockKind
+    start_offset: int
+    """Character offset of the first character: ``source[start_offset:end_offset]``."""
+    end_offset: int
+    start_line: int
+    """1-based, inclusive."""
+    end_line: int
+    header_path: tuple[Heading, ...]
+    """Headings above this block, outermost first; for a heading, includes itself."""
+    atomic: bool
+    """Atomic blocks are never cut by the packer (only split at their joints when oversize)."""
+    content: str
+    """The original Markdown, ``source[start_offset:end_offset]``."""
+    heading_level: int = 0
+    """1..6 for headings, else 0."""
+    inner: frozenset[str] = frozenset()
+    """Kinds nested inside this block (``code`` in a list item, ``table`` in a quote...)."""
+    joints: tuple[int, ...] = ()
+    """Offsets where an oversize block may be split: list items, table body rows."""
+    fence: tuple[str, str] | None = None
+    """For fenced code: (opening fence line, closing marker); closing is ``""`` when unclosed."""
+
+    @property
+    def chars(self) -> int:
+        return self.end_offset - self.start_offset
+
+    @property
+    def plain_text(self) -> str:
+        """The block without Markdown syntax; computed on demand (inline parsing is costly)."""
+        from chunker.inline import plain_text
+
+        return plain_text(self.content, self.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class AddedText:
+    """Text a chunk carries that is not in the source at its place: a repeated table
+    header, or the fence lines that re-open and re-close a piece of a code block."""
+
+    position: Literal["before", "after"]
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"position": self.position, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One retrieval chunk; ``to_dict`` gives its ``chunks.json`` object."""
+
+    chunk_id: str
+    chunk_index: int
+    content_original: str
+    content_for_embedding: str
+    content_type: ContentType
+    start_line: int
+    end_line: int
+    start_offset: int
+    end_offset: int
+    header_path: tuple[Heading, ...]
+    section: str
+    block_ids: tuple[str, ...]
+    has_code: bool
+    has_table: bool
+    has_math: bool
+    is_overflow: bool
+    is_sparse: bool
+    previous_chunk_id: str | None
+    next_chunk_id: str | None
+    ziffer: str | None = None
+    page: int | None = None
+    chunk_key: str = ""
+    content_hash: str = ""
+    is_continuation: bool = False
+    part: int | None = None
+    parts: int | None = None
+    added_lines: tuple[AddedText, ...] = ()
+    size: int = -1
+    """Size in the configured unit (characters unless size_unit is tokens)."""
+
+    @property
+    def chars(self) -> int:
+        return len(self.content_for_embedding)
+
+    @property
+    def section_path(self) -> str:
+        return " > ".join(h.text for h in self.header_path)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chunk_id": self.chunk_id,
+            "chunk_index": self.chunk_index,
+            "chunk_key": self.chunk_key,
+            "content_hash": self.content_hash,
+            "content_original": self.content_original,
+            "content_for_embedding": self.content_for_embedding,
+            "content_type": self.content_type,
+            "chars": self.chars,
+            "size": self.size if self.size >= 0 else self.chars,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "start_offset": self.start_offset,
+            "end_offset": self.end_offset,
+            "header_path": [h.to_dict() for h in self.header_path],
+            "section": self.section,
+            "section_path": self.section_path,
+            "ziffer": self.ziffer,
+            "page": self.page,
+            "block_ids": list(self.block_ids),
+            "flags": {
+                "has_code": self.has_code,
+                "has_table": self.has_table,
+                "has_math": self.has_math,
+                "is_overflow": self.is_overflow,
+                "is_sparse": self.is_sparse,
+                "is_continuation": self.is_continuation,
+            },
+            "part": self.part,
+            "parts": self.parts,
+            "added_lines": [a.to_dict() for a in self.added_lines],
+            "neighbors": {
+                "previous_chunk_id": self.previous_chunk_id,
+                "next_chunk_id": self.next_chunk_id,
+            },
+            "assets": [],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding, with the source line where it has one."""
+
+    severity: Severity
+    code: str
+    """Stable machine-readable name, e.g. ``broken-fence``, ``content-loss``."""
+    message: str
+    line: int | None = None
+    chunk_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "line": self.line,
+            "chunk_id": self.chunk_id,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedRange:
+    """Source lines deliberately left out of the chunks."""
+
+    start_line: int
+    end_line: int
+    start_offset: int
+    end_offset: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "start_offset": self.start_offset,
+            "end_offset": self.end_offset,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostics:
+    """What the validator found: errors, warnings, metrics and skipped ranges."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    metrics: dict[str, Any]
+    skipped: tuple[SkippedRange, ...]
+    decisions: dict[str, Any] = field(default_factory=dict)
+    """Choices the pipeline made on its own (e.g. the section level picked by ``auto``)."""
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity == "warning")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "errors": [d.to_dict() for d in self.errors],
+            "warnings": [d.to_dict() for d in self.warnings],
+            "info": [d.to_dict() for d in self.diagnostics if d.severity == "info"],
+            "metrics": self.metrics,
+            "skipped": [s.to_dict() for s in self.skipped],
+            "decisions": self.decisions,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkingResult:
+    """Everything one run of the pipeline produces for one document."""
+
+    stem: str
+    source_path: str
+    chunks: tuple[Chunk, ...]
+    blocks: tuple[Block, ...]
+    diagnostics: Diagnostics
+    document_metadata: dict[str, Any]
+    source_sha256: str
+    strategy: str

@@ -1,0 +1,65 @@
+"""The whole pipeline for one document: parse -> segment -> group -> pack -> validate."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from chunker.config import ChunkerConfig
+from chunker.models import ChunkingResult, Diagnostic, SkippedRange
+from chunker.packer import pack
+from chunker.parser import parse
+from chunker.segmenter import segment
+from chunker.strategies import STRATEGIES
+from chunker.validator import validate
+
+
+def normalise_newlines(text: str) -> str:
+    """CRLF and lone CR become LF (as markdown-it counts lines); a leading BOM is dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def document_title(metadata: dict[str, Any], stem: str) -> str:
+    title = metadata.get("title")
+    if isinstance(title, str) and title.strip():
+        return " ".join(title.split())
+    return stem
+
+
+def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str) -> ChunkingResult:
+    """Chunks of one Markdown document, validated.
+
+    Offsets and lines refer to ``text`` after newline normalisation (CRLF/CR -> LF,
+    BOM removed): for LF text without BOM, that is ``text`` itself.
+    """
+    text = normalise_newlines(text)
+    doc = parse(text, config)
+    blocks = segment(doc, config)
+    title = document_title(doc.metadata, stem)
+    strategy = STRATEGIES[config.strategy]
+    grouping = strategy(blocks, doc, config, title)
+    packed = pack(grouping.sections, text, config, stem, title)
+    skipped: list[SkippedRange] = []
+    if doc.frontmatter is not None:
+        skipped.append(doc.frontmatter)
+    skipped.extend(grouping.skipped)
+    earlier: list[Diagnostic] = [*doc.diagnostics, *grouping.diagnostics, *packed.diagnostics]
+    if not text.strip():
+        earlier.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
+    elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:
+        earlier.append(Diagnostic("warning", "empty", "the document has frontmatter only: no chunks"))
+    diagnostics = validate(text, blocks, packed.chunks, skipped, config, earlier, grouping.decisions)
+    return ChunkingResult(
+        stem=stem,
+        source_path=source_path,
+        chunks=packed.chunks,
+        blocks=blocks,
+        diagnostics=diagnostics,
+        document_metadata=doc.metadata,
+        source_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        strategy=config.strategy,
+    )

@@ -1,0 +1,145 @@
+"""Stage 4: invariants and metrics of the chunks, checked against the source text.
+
+Coverage is proven against the source itself, not against what the parser
+returned: every non-whitespace character outside the frontmatter and the
+skipped ranges must lie in exactly one chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from chunker.config import ChunkerConfig
+from chunker.fences import is_balanced
+from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
+
+_NON_SPACE = re.compile(r"\S")
+
+
+def _line_at(source: str, offset: int) -> int:
+    return source.count("\n", 0, offset) + 1
+
+
+def _policy(flag: bool) -> str:
+    return "error" if flag else "warning"
+
+
+def validate(
+    source: str,
+    blocks: Sequence[Block],
+    chunks: Sequence[Chunk],
+    skipped: Sequence[SkippedRange],
+    cfg: ChunkerConfig,
+    earlier: Sequence[Diagnostic] = (),
+    decisions: dict[str, Any] | None = None,
+) -> Diagnostics:
+    """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant."""
+    found: list[Diagnostic] = list(earlier)
+
+    def add(severity: str, code: str, message: str, line: int | None = None, chunk_id: str | None = None) -> None:
+        found.append(Diagnostic(severity, code, message, line, chunk_id))  # type: ignore[arg-type]
+
+    ids = [c.chunk_id for c in chunks]
+    if len(set(ids)) != len(ids):
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        add("error", "duplicate-id", f"duplicate chunk ids: {', '.join(dupes[:5])}")
+    for k, chunk in enumerate(chunks):
+        expected_prev = ids[k - 1] if k else None
+        expected_next = ids[k + 1] if k + 1 < len(ids) else None
+        if chunk.previous_chunk_id != expected_prev or chunk.next_chunk_id != expected_next:
+            add("error", "neighbors", "neighbors do not match the chunk order", chunk.start_line, chunk.chunk_id)
+
+    # Lossless coverage: exact slices, in order, no overlap, no non-space text outside.
+    covered: list[tuple[int, int]] = [(s.start_offset, s.end_offset) for s in skipped]
+    previous_end = -1
+    for chunk in chunks:
+        core = chunk.content_original
+        for added in chunk.added_lines:
+            if added.position == "before" and core.startswith(added.text):
+                core = core[len(added.text) :]
+            elif added.position == "after" and core.endswith(added.text):
+                core = core[: len(core) - len(added.text)]
+            else:
+                add("error", "added-lines", "declared added text is not where it is declared", chunk.start_line, chunk.chunk_id)
+        if core != source[chunk.start_offset : chunk.end_offset]:
+            add(
+                "error",
+                "content-mismatch",
+                f"content_original is not the source slice [{chunk.start_offset}:{chunk.end_offset}]",
+                chunk.start_line,
+                chunk.chunk_id,
+            )
+        if chunk.start_offset < previous_end:
+            add("error", "overlap", "chunk overlaps the previous one or is out of order", chunk.start_line, chunk.chunk_id)
+        previous_end = max(previous_end, chunk.end_offset)
+        covered.append((chunk.start_offset, chunk.end_offset))
+    covered.sort()
+    lost_lines: list[int] = []
+    position = 0
+    for start, end in [*covered, (len(source), len(source))]:
+        if start > position:
+            match = _NON_SPACE.search(source, position, start)
+            while match is not None and len(lost_lines) < 50:
+                line = _line_at(source, match.start())
+                lost_lines.append(line)
+                next_line = source.find("\n", match.start())
+                if next_line == -1 or next_line >= start:
+                    break
+                match = _NON_SPACE.search(source, next_line, start)
+        position = max(position, end)
+    if lost_lines:
+        shown = ", ".join(map(str, lost_lines[:10])) + (" ..." if len(lost_lines) > 10 else "")
+        add(
+            _policy(cfg.fail_on_content_loss),
+            "content-loss",
+            f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach no chunk and no skipped range: lines {shown}",
+            lost_lines[0],
+        )
+
+    kinds = {b.id: b for b in blocks}
+    for chunk in chunks:
+        if not is_balanced(chunk.content_original) or not is_balanced(chunk.content_for_embedding):
+            add(_policy(cfg.fail_on_broken_fence), "broken-fence", "unbalanced code fence in the chunk", chunk.start_line, chunk.chunk_id)
+        if chunk.chars > cfg.max_chars and not chunk.is_overflow:
+            add("error", "oversize", f"chunk has {chunk.chars} chars, over max_chars {cfg.max_chars}", chunk.start_line, chunk.chunk_id)
+        elif chunk.is_overflow:
+            add(
+                _policy(cfg.fail_on_overflow),
+                "overflow",
+                f"overflow chunk of {chunk.chars} chars (max_chars {cfg.max_chars}): one block that cannot be split",
+                chunk.start_line,
+                chunk.chunk_id,
+            )
+        last_block = kinds.get(chunk.block_ids[-1]) if chunk.block_ids else None
+        if last_block is not None and last_block.kind == "heading" and not chunk.is_continuation:
+            add(
+                _policy(cfg.fail_on_orphan_heading),
+                "orphan-heading",
+                f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})",
+                chunk.end_line,
+                chunk.chunk_id,
+            )
+
+    metrics = _metrics(chunks, skipped, cfg)
+    return Diagnostics(tuple(found), metrics, tuple(skipped), decisions or {})
+
+
+def _metrics(chunks: Sequence[Chunk], skipped: Sequence[SkippedRange], cfg: ChunkerConfig) -> dict[str, Any]:
+    sizes = [c.chars for c in chunks]
+    total = sum(sizes)
+    within = sum(1 for s in sizes if cfg.min_chars <= s <= cfg.max_chars)
+    return {
+        "total_chunks": len(chunks),
+        "total_chars": total,
+        "avg_chars": round(total / len(sizes), 1) if sizes else 0,
+        "min_chars_actual": min(sizes) if sizes else 0,
+        "max_chars_actual": max(sizes) if sizes else 0,
+        "overflow_count": sum(1 for c in chunks if c.is_overflow),
+        "sparse_count": sum(1 for c in chunks if c.is_sparse),
+        "atomic_count": sum(1 for c in chunks if c.content_type == "atomic_block"),
+        "continuation_count": sum(1 for c in chunks if c.is_continuation),
+        "size_compliance": round(100 * within / len(sizes), 2) if sizes else 100.0,
+        "skipped_lines": sum(s.end_line - s.start_line + 1 for s in skipped if s.reason != "frontmatter"),
+    }
