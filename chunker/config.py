@@ -58,9 +58,9 @@ class ChunkerConfig:
     fail_on_overflow: bool = False
     fail_on_orphan_heading: bool = False
     fail_on_bad_frontmatter: bool = True
-    max_frontmatter_bytes: int = 262_144
+    max_frontmatter_bytes: int = 65_536
     max_frontmatter_depth: int = 64
-    max_frontmatter_nodes: int = 100_000
+    max_frontmatter_nodes: int = 10_000
     max_nesting: int = 64
     max_file_bytes: int = 64 * 1024 * 1024
     txt_numbered_headings: bool = True
@@ -192,6 +192,8 @@ def check_values(cfg: ChunkerConfig) -> None:
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
         if getattr(cfg, key) < 1:
             raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")
+    if cfg.max_frontmatter_depth > 250:
+        raise bad("max_frontmatter_depth", f"must be at most 250 (JSON output nests no deeper), got {cfg.max_frontmatter_depth}")
     if not 8 <= cfg.max_nesting <= 200:
         raise bad("max_nesting", f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {cfg.max_nesting}")
     import re

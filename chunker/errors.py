@@ -11,6 +11,8 @@ EXIT_SOURCE = 3
 """A source could not be read or parsed (encoding, unreadable file, refused input)."""
 EXIT_OUTPUT = 4
 """Output could not be written (read-only folder, disk full, busy lock)."""
+EXIT_INTERNAL = 5
+"""An unexpected internal error (a bug): reported without a traceback."""
 
 
 class ChunkerError(Exception):

@@ -1,0 +1,3 @@
+from chunker.cli import main
+
+main()

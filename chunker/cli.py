@@ -1,0 +1,134 @@
+"""The ``chunker`` command: parses arguments, calls the library, renders with rich.
+
+Exit codes: 0 all fine (warnings allowed); 1 validator errors under the
+fail_on_* policies, or stale artifacts with --check; 2 usage or configuration
+error; 3 a source could not be read or parsed; 4 output could not be written.
+With several documents the exit code is the worst one.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from chunker.errors import EXIT_INTERNAL, EXIT_USAGE, ChunkerError
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 all fine (warnings allowed); 1 validator errors under the fail_on_* policies "
+    "(artifacts are still written) or stale artifacts with --check; 2 usage or configuration error; "
+    "3 a source could not be read or parsed; 4 output could not be written (read-only, disk full, busy). "
+    "With several documents, the worst code wins."
+)
+
+app = typer.Typer(
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="Turn Markdown documents in sources/ into retrieval chunks in chunks/<stem>/. " + EXIT_CODES_HELP,
+)
+
+SourcesOpt = Annotated[Path, typer.Option("--sources", help="Folder of source documents.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder for the chunks/<stem>/ artifacts.")]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", help="Config file (default: config.yaml in the working directory, if any).")
+]
+
+
+def _err(message: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]Error:[/] {escape(message)}")
+
+
+def load(config: Path | None) -> Any:
+    from chunker.config import load_settings
+
+    if config is None:
+        default = Path("config.yaml")
+        return load_settings(default if default.is_file() else None)
+    return load_settings(config)
+
+
+@app.callback(invoke_without_command=True)
+def main_command(
+    ctx: typer.Context,
+    stem: Annotated[
+        list[str] | None, typer.Option("--stem", help="Chunk only this document (repeatable); a name, not a path.")
+    ] = None,
+    sources: SourcesOpt = Path("sources"),
+    out: OutOpt = Path("chunks"),
+    config: ConfigOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Re-chunk every document, even unchanged ones.")] = False,
+    keep_orphans: Annotated[
+        bool, typer.Option("--keep-orphans", help="Keep output folders whose source no longer exists.")
+    ] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Parallel processes; 0 = one per CPU.")] = 1,
+    check: Annotated[
+        bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    """Chunk every document in sources/ (or --stem X), incrementally."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if version:
+        from chunker import __version__
+
+        typer.echo(f"chunker {__version__}")
+        raise typer.Exit(0)
+    from chunker.report import render_run
+    from chunker.runner import run
+
+    try:
+        settings = load(config)
+        summary = render_run(
+            lambda progress: run(
+                settings,
+                sources,
+                out,
+                stem or (),
+                force=force,
+                keep_orphans=keep_orphans,
+                jobs=jobs,
+                check=check,
+                progress=progress,
+            ),
+            expected=len(stem) if stem else None,
+            sources=sources,
+            quiet=quiet,
+            json_out=json_out,
+        )
+    except ChunkerError as exc:
+        _err(str(exc))
+        raise typer.Exit(exc.exit_code) from None
+    raise typer.Exit(summary.exit_code)
+
+
+def run_cli(argv: list[str]) -> int:
+    """Run the command with ``argv``; return the exit code (callable from tests)."""
+    try:
+        app(args=argv, prog_name="chunker", standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
+    except ChunkerError as exc:
+        _err(str(exc))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except Exception as exc:  # a bug: say so without a traceback, with a distinct code
+        _err(f"internal error: {type(exc).__name__}: {exc} (please report this with the input)")
+        return EXIT_INTERNAL
+    return 0
+
+
+def main() -> None:
+    sys.exit(run_cli(sys.argv[1:]))

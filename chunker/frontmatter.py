@@ -1,0 +1,294 @@
+"""Hardened loading of the YAML frontmatter at the start of a Markdown file.
+
+The parser finds the block (mdit-py-plugins' ``front_matter``) and hands over the
+YAML between the ``---`` lines. Everything that could hurt is refused before it
+can: the size before parsing, the nesting depth while composing, alias bombs and
+cycles on the node graph before any Python object is built, and every tag the
+safe loader does not know. Accepted metadata holds only JSON values.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import math
+import re
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.error import Mark
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from chunker.config import ChunkerConfig
+from chunker.models import Diagnostic, Severity
+
+__all__ = ("FrontmatterResult", "load_frontmatter")
+
+_NEWLINE = re.compile(r"\r\n?|\n")
+"""Line breaks as markdown-it counts them (PyYAML also counts U+2028, U+0085...)."""
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_NULL_TAG = "tag:yaml.org,2002:null"
+_INT64 = 2**63
+
+
+@dataclass(frozen=True, slots=True)
+class FrontmatterResult:
+    """What the frontmatter block turned out to be."""
+
+    metadata: dict[str, Any] | None
+    """JSON-safe metadata when accepted, else ``None``."""
+    keep_as_body: bool
+    """The block is not metadata (a YAML list or string): its lines are ordinary body text."""
+    diagnostics: tuple[Diagnostic, ...]
+
+
+class _RefusedError(Exception):
+    """The YAML is refused for a reason of our own (too deep, too many nodes, a cycle)."""
+
+    def __init__(self, code: str, message: str, mark: Mark | None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.mark = mark
+
+
+class _Loader(yaml.SafeLoader):
+    """Pure-Python SafeLoader that bounds nesting and records duplicate keys and conversions.
+
+    (``CSafeLoader`` would ignore these overrides.)
+    """
+
+    def __init__(self, text: str, max_depth: int) -> None:
+        super().__init__(text)
+        self.max_depth = max_depth
+        self.depth = 0
+        self.deepest_depth = 0
+        self.deepest: Mark | None = None
+        """Where the deepest node composed so far starts."""
+        self.duplicates: list[tuple[str, Mark, Mark]] = []
+        """(key, mark of the repeat, mark of the first occurrence)."""
+        self.converted: dict[str, Mark] = {}
+        """Kind of non-JSON value -> where it first occurs."""
+
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
+        mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]  # untyped in types-PyYAML
+        self.depth += 1
+        try:
+            if self.depth > self.deepest_depth:
+                self.deepest_depth, self.deepest = self.depth, mark
+            if self.depth > self.max_depth:
+                raise _RefusedError("frontmatter-too-deep", f"nests deeper than {self.max_depth} levels", mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def fetch_flow_collection_start(self, token_class: Any) -> None:
+        # Checked in the scanner, not only the composer: PyYAML's scanner is quadratic
+        # in flow depth (1000 brackets take a second, 250 KB of them minutes).
+        if self.flow_level >= self.max_depth:
+            raise _RefusedError("frontmatter-too-deep", f"nests deeper than {self.max_depth} levels", self.get_mark())
+        super().fetch_flow_collection_start(token_class)
+
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
+        value = super().construct_object(node, deep)
+        kind = _non_json_kind(value)
+        if kind is not None:
+            self.converted.setdefault(kind, node.start_mark)
+        return value
+
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Hashable, Any]:
+        seen: dict[str, Mark] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE_TAG:  # `<<: *base` overrides on purpose
+                continue
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, Hashable):
+                continue  # super() raises "found unhashable key" with its line
+            if not isinstance(key, str):
+                self.converted.setdefault("non-string key", key_node.start_mark)
+            name = _key(key)
+            if name in seen:
+                self.duplicates.append((name, key_node.start_mark, seen[name]))
+            seen[name] = key_node.start_mark
+        return super().construct_mapping(node, deep)
+
+
+def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> FrontmatterResult:
+    """Load the YAML of a frontmatter block whose first line is file line ``first_line``."""
+    bad: Severity = "error" if cfg.fail_on_bad_frontmatter else "warning"
+
+    def line(mark: Mark | None) -> int:
+        if mark is None:
+            return first_line
+        return first_line + len(_NEWLINE.findall(yaml_text, 0, min(mark.index, len(yaml_text))))
+
+    def refuse(code: str, message: str, mark: Mark | None) -> FrontmatterResult:
+        diag = Diagnostic(bad, code, f"frontmatter {message}; the block was removed", line=line(mark))
+        return FrontmatterResult(None, False, (diag,))
+
+    def not_mapping(kind: str, mark: Mark | None) -> FrontmatterResult:
+        message = f"frontmatter is a YAML {kind}, not a mapping of key: value; the block is kept as body text"
+        return FrontmatterResult(None, True, (Diagnostic("warning", "frontmatter-not-mapping", message, line(mark)),))
+
+    size = len(yaml_text) if len(yaml_text) * 4 <= cfg.max_frontmatter_bytes else _utf8_size(yaml_text)
+    if size > cfg.max_frontmatter_bytes:
+        return refuse(
+            "frontmatter-too-large",
+            f"is {size} bytes, over max_frontmatter_bytes={cfg.max_frontmatter_bytes}, and was not parsed",
+            None,
+        )
+    try:
+        loader = _Loader(yaml_text, cfg.max_frontmatter_depth)  # checks every character first
+    except yaml.reader.ReaderError as exc:
+        at = Mark("<frontmatter>", exc.position, 0, 0, None, 0)
+        return refuse("frontmatter-invalid", f"holds the character #x{exc.character:04x}, which YAML forbids", at)
+    try:
+        root = loader.get_single_node()
+        if root is None or (isinstance(root, ScalarNode) and root.tag == _NULL_TAG):
+            return FrontmatterResult({}, False, ())
+        if not isinstance(root, MappingNode):
+            return not_mapping("list" if isinstance(root, SequenceNode) else "scalar (text)", root.start_mark)
+        _check_graph(root, cfg.max_frontmatter_nodes, cfg.max_frontmatter_depth)
+        data = loader.construct_document(root)
+        if not isinstance(data, dict):  # a `!!set` root
+            return not_mapping("set", root.start_mark)
+        metadata = _to_json(data)
+    except _RefusedError as exc:
+        return refuse(exc.code, exc.message, exc.mark)
+    except RecursionError:
+        return refuse("frontmatter-too-deep", "nests too deeply for the YAML parser", loader.deepest)
+    except yaml.MarkedYAMLError as exc:
+        context = exc.context or ""
+        if context and exc.context_mark is not None and exc.problem_mark is not None:
+            context += f" at line {line(exc.context_mark)},"
+        problem = " ".join(p for p in (context, exc.problem) if p) or "invalid"
+        return refuse("frontmatter-invalid", f"is not valid YAML: {problem}", exc.problem_mark or exc.context_mark)
+    except yaml.YAMLError as exc:
+        return refuse("frontmatter-invalid", f"is not valid YAML: {exc}", None)
+    finally:
+        loader.dispose()
+
+    diags: list[Diagnostic] = []
+    for name, mark, first in loader.duplicates:
+        diags.append(
+            Diagnostic(
+                "warning",
+                "frontmatter-duplicate-key",
+                f"frontmatter has a duplicate key {name!r} (first at line {line(first)}); the last value is kept",
+                line=line(mark),
+            )
+        )
+    if loader.converted:
+        kinds = sorted(loader.converted.items(), key=lambda item: item[1].index)
+        listed = ", ".join(f"{kind} (line {line(mark)})" for kind, mark in kinds)
+        diags.append(
+            Diagnostic(
+                "info",
+                "frontmatter-converted",
+                f"frontmatter values JSON cannot hold were converted to strings or lists: {listed}",
+                line=line(kinds[0][1]),
+            )
+        )
+    return FrontmatterResult(metadata, False, tuple(diags))
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _check_graph(root: Node, max_nodes: int, max_depth: int) -> None:
+    """Refuse a node graph whose aliases expand past the limits or loop, without expanding it.
+
+    Iterative post-order walk, memoised on node identity: each distinct node is
+    visited once however often it is aliased. Counts saturate just past the limit.
+    """
+    done: dict[int, tuple[int, int]] = {}
+    """id(node) -> (expanded node count, expanded depth)."""
+    open_: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            open_.discard(key)
+            below = [done[id(child)] for child in _children(node)]
+            count = min(1 + sum(c for c, _ in below), max_nodes + 1)
+            depth = min(1 + max((d for _, d in below), default=0), max_depth + 1)
+            if count > max_nodes:
+                raise _RefusedError(
+                    "frontmatter-aliases",
+                    f"expands through aliases to more than max_frontmatter_nodes={max_nodes} nodes",
+                    node.start_mark,
+                )
+            if depth > max_depth:
+                raise _RefusedError(
+                    "frontmatter-too-deep", f"nests deeper than {max_depth} levels through aliases", node.start_mark
+                )
+            done[key] = (count, depth)
+            continue
+        if key in done:
+            continue
+        if key in open_:
+            raise _RefusedError("frontmatter-aliases", "has an alias that refers to itself (a cycle)", node.start_mark)
+        open_.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node))
+
+
+def _non_json_kind(value: Any) -> str | None:
+    if isinstance(value, dt.date):
+        return "date"
+    if isinstance(value, bytes):
+        return "binary"
+    if isinstance(value, (set, frozenset)):
+        return "set"
+    if isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+        return "integer beyond 64 bits"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan or infinity"
+    return None
+
+
+def _key(key: Any) -> str:
+    """A mapping key as a JSON object key."""
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    converted = _to_json(key)
+    return converted if isinstance(converted, str) else str(converted)
+
+
+def _to_json(value: Any) -> Any:
+    """``value`` with only JSON types; the depth was bounded by ``_check_graph``."""
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, int):
+        return value if -_INT64 <= value < _INT64 else str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    if isinstance(value, dict):
+        return {_key(k): _to_json(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_to_json(item) for item in value), key=str)
+    if isinstance(value, (list, tuple)):
+        return [_to_json(item) for item in value]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")
+    return str(value)

@@ -1,0 +1,223 @@
+"""Read one source file into text: strict UTF-8, BOM removed, newlines normalised.
+
+``decode_source`` is the pure part (bytes in, :class:`SourceText` out);
+``read_source`` adds the file system checks. Line numbers everywhere count
+``"\\n"`` only, as markdown-it-py does: U+2028, U+2029, NEL, FF and VT are
+characters of a line, not line breaks, so never count with ``str.splitlines``.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import stat
+from bisect import bisect_right
+from dataclasses import dataclass
+from pathlib import Path
+
+from chunker.errors import SourceError
+from chunker.models import Diagnostic
+
+__all__ = ["SourceText", "decode_source", "line_of", "line_starts", "read_source"]
+
+UTF8_BOM = b"\xef\xbb\xbf"
+
+_OTHER_BOMS: tuple[tuple[bytes, str], ...] = (
+    # UTF-32 first: the UTF-32-LE mark starts with the UTF-16-LE one.
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+)
+
+_MAX_LISTED_LINES = 10
+"""How many NUL lines a diagnostic names before it says 'and N more'."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceText:
+    """A decoded source document."""
+
+    text: str
+    """Decoded text without BOM; CRLF and lone CR are turned into LF, nothing else."""
+    sha256: str
+    """Hex digest of the raw bytes as read (BOM and original newlines included)."""
+    diagnostics: tuple[Diagnostic, ...]
+    """Findings about the bytes that did not stop decoding (e.g. NUL characters)."""
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets at which each line starts, splitting on ``"\\n"`` only.
+
+    ``line_starts("a\\nb")`` is ``[0, 2]``. Compute it once per document and
+    look lines up with :func:`line_of`.
+    """
+    starts = [0]
+    find = text.find
+    pos = find("\n")
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = find("\n", pos + 1)
+    return starts
+
+
+def line_of(starts: list[int], offset: int) -> int:
+    """1-based line of a character offset, given :func:`line_starts` of the text."""
+    return max(1, bisect_right(starts, offset))
+
+
+def _size_error(size: int, max_bytes: int, display: str) -> SourceError:
+    return SourceError(
+        f"the file is {size:,} bytes, more than the limit of {max_bytes:,} bytes "
+        "(raise the config option max_file_bytes to accept it)",
+        path=display,
+    )
+
+
+def _line_of_byte(data: bytes, offset: int) -> int:
+    """1-based line of a byte offset, counting LF, CRLF and lone CR as one break each."""
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
+def _nul_diagnostic(text: str) -> Diagnostic | None:
+    first = text.find("\x00")
+    if first == -1:
+        return None
+    starts = line_starts(text)
+    count = text.count("\x00")
+    lines: list[int] = []
+    pos = first
+    while pos != -1:
+        line = line_of(starts, pos)
+        lines.append(line)
+        if line >= len(starts):
+            break
+        pos = text.find("\x00", starts[line])  # skip the rest of this line
+    shown = ", ".join(str(n) for n in lines[:_MAX_LISTED_LINES])
+    more = f" and {len(lines) - _MAX_LISTED_LINES} more" if len(lines) > _MAX_LISTED_LINES else ""
+    where = f"line {shown}" if len(lines) == 1 else f"lines {shown}{more}"
+    noun = "character" if count == 1 else "characters"
+    return Diagnostic(
+        severity="warning",
+        code="nul-byte",
+        message=(
+            f"{count} NUL (U+0000) {noun} on {where}; kept in the text, but a Markdown parser may show them as U+FFFD"
+        ),
+        line=lines[0],
+    )
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """Name the UTF-16 flavour of text without a BOM (ASCII-range text is half NUL bytes), else None."""
+    sample = data[:4096]
+    nuls = sample.count(0)
+    if len(sample) < 8 or nuls * 10 < len(sample) * 4:
+        return None
+    odd = sample[1::2].count(0)
+    if odd * 10 >= nuls * 9:
+        return "UTF-16 (little-endian)"
+    if (nuls - odd) * 10 >= nuls * 9:
+        return "UTF-16 (big-endian)"
+    return None
+
+
+def decode_source(data: bytes, display: str, max_bytes: int) -> SourceText:
+    """Decode raw bytes as strict UTF-8; raise :class:`SourceError` naming file and line."""
+    if len(data) > max_bytes:
+        raise _size_error(len(data), max_bytes, display)
+    digest = hashlib.sha256(data).hexdigest()
+    body = data
+    if body.startswith(UTF8_BOM):
+        body = body[len(UTF8_BOM) :]
+    else:
+        for mark, name in _OTHER_BOMS:
+            if body.startswith(mark):
+                raise SourceError(
+                    f"the file is encoded as {name} (it starts with that byte-order mark); re-save it as UTF-8",
+                    path=display,
+                    line=1,
+                )
+        guess = _bomless_utf16(body)
+        if guess:
+            raise SourceError(
+                f"the file looks like {guess} without a byte-order mark (every other byte is NUL); re-save it as UTF-8",
+                path=display,
+                line=1,
+            )
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        offset = exc.start + (len(data) - len(body))
+        bad = data[offset] if offset < len(data) else None
+        what = f"invalid UTF-8 byte 0x{bad:02x}" if bad is not None else "invalid UTF-8"
+        if exc.reason == "unexpected end of data":
+            what += " (a multi-byte character is cut off at the end of the file)"
+        raise SourceError(
+            f"{what} (the file is not UTF-8; re-save it as UTF-8)",
+            path=display,
+            line=_line_of_byte(data, offset),
+        ) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    diagnostics: list[Diagnostic] = []
+    nul = _nul_diagnostic(text)
+    if nul is not None:
+        diagnostics.append(nul)
+    return SourceText(text=text, sha256=digest, diagnostics=tuple(diagnostics))
+
+
+def _open_error(exc: OSError, display: str) -> SourceError:
+    code = exc.errno
+    if code == errno.ENOENT:
+        message = "source file not found"
+    elif code in (errno.EACCES, errno.EPERM):
+        message = "cannot read the source file: permission denied (check its permissions)"
+    elif code == errno.EISDIR:
+        message = "the source is a folder, not a file"
+    elif code == errno.ELOOP:
+        message = "the source is a symlink loop; refused"
+    elif code == errno.ENAMETOOLONG:
+        message = "the source path is too long"
+    elif code == errno.ENOTDIR:
+        message = "source file not found (a part of its path is not a folder)"
+    else:
+        message = f"cannot read the source file: {exc.strerror or exc}"
+    return SourceError(message, path=display)
+
+
+def read_source(path: Path, display: str, max_bytes: int) -> SourceText:
+    """Read and decode one source file; every failure is a :class:`SourceError` naming ``display``."""
+    try:
+        # O_NONBLOCK: opening a FIFO must not hang; it has no effect on regular files.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _open_error(exc, display) from None
+    except ValueError:  # an embedded NUL in the path
+        raise SourceError("the source path contains a NUL character", path=display) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise SourceError("the source is a folder, not a file", path=display)
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError("the source is not a regular file (a device, FIFO or socket); refused", path=display)
+        if info.st_size > max_bytes:
+            raise _size_error(info.st_size, max_bytes, display)
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            # Read one byte past the limit, so a file that grows while we read is still caught.
+            piece = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not piece:
+                break
+            chunks.append(piece)
+            total += len(piece)
+            if total > max_bytes:
+                raise _size_error(total, max_bytes, display)
+        data = b"".join(chunks)
+    except OSError as exc:
+        raise _open_error(exc, display) from None
+    finally:
+        os.close(fd)
+    return decode_source(data, display, max_bytes)

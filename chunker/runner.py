@@ -1,0 +1,325 @@
+"""Orchestration of a run over source documents: incremental, parallel, CI-gateable.
+
+The CLI parses arguments and renders; everything it does to files happens here.
+A document is re-chunked only when its source hash or its options fingerprint
+changed (or with ``force``); one bad document never stops the others.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from chunker import SCHEMA_VERSION, __version__
+from chunker.config import ChunkerConfig, Settings
+from chunker.errors import EXIT_OK, EXIT_VALIDATION, ChunkerError
+from chunker.models import ChunkingResult, Diagnostic
+from chunker.sources import SourceFile, case_collisions, check_inside, discover, find_source, validate_stem
+
+Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok"]
+ARTIFACTS = ("chunks.json", "meta.json", "report.json")
+
+
+@dataclass(frozen=True, slots=True)
+class DocOutcome:
+    """What a run did with one document."""
+
+    stem: str
+    display: str
+    status: Status
+    exit_code: int
+    metrics: dict[str, Any] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+    message: str = ""
+    """For failures: the error message (already naming file and line)."""
+    delta: dict[str, int] = field(default_factory=dict)
+    """Chunks added / removed / unchanged by content_hash against the previous artifacts."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stem": self.stem,
+            "source": self.display,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "metrics": self.metrics,
+            "errors": [d.to_dict() for d in self.diagnostics if d.severity == "error"],
+            "warnings": [d.to_dict() for d in self.diagnostics if d.severity == "warning"],
+            "message": self.message,
+            "chunks_delta": self.delta,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    documents: tuple[DocOutcome, ...]
+
+    @property
+    def exit_code(self) -> int:
+        return max((d.exit_code for d in self.documents), default=EXIT_OK)
+
+    def to_dict(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for doc in self.documents:
+            counts[doc.status] = counts.get(doc.status, 0) + 1
+        return {
+            "exit_code": self.exit_code,
+            "counts": counts,
+            "documents": [d.to_dict() for d in self.documents],
+        }
+
+
+def dumps(value: Any) -> bytes:
+    import orjson
+
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def chunks_bytes(result: ChunkingResult) -> bytes:
+    return dumps([c.to_dict() for c in result.chunks])
+
+
+def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str) -> dict[str, bytes]:
+    """The three artifact files of one document; report.json carries the hashes of the other two."""
+    chunks = chunks_bytes(result)
+    meta = dumps(
+        {
+            "stem": result.stem,
+            "source_path": result.source_path,
+            "source_sha256": raw_sha256,
+            "parent_hash": result.source_sha256,
+            "total_chunks": len(result.chunks),
+            "strategy": result.strategy,
+            "size_unit": cfg.size_unit,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "chunker_version": __version__,
+            "schema_version": SCHEMA_VERSION,
+            "fingerprint": cfg.fingerprint(),
+            "config": cfg.to_dict(),
+            "document_metadata": result.document_metadata,
+        }
+    )
+    report = dumps(
+        {
+            "stem": result.stem,
+            "source_path": result.source_path,
+            **result.diagnostics.to_dict(),
+            "artifacts": {
+                "chunks.json": hashlib.sha256(chunks).hexdigest(),
+                "meta.json": hashlib.sha256(meta).hexdigest(),
+            },
+        }
+    )
+    return {"chunks.json": chunks, "meta.json": meta, "report.json": report}
+
+
+def _load_json(path: Path) -> Any:
+    import orjson
+
+    try:
+        return orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def _previous_state(folder: Path) -> tuple[dict[str, Any] | None, bool]:
+    """(meta.json of the previous run, whether all artifacts are present and consistent)."""
+    meta = _load_json(folder / "meta.json")
+    report = _load_json(folder / "report.json")
+    if not isinstance(meta, dict) or not isinstance(report, dict):
+        return (meta if isinstance(meta, dict) else None), False
+    hashes = report.get("artifacts")
+    if not isinstance(hashes, dict):
+        return meta, False
+    for name in ("chunks.json", "meta.json"):
+        try:
+            digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+        except OSError:
+            return meta, False
+        if hashes.get(name) != digest:
+            return meta, False
+    return meta, True
+
+
+def _delta(folder: Path, result: ChunkingResult) -> dict[str, int]:
+    old = _load_json(folder / "chunks.json")
+    old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
+    new_hashes = {c.content_hash for c in result.chunks}
+    return {
+        "added": len(new_hashes - old_hashes),
+        "removed": len(old_hashes - new_hashes),
+        "unchanged": len(new_hashes & old_hashes),
+    }
+
+
+def process_document(
+    source: SourceFile, cfg: ChunkerConfig, sources_dir: Path, out_dir: Path, force: bool, check: bool = False
+) -> DocOutcome:
+    """Chunk one document and write its artifacts (or, with ``check``, compare them)."""
+    from chunker.pipeline import chunk_markdown
+    from chunker.reader import read_source
+    from chunker.writer import write_document
+
+    folder = out_dir / source.stem
+    display_out = _display(folder)
+    try:
+        check_inside(source.path, sources_dir, source.display)
+        data = read_source(source.path, source.display, cfg.max_file_bytes)
+        previous, intact = _previous_state(folder)
+        fingerprint = cfg.fingerprint()
+        fresh = (
+            previous is not None
+            and intact
+            and previous.get("source_sha256") == data.sha256
+            and previous.get("fingerprint") == fingerprint
+        )
+        if fresh and not force and not check:
+            return DocOutcome(source.stem, source.display, "unchanged", EXIT_OK, _old_metrics(folder))
+        if cfg.strategy == "off" and not check:
+            return DocOutcome(source.stem, source.display, "off", EXIT_OK)
+        if source.path.suffix == ".txt":
+            from chunker.plaintext import chunk_text
+
+            result = chunk_text(data.text, cfg, source.stem, source.display)
+        else:
+            result = chunk_markdown(data.text, cfg, source.stem, source.display)
+        extra = list(data.diagnostics)
+        collisions = case_collisions(source.stem, out_dir)
+        if collisions:
+            extra.append(
+                Diagnostic(
+                    "warning",
+                    "case-collision",
+                    f"output folder {source.stem!r} differs only in case from {', '.join(collisions)}: "
+                    "on macOS and Windows they are the same folder (conflict)",
+                )
+            )
+        if extra:
+            result = _with_diagnostics(result, extra)
+        diagnostics = result.diagnostics.diagnostics
+        code = EXIT_VALIDATION if any(d.severity == "error" for d in diagnostics) else EXIT_OK
+        metrics = result.diagnostics.metrics
+        if check:
+            status: Status = "ok"
+            if not fresh:
+                status = "stale"
+            else:
+                try:
+                    current = (folder / "chunks.json").read_bytes()
+                except OSError:
+                    current = b""
+                if current != chunks_bytes(result):
+                    status = "stale"
+            if status == "stale":
+                code = EXIT_VALIDATION
+            return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics)
+        delta = _delta(folder, result)
+        write_document(folder, build_artifacts(result, cfg, data.sha256), display_out)
+        status = "new" if previous is None else "changed"
+        return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics, delta=delta)
+    except ChunkerError as exc:
+        return DocOutcome(source.stem, source.display, "failed", exc.exit_code, message=str(exc))
+    except RecursionError:
+        return DocOutcome(
+            source.stem, source.display, "failed", 3, message=f"{source.display}: structure nested too deeply to parse"
+        )
+
+
+def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> ChunkingResult:
+    from dataclasses import replace
+
+    diagnostics = replace(result.diagnostics, diagnostics=(*extra, *result.diagnostics.diagnostics))
+    return replace(result, diagnostics=diagnostics)
+
+
+def _old_metrics(folder: Path) -> dict[str, Any]:
+    report = _load_json(folder / "report.json")
+    metrics = report.get("metrics") if isinstance(report, dict) else None
+    return metrics if isinstance(metrics, dict) else {}
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _run_one(args: tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool]) -> DocOutcome:
+    return process_document(*args)
+
+
+def run(
+    settings: Settings,
+    sources_dir: Path,
+    out_dir: Path,
+    stems: Sequence[str] = (),
+    *,
+    force: bool = False,
+    keep_orphans: bool = False,
+    jobs: int = 1,
+    check: bool = False,
+    progress: Any = None,
+) -> RunSummary:
+    """Chunk the given stems (or every source) into ``out_dir/<stem>/``."""
+    if stems:
+        sources = [find_source(sources_dir, validate_stem(s)) for s in stems]
+    else:
+        sources = discover(sources_dir)
+    tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check) for s in sources]
+    outcomes: list[DocOutcome] = []
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs > 1 and len(tasks) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
+        results: dict[int, DocOutcome] = {}
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(_run_one, tasks[k]): k for k in order}
+            from concurrent.futures import as_completed
+
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                if progress is not None:
+                    progress()
+        outcomes = [results[k] for k in range(len(tasks))]
+    else:
+        for task in tasks:
+            outcomes.append(_run_one(task))
+            if progress is not None:
+                progress()
+    if not stems and not check and not keep_orphans:
+        outcomes.extend(remove_orphans(out_dir, {s.stem for s in sources}))
+    return RunSummary(tuple(outcomes))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
+    """Remove document folders whose source is gone (only folders that hold our meta.json)."""
+    from chunker.writer import remove_folder
+
+    removed: list[DocOutcome] = []
+    if not out_dir.is_dir():
+        return removed
+    for entry in sorted(out_dir.iterdir()):
+        if entry.name.startswith((".", "_")) or entry.name in stems or not entry.is_dir():
+            continue
+        if not (entry / "meta.json").is_file():
+            continue
+        try:
+            remove_folder(entry, _display(entry))
+            removed.append(DocOutcome(entry.name, _display(entry), "removed", EXIT_OK))
+        except ChunkerError as exc:
+            removed.append(DocOutcome(entry.name, _display(entry), "failed", exc.exit_code, message=str(exc)))
+    return removed

@@ -1,0 +1,159 @@
+"""Cut positions inside a long block of prose: between sentences, between words, or hard.
+
+The packer cuts a paragraph (list item, blockquote) that does not fit in a chunk first at
+`sentence_cuts`, then at `word_cuts`, then at `hard_cuts`. Each returns offsets `k` with
+`0 < k < len(text)`, strictly increasing: `text[:k]` ends a piece, trailing whitespace included,
+and `text[k:]` starts the next one, so the pieces always join back to `text`.
+
+Cost is linear in `len(text)`: one module-level regex scanned with `finditer`, and O(1) work per
+candidate (slices of bounded length only). Rules are tuned for Russian, German, Italian and English.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["hard_cuts", "sentence_cuts", "word_cuts"]
+
+_TERMINATORS = ".!?…"
+_CLOSERS = '»"”’)]*_'
+"""May follow the terminator before the whitespace: quotes, brackets, closing emphasis."""
+_OPENERS = frozenset('«"„“‘‚([<*_`#>|-+')
+"""May start a sentence besides an uppercase letter or a digit: quotes, brackets, Markdown markers."""
+
+_CANDIDATE = re.compile(
+    rf"[{_TERMINATORS}\n](?:"
+    r"(?<=\n)[^\S\n]*+\n\s*+"
+    rf"|(?<=[{_TERMINATORS}])(?<![{_TERMINATORS}][{_TERMINATORS}])[{_TERMINATORS}]*+[{re.escape(_CLOSERS)}]*+(?P<ws>\s++)(?![a-zß-öø-ÿа-яё])"
+    r")"
+)
+"""A blank line, or a terminator run (closers allowed) then whitespace not followed by a common lowercase
+letter. It starts with a character class, which `re` searches fast; it is possessive and enters a
+terminator run only at its first character, so a failed candidate is never rescanned: linear."""
+
+_WHITESPACE = re.compile(r"\s++")
+
+_ABBREVIATIONS = frozenset(
+    word
+    for language in (
+        "bzw nr abs vgl ca usw ggf evtl bspw sog inkl zzgl gem lt bzgl abschn ziff anm hrsg",  # German
+        "dr prof mr mrs ms vs st jr sr no fig cf approx dept",  # English
+        "ул им стр см пр рис гл табл напр тыс млн млрд руб",  # Russian
+        "es ecc pag sig dott art sez cap cfr sigg sgg",  # Italian
+    )
+    for word in language.split()
+)
+"""Words (lowercase, without their dot) after which a following capital does not start a sentence.
+"etc." is absent on purpose: it ends a sentence when a capital follows, and a lowercase never cuts."""
+
+_MONTHS = frozenset(
+    word
+    for language in (
+        "januar jänner februar märz april mai juni juli august september oktober november dezember",
+        "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre",
+        "января февраля марта апреля мая июня июля августа сентября октября ноября декабря",
+    )
+    for word in language.split()
+)
+"""After "3." these make an ordinal date ("am 3. Oktober", "3. марта"), not a sentence end."""
+
+_WORD_WINDOW = 24
+"""Bounded look-behind for the word before a dot; longer words are never abbreviations."""
+_TOKEN_STRIP = '«"„“‘‚([*_'
+
+
+def sentence_cuts(text: str) -> list[int]:
+    """Offsets (0 < k < len(text)) where a new sentence starts: text[:k] ends a sentence (including its
+    trailing whitespace), text[k:] starts the next. Strictly increasing."""
+    cuts: list[int] = []
+    n = len(text)
+    for m in _CANDIDATE.finditer(text):
+        k = m.end()
+        ws_start = m.start("ws")
+        if ws_start < 0:  # a blank line
+            if m.start() > 0 and k < n:
+                cuts.append(k)
+        elif k == n:
+            break
+        elif text.count("\n", ws_start, k) >= 2 or (_starts_sentence(text[k]) and not _is_abbreviation(text, m, k)):
+            cuts.append(k)
+    return cuts
+
+
+def word_cuts(text: str) -> list[int]:
+    """Offsets where a new word starts after whitespace (same convention)."""
+    n = len(text)
+    return [m.end() for m in _WHITESPACE.finditer(text) if m.start() > 0 and m.end() < n]
+
+
+def hard_cuts(text: str, size: int) -> list[int]:
+    """Cut positions every <= size characters for text with no usable whitespace; never cut inside a
+    surrogate/combining sequence (don't split a base char from following combining marks, U+200D ZWJ
+    sequences) and never leave a piece that starts a line with a run of 3+ backticks or tildes (move
+    the cut so the run is not at the start of a piece's line; a cut in the middle of a run is fine as
+    long as no piece line starts with ``` or ~~~).
+
+    When no position in a window of `size` characters satisfies both rules (an unbreakable sequence
+    longer than `size`), the cut falls at exactly `size`: the budget wins.
+    """
+    if size < 1:
+        raise ValueError(f"hard_cuts needs size >= 1, got {size}")
+    n = len(text)
+    cuts: list[int] = []
+    pos = 0
+    while n - pos > size:
+        k = pos + size
+        while k > pos and not _can_cut(text, k):
+            k -= 1
+        if k == pos:
+            k = pos + size
+        cuts.append(k)
+        pos = k
+    return cuts
+
+
+def _starts_sentence(ch: str) -> bool:
+    return ch.isupper() or ch.istitle() or ch.isdigit() or ch in _OPENERS
+
+
+def _is_abbreviation(text: str, m: re.Match[str], k: int) -> bool:
+    """Whether the single dot ending at m.start("ws") belongs to a word rather than ending a sentence."""
+    dot = m.start()
+    if text[dot] != "." or text[dot + 1] in _TERMINATORS:
+        return False
+    lo = max(0, dot - _WORD_WINDOW)
+    window = text[lo:dot]
+    token = window.rsplit(None, 1)[-1] if window.strip() else ""
+    if lo > 0 and len(token) == len(window):
+        return False  # the word is longer than the window
+    token = token.lstrip(_TOKEN_STRIP).lower()
+    if not token:
+        return False
+    if token in _ABBREVIATIONS:
+        return True
+    if len(token) == 1 and token.isalpha():
+        return True  # initials and one-letter parts: "J. R. R.", "z. B.", "т. е.", "г."
+    if "." in token and all(len(part) <= 2 and part.isalpha() for part in token.split(".")):
+        return True  # "e.g", "i.e", "z.B", "u.a", "U.S"
+    if token.isdigit() and len(token) <= 2:
+        nxt = text[k : k + 12].split(None, 1)
+        word = nxt[0].rstrip(",;:").lower() if nxt else ""
+        return word in _MONTHS or word[:1].isdigit()  # "am 3. Oktober", "12. 3."
+    return False
+
+
+def _can_cut(text: str, k: int) -> bool:
+    """No fence run at the start of the new piece, and no split inside a character sequence."""
+    if text.startswith(("```", "~~~"), k):
+        return False
+    prev, cur = text[k - 1], text[k]
+    if prev == "\u200d" or cur == "\u200d":
+        return False
+    if prev == "\r" and cur == "\n":
+        return False
+    if "\ud800" <= prev <= "\udbff" and "\udc00" <= cur <= "\udfff":
+        return False
+    if "\U0001f3fb" <= cur <= "\U0001f3ff" or "\U000e0020" <= cur <= "\U000e007f":
+        return False  # emoji skin-tone modifiers and tag sequences
+    return not unicodedata.category(cur).startswith("M")  # combining marks, variation selectors

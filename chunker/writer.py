@@ -1,0 +1,378 @@
+"""Write a document's artifacts atomically, one run per output folder at a time.
+
+Every file is written to a unique temporary file in its own folder, flushed to
+disk and renamed over the old one (``os.replace``), so a reader or a killed run
+only ever sees the old file or the new one, never a truncated one.
+:func:`write_document` writes all temporary files before it renames any, so a
+full disk leaves the previous set untouched, and renames ``report.json`` last
+(the caller puts the sha256 of the other files in it, which tells a complete
+set from a mixed one). A ``.lock`` file in the folder (``fcntl.flock``)
+serialises concurrent runs.
+
+Nothing is written outside the given folder: the folder and the lock file must
+not be symlinks, and renaming over a symlinked artifact replaces the link, not
+the file it points to.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import functools
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from chunker.errors import OutputError
+
+__all__ = [
+    "ARTIFACT_NAMES",
+    "LOCK_NAME",
+    "REPORT_NAME",
+    "folder_lock",
+    "remove_folder",
+    "write_atomic",
+    "write_document",
+]
+
+REPORT_NAME = "report.json"
+ARTIFACT_NAMES: tuple[str, ...] = ("chunks.json", "meta.json", REPORT_NAME)
+"""The files a document folder holds; :func:`remove_folder` deletes only these (plus lock and temp files)."""
+LOCK_NAME = ".lock"
+TMP_SUFFIX = ".tmp"
+
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+
+
+# -- errors -------------------------------------------------------------------
+
+
+def _reason(exc: OSError) -> str:
+    code = exc.errno
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return "disk full (no space left on the device or quota exceeded)"
+    if code == errno.EROFS:
+        return "not writable (read-only file system)"
+    if code in (errno.EACCES, errno.EPERM):
+        return "not writable (permission denied)"
+    if code == errno.EFBIG:
+        return "file too large (the file size limit was reached)"
+    if code == errno.ENOTDIR:
+        return "a part of the path is a file, not a folder"
+    if code == errno.EISDIR:
+        return "a folder is in the way of the file"
+    if code == errno.ENAMETOOLONG:
+        return "the path is too long"
+    if code == errno.ELOOP:
+        return "the path is a symlink; refused"
+    return exc.strerror or str(exc)
+
+
+def _error(action: str, where: str, exc: OSError) -> OutputError:
+    return OutputError(f"{action}: {_reason(exc)}", path=where)
+
+
+# -- small helpers ------------------------------------------------------------
+
+
+@functools.cache
+def _file_mode() -> int:
+    """Permissions of new artifacts: 0o666 minus the umask, as ``open()`` would give."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _unlink_quietly(path: str | Path) -> None:
+    with suppress(OSError):
+        os.unlink(path)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename durable; best effort (some file systems refuse to fsync a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, "write returned 0 bytes")
+        view = view[written:]
+
+
+def _stage(path: Path, data: bytes, where: str) -> str:
+    """Write ``data`` to a new temporary file next to ``path``, on disk; return its name."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
+    except OSError as exc:
+        raise _error("cannot create a file in the output folder", where, exc) from None
+    try:
+        try:
+            os.fchmod(fd, _file_mode())
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException as exc:
+        _unlink_quietly(tmp)
+        if isinstance(exc, OSError):
+            raise _error("cannot write", where, exc) from None
+        raise
+    return tmp
+
+
+def _commit(tmp: str, path: Path, where: str) -> None:
+    """Rename a staged file over ``path``; on failure the temporary file is removed."""
+    try:
+        os.replace(tmp, path)
+    except BaseException as exc:
+        _unlink_quietly(tmp)
+        if isinstance(exc, OSError):
+            raise _error("cannot replace", where, exc) from None
+        raise
+
+
+# -- public API -----------------------------------------------------------------
+
+
+def write_atomic(path: Path, data: bytes, *, display: str | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file, fsync, rename, fsync of the folder).
+
+    On any failure the old file is untouched, no temporary file is left and
+    :class:`OutputError` says why ('disk full', 'not writable', 'file too large', ...).
+    """
+    where = display or str(path)
+    _commit(_stage(path, data, where), path, where)
+    _fsync_dir(path.parent)
+
+
+def _ensure_folder(folder: Path, display: str) -> None:
+    """Create ``folder`` if needed; refuse a symlink or a file in its place."""
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        try:
+            folder.mkdir(parents=True)
+        except FileExistsError:
+            pass  # another run created it meanwhile; checked below
+        except OSError as exc:
+            raise _error("cannot create the output folder", display, exc) from None
+        try:
+            info = os.lstat(folder)
+        except OSError as exc:
+            raise _error("cannot use the output folder", display, exc) from None
+    except OSError as exc:
+        action = "cannot create the output folder" if exc.errno == errno.ENOTDIR else "cannot use the output folder"
+        raise _error(action, display, exc) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError(
+            "the output folder is a symlink; refused (chunker writes only into a real folder: remove the link)",
+            path=display,
+        )
+    if not stat.S_ISDIR(info.st_mode):
+        raise OutputError("the output path exists but is not a folder; remove or rename it", path=display)
+
+
+def _open_lock(lock_path: Path, display: str) -> int:
+    try:
+        return os.open(lock_path, os.O_RDWR | os.O_CREAT | _O_NOFOLLOW | _O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OutputError(f"{LOCK_NAME} is a symlink; refused (remove it)", path=display) from None
+        raise _error(f"cannot create the lock file {LOCK_NAME}", display, exc) from None
+
+
+def _try_flock(fd: int, display: str) -> bool:
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except InterruptedError:
+            continue
+        except BlockingIOError:
+            return False
+        except OSError as exc:
+            raise _error(f"cannot lock {LOCK_NAME}", display, exc) from None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd`` (a lock on an unlinked file locks nothing)."""
+    try:
+        on_disk = os.lstat(path)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (on_disk.st_dev, on_disk.st_ino)
+
+
+@contextmanager
+def folder_lock(folder: Path, display: str, timeout: float = 30.0) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (created if needed) for the ``with`` block.
+
+    Waits up to ``timeout`` seconds for another run, then raises :class:`OutputError`
+    ('busy: ...'). The lock file ``folder/.lock`` stays behind; the kernel releases
+    the lock when the process ends, however it ends.
+    """
+    lock_path = folder / LOCK_NAME
+    deadline = time.monotonic() + max(0.0, timeout)
+    pause = 0.01
+    while True:
+        _ensure_folder(folder, display)
+        fd = _open_lock(lock_path, display)
+        try:
+            locked = _try_flock(fd, display)
+        except BaseException:
+            os.close(fd)
+            raise
+        if locked and _same_file(fd, lock_path):
+            break
+        os.close(fd)  # closing also drops a lock taken on a lock file that was removed meanwhile
+        if not locked and time.monotonic() >= deadline:
+            raise OutputError(
+                f"busy: another chunker run holds {display}/{LOCK_NAME}; waited {timeout:g} s "
+                "(try again when it has finished)",
+                path=display,
+            )
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+    try:
+        yield
+    finally:
+        with suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _check_name(name: str, display: str) -> None:
+    """An artifact name must be a plain file name inside the folder."""
+    if (
+        not name
+        or name in (".", "..")
+        or "/" in name
+        or "\\" in name
+        or "\x00" in name
+        or name.startswith(".")
+        or name.endswith(TMP_SUFFIX)
+    ):
+        raise OutputError(f"refusing to write artifact {name!r}: not a plain file name", path=display)
+
+
+def _remove_stale_tmp(folder: Path) -> None:
+    """Remove temporary files a killed run left behind (call while holding the folder lock)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.endswith(TMP_SUFFIX) and not entry.is_dir(follow_symlinks=False):
+            _unlink_quietly(entry.path)
+
+
+def write_document(folder: Path, artifacts: Mapping[str, bytes], display: str, timeout: float = 30.0) -> None:
+    """Write every artifact of one document into ``folder``, atomically, under its lock.
+
+    All temporary files are written and synced before the first rename, so a
+    failure while writing (disk full, size limit) leaves the previous set
+    untouched; ``report.json`` is renamed last. Stale temporary files of killed
+    runs are removed first.
+    """
+    for name in artifacts:
+        _check_name(name, display)
+    order = [n for n in artifacts if n != REPORT_NAME]
+    if REPORT_NAME in artifacts:
+        order.append(REPORT_NAME)
+    with folder_lock(folder, display, timeout):
+        _remove_stale_tmp(folder)
+        staged: list[tuple[str, Path, str]] = []
+        try:
+            for name in order:
+                path = folder / name
+                where = f"{display}/{name}"
+                staged.append((_stage(path, artifacts[name], where), path, where))
+            while staged:
+                tmp, path, where = staged[0]
+                staged.pop(0)
+                _commit(tmp, path, where)
+        finally:
+            for tmp, _, _ in staged:
+                _unlink_quietly(tmp)
+        _fsync_dir(folder)
+
+
+def remove_folder(
+    folder: Path,
+    display: str | None = None,
+    *,
+    artifact_names: Iterable[str] = ARTIFACT_NAMES,
+    timeout: float = 30.0,
+) -> None:
+    """Remove an orphaned document folder that holds only what chunker writes.
+
+    Deletes the artifacts, the lock file and temporary files, then the folder.
+    A folder holding anything else (a subfolder or a foreign file) is left
+    untouched and :class:`OutputError` names what is in the way; a symlink in
+    place of the folder is refused. A missing folder is fine.
+    """
+    where = display or str(folder)
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _error("cannot remove the output folder", where, exc) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("the output folder is a symlink; refused to remove it", path=where)
+    if not stat.S_ISDIR(info.st_mode):
+        raise OutputError("the output path is not a folder; refused to remove it", path=where)
+    ours = set(artifact_names)
+    with folder_lock(folder, where, timeout):
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as exc:
+            raise _error("cannot list the output folder", where, exc) from None
+        foreign = sorted(
+            e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
+            for e in entries
+            if e.is_dir(follow_symlinks=False)
+            or not (e.name in ours or e.name == LOCK_NAME or e.name.endswith(TMP_SUFFIX))
+        )
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+            raise OutputError(
+                f"refusing to remove the folder: it holds {shown}, which chunker did not write", path=where
+            )
+        for entry in entries:
+            if entry.name != LOCK_NAME:
+                try:
+                    os.unlink(entry.path)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise _error(f"cannot remove {entry.name}", where, exc) from None
+        # Unlink the lock while holding it: a run waiting on it re-checks and starts over.
+        _unlink_quietly(folder / LOCK_NAME)
+    try:
+        os.rmdir(folder)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise _error("cannot remove the output folder", where, exc) from None
+        # Another run started writing into it meanwhile: leave it to that run.
