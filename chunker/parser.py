@@ -49,7 +49,7 @@ class ParsedDocument:
         """Offset just past the text of 0-based line ``index`` (before its newline)."""
         if index + 1 < len(self.line_starts):
             return self.line_starts[index + 1] - 1
-        return len(self.text)
+        return len(self.text) - 1 if self.text.endswith("\n") else len(self.text)
 
 
 @lru_cache(maxsize=8)

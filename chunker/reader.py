@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import stat
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ _OTHER_BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\xff\xfe", "UTF-16 (little-endian)"),
     (b"\xfe\xff", "UTF-16 (big-endian)"),
 )
+
+_NEWLINE = re.compile("\n")
 
 _MAX_LISTED_LINES = 10
 """How many NUL lines a diagnostic names before it says 'and N more'."""
@@ -54,11 +57,7 @@ def line_starts(text: str) -> list[int]:
     look lines up with :func:`line_of`.
     """
     starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
+    starts.extend(map(re.Match.end, _NEWLINE.finditer(text)))
     return starts
 
 
@@ -82,29 +81,30 @@ def _line_of_byte(data: bytes, offset: int) -> int:
 
 
 def _nul_diagnostic(text: str) -> Diagnostic | None:
-    first = text.find("\x00")
-    if first == -1:
+    pos = text.find("\x00")
+    if pos == -1:
         return None
-    starts = line_starts(text)
     count = text.count("\x00")
     lines: list[int] = []
-    pos = first
-    while pos != -1:
-        line = line_of(starts, pos)
+    line, counted = 1, 0
+    while pos != -1 and len(lines) <= _MAX_LISTED_LINES:
+        line += text.count("\n", counted, pos)
         lines.append(line)
-        if line >= len(starts):
+        end = text.find("\n", pos)
+        if end == -1:
             break
-        pos = text.find("\x00", starts[line])  # skip the rest of this line
+        counted = end
+        pos = text.find("\x00", end + 1)  # the next NUL on a later line
     shown = ", ".join(str(n) for n in lines[:_MAX_LISTED_LINES])
-    more = f" and {len(lines) - _MAX_LISTED_LINES} more" if len(lines) > _MAX_LISTED_LINES else ""
-    where = f"line {shown}" if len(lines) == 1 else f"lines {shown}{more}"
+    if len(lines) > _MAX_LISTED_LINES:
+        where = f"lines {shown} and later ones"
+    else:
+        where = f"line {shown}" if len(lines) == 1 else f"lines {shown}"
     noun = "character" if count == 1 else "characters"
     return Diagnostic(
         severity="warning",
         code="nul-byte",
-        message=(
-            f"{count} NUL (U+0000) {noun} on {where}; kept in the text, but a Markdown parser may show them as U+FFFD"
-        ),
+        message=f"{count} NUL (U+0000) {noun} on {where}; kept in the text, but parsers may show them as U+FFFD",
         line=lines[0],
     )
 

@@ -1,0 +1,281 @@
+"""The frontmatter loader against the measured traps in /work/shared/badinput/fm_*.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from chunker import frontmatter
+from chunker.config import ChunkerConfig
+from chunker.frontmatter import FrontmatterResult, load_frontmatter
+
+CFG = ChunkerConfig()
+LENIENT = ChunkerConfig(fail_on_bad_frontmatter=False)
+FM_FILES = (
+    "fm_billion_laughs.md",
+    "fm_deep_nesting_1000.md",
+    "fm_duplicate_keys.md",
+    "fm_list_root.md",
+    "fm_malformed_flow.md",
+    "fm_non_json_types.md",
+    "fm_python_tag.md",
+    "fm_self_alias.md",
+    "fm_thematic_break_start.md",
+)
+
+
+@pytest.fixture
+def badinput() -> Path:
+    folder = Path(__file__).resolve().parents[2] / "shared" / "badinput"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is absent")
+    return folder
+
+
+def yaml_of(path: Path) -> str:
+    """The text between the opening ``---`` and the next ``---`` line (its first line is file line 2)."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "---", f"{path.name} does not start with ---"
+    end = lines.index("---", 1)
+    return "\n".join(lines[1:end])
+
+
+def load(badinput: Path, name: str, cfg: ChunkerConfig = CFG) -> FrontmatterResult:
+    return load_frontmatter(yaml_of(badinput / name), 2, cfg)
+
+
+def only(result: FrontmatterResult) -> Any:
+    assert len(result.diagnostics) == 1, result.diagnostics
+    return result.diagnostics[0]
+
+
+def assert_removed(result: FrontmatterResult, code: str, severity: str = "error") -> None:
+    diag = only(result)
+    assert (diag.code, diag.severity) == (code, severity)
+    assert result.metadata is None
+    assert result.keep_as_body is False
+
+
+def test_malformed_flow_sequence_is_an_error_naming_its_file_line(badinput: Path) -> None:
+    result = load(badinput, "fm_malformed_flow.md")
+    assert_removed(result, "frontmatter-invalid")
+    diag = only(result)
+    assert diag.line in (3, 4)
+    assert "not valid YAML" in diag.message
+
+
+def test_bad_frontmatter_is_a_warning_when_the_policy_does_not_fail(badinput: Path) -> None:
+    assert_removed(load(badinput, "fm_malformed_flow.md", LENIENT), "frontmatter-invalid", "warning")
+    assert_removed(load(badinput, "fm_billion_laughs.md", LENIENT), "frontmatter-aliases", "warning")
+
+
+def test_diagnostic_lines_follow_the_first_line_of_the_block(badinput: Path) -> None:
+    result = load_frontmatter(yaml_of(badinput / "fm_malformed_flow.md"), 12, CFG)
+    assert only(result).line in (13, 14)
+
+
+def test_oversize_frontmatter_is_refused_before_parsing() -> None:
+    cfg = ChunkerConfig(max_frontmatter_bytes=1000)
+    # Invalid YAML: reported as too large, not invalid, so it was never parsed.
+    result = load_frontmatter("tags: [a, b\n" * 1000, 2, cfg)
+    assert_removed(result, "frontmatter-too-large")
+    assert only(result).line == 2
+    assert "1000" in only(result).message
+
+
+def test_frontmatter_size_is_counted_in_utf8_bytes() -> None:
+    cfg = ChunkerConfig(max_frontmatter_bytes=1000)
+    assert load_frontmatter("t: " + "a" * 990, 2, cfg).metadata == {"t": "a" * 990}
+    assert_removed(load_frontmatter("t: " + "é" * 990, 2, cfg), "frontmatter-too-large")
+
+
+def test_ten_megabytes_of_frontmatter_are_refused_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_parsing(*args: object) -> None:
+        raise AssertionError("the loader must not be built for oversize text")
+
+    monkeypatch.setattr(frontmatter._Loader, "__init__", no_parsing)
+    assert_removed(load_frontmatter("key: value\n" * 1_000_000, 2, CFG), "frontmatter-too-large")
+
+
+def test_alias_bomb_is_refused_before_expansion(badinput: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    constructed: list[object] = []
+    original = frontmatter._Loader.construct_object
+
+    def counting(self: frontmatter._Loader, node: Any, deep: bool = False) -> Any:
+        constructed.append(node)
+        return original(self, node, deep)
+
+    monkeypatch.setattr(frontmatter._Loader, "construct_object", counting)
+    result = load(badinput, "fm_billion_laughs.md")
+    assert_removed(result, "frontmatter-aliases")
+    assert constructed == []  # refused on the node graph: no Python object was built
+    assert f"max_frontmatter_nodes={CFG.max_frontmatter_nodes}" in only(result).message
+    # l6 (file line 8) is the first anchor that expands past 100000 nodes (1 + 9 * 66430).
+    assert only(result).line == 8
+
+
+def test_aliases_are_counted_expanded_against_the_node_limit() -> None:
+    text = "base: &b [1, 2, 3]\nx: [*b, *b]\n"  # expanded: root, 2 keys, base 4, x 1 + 4 + 4 = 16 nodes
+    assert load_frontmatter(text, 2, ChunkerConfig(max_frontmatter_nodes=16)).metadata == {
+        "base": [1, 2, 3],
+        "x": [[1, 2, 3], [1, 2, 3]],
+    }
+    assert_removed(load_frontmatter(text, 2, ChunkerConfig(max_frontmatter_nodes=15)), "frontmatter-aliases")
+
+
+def test_self_referencing_alias_is_refused_as_a_cycle(badinput: Path) -> None:
+    result = load(badinput, "fm_self_alias.md")
+    assert_removed(result, "frontmatter-aliases")
+    assert "cycle" in only(result).message
+    assert only(result).line == 2
+
+
+def test_nesting_1000_brackets_deep_is_refused_on_the_line_of_the_brackets(badinput: Path) -> None:
+    result = load(badinput, "fm_deep_nesting_1000.md")
+    assert_removed(result, "frontmatter-too-deep")
+    assert only(result).line == 2
+
+
+def test_nesting_past_the_python_recursion_limit_is_reported_not_raised() -> None:
+    cfg = ChunkerConfig(max_frontmatter_depth=100_000)  # leaves PyYAML's recursion as the only limit
+    result = load_frontmatter("a: 1\nk: " + "[" * 700 + "]" * 700, 2, cfg)
+    assert_removed(result, "frontmatter-too-deep")
+    assert only(result).line == 3
+
+
+def test_deep_block_indentation_is_refused_as_too_deep() -> None:
+    text = "".join(" " * level + f"k{level}:\n" for level in range(100))
+    assert_removed(load_frontmatter(text, 2, CFG), "frontmatter-too-deep")
+
+
+def test_aliases_that_nest_past_the_depth_limit_are_refused() -> None:
+    lines = ["a0: &a0 [x]"] + [f"a{i}: &a{i} [[[*a{i - 1}]]]" for i in range(1, 8)]
+    cfg = ChunkerConfig(max_frontmatter_depth=16)
+    result = load_frontmatter("\n".join(lines), 2, cfg)
+    assert_removed(result, "frontmatter-too-deep")
+    assert "aliases" in only(result).message
+
+
+def test_python_tag_is_refused_and_never_executed(
+    badinput: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = load(badinput, "fm_python_tag.md")
+    assert_removed(result, "frontmatter-invalid")
+    assert only(result).line == 3
+    assert "python/object/apply" in only(result).message
+    assert not (tmp_path / "zqx_pwned_dir").exists()
+
+
+def test_duplicate_key_keeps_the_last_value_with_a_warning(badinput: Path) -> None:
+    result = load(badinput, "fm_duplicate_keys.md")
+    assert result.metadata == {"title": "ZQXDUPKEY"}
+    diag = only(result)
+    assert (diag.code, diag.severity, diag.line) == ("frontmatter-duplicate-key", "warning", 3)
+    assert "duplicate" in diag.message
+
+
+def test_merge_key_overrides_are_not_duplicates() -> None:
+    result = load_frontmatter("base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  x: 3\n", 2, CFG)
+    assert result == FrontmatterResult({"base": {"x": 1, "y": 2}, "other": {"x": 3, "y": 2}}, False, ())
+
+
+def test_list_root_is_kept_as_body_text_with_a_warning(badinput: Path) -> None:
+    result = load(badinput, "fm_list_root.md")
+    diag = only(result)
+    assert (result.metadata, result.keep_as_body) == (None, True)
+    assert (diag.code, diag.severity, diag.line) == ("frontmatter-not-mapping", "warning", 2)
+    assert "kept as body text" in diag.message
+
+
+def test_thematic_break_intro_paragraph_is_kept_as_body_text(badinput: Path) -> None:
+    result = load(badinput, "fm_thematic_break_start.md")
+    assert (result.metadata, result.keep_as_body) == (None, True)
+    assert only(result).code == "frontmatter-not-mapping"
+    assert only(result).line == 3  # the intro line
+
+
+def test_non_json_values_are_converted_so_orjson_can_serialise_them(badinput: Path) -> None:
+    result = load(badinput, "fm_non_json_types.md")
+    assert result.metadata == {
+        "null": "null key",
+        "1": "int key",
+        "2024-01-02": "date key",
+        "when": "2024-01-02T03:04:05+01:00",
+        "blob": "aGVsbG8=",
+        "set": ["a", "b"],
+        "big": "1180591620717411303424",
+        "nan": "nan",
+    }
+    assert orjson.loads(orjson.dumps(result.metadata)) == result.metadata
+    diag = only(result)
+    assert (diag.code, diag.severity, diag.line) == ("frontmatter-converted", "info", 2)
+    for kind in ("date", "binary", "set", "64 bits", "nan"):
+        assert kind in diag.message
+
+
+def test_integers_keep_their_type_within_signed_64_bits() -> None:
+    text = f"a: {2**63 - 1}\nb: {-(2**63)}\nc: {2**63}\nd: -.inf\ne: .inf\ntrue: t\n"
+    assert load_frontmatter(text, 2, CFG).metadata == {
+        "a": 2**63 - 1,
+        "b": -(2**63),
+        "c": str(2**63),
+        "d": "-inf",
+        "e": "inf",
+        "true": "t",
+    }
+
+
+def test_ordinary_frontmatter_round_trips_in_file_order() -> None:
+    text = (
+        "title: Guide to Chunking\n"
+        "tags: [rag, markdown]\n"
+        "date: 2024-05-06\n"
+        "author:\n"
+        "  name: Ada\n"
+        "  roles:\n"
+        "    - editor\n"
+        "    - reviewer\n"
+        "draft: false\n"
+        "weight: 1.5\n"
+    )
+    result = load_frontmatter(text, 2, CFG)
+    expected = {
+        "title": "Guide to Chunking",
+        "tags": ["rag", "markdown"],
+        "date": "2024-05-06",
+        "author": {"name": "Ada", "roles": ["editor", "reviewer"]},
+        "draft": False,
+        "weight": 1.5,
+    }
+    assert result.metadata == expected
+    assert list(result.metadata) == list(expected)
+    assert orjson.loads(orjson.dumps(result.metadata)) == expected
+    assert [d.code for d in result.diagnostics] == ["frontmatter-converted"]  # the date
+
+
+@pytest.mark.parametrize("text", ["", "\n", "   \n", "~", "null", "# only a comment\n"])
+def test_empty_or_null_frontmatter_gives_empty_metadata(text: str) -> None:
+    assert load_frontmatter(text, 2, CFG) == FrontmatterResult({}, False, ())
+
+
+def test_forbidden_characters_are_invalid_with_their_line() -> None:
+    result = load_frontmatter("a: b\nc: \x00\n", 2, CFG)
+    assert_removed(result, "frontmatter-invalid")
+    assert only(result).line == 3
+
+
+@pytest.mark.parametrize("name", FM_FILES)
+def test_every_result_is_consistent_and_every_diagnostic_has_a_line(badinput: Path, name: str) -> None:
+    for cfg in (CFG, LENIENT):
+        result = load(badinput, name, cfg)
+        if result.metadata is not None:
+            orjson.dumps(result.metadata)
+            assert not result.keep_as_body
+        for diag in result.diagnostics:
+            assert isinstance(diag.line, int) and diag.line >= 2, diag
+            assert diag.code.startswith("frontmatter-")
+            assert diag.message

@@ -1,0 +1,172 @@
+"""The section contract the clinic users' retrieval eval depends on (general_info.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.models import Chunk, ChunkingResult
+from chunker.pipeline import chunk_markdown
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "general_info.md"
+
+
+@pytest.fixture(scope="module")
+def result() -> ChunkingResult:
+    return chunk_markdown(FIXTURE.read_text(encoding="utf-8"), ChunkerConfig(), "general_info", str(FIXTURE))
+
+
+def containing(result: ChunkingResult, needle: str) -> list[Chunk]:
+    found = [c for c in result.chunks if needle.casefold() in c.content_original.casefold()]
+    assert found, f"no chunk contains {needle!r}"
+    return found
+
+
+def test_every_chunk_has_a_section_that_does_not_start_with_a_digit(result: ChunkingResult) -> None:
+    assert result.chunks
+    for chunk in result.chunks:
+        assert chunk.section.strip()
+        assert not chunk.section[0].isdigit()
+
+
+def test_no_frontmatter_text_reaches_any_chunk(result: ChunkingResult) -> None:
+    for chunk in result.chunks:
+        for leaked in ("Кузнецова", "update_log", "Прайс 2026", "intent:"):
+            assert leaked not in chunk.content_for_embedding
+    assert result.document_metadata["intent"] == "general_info"
+    assert result.chunks[0].start_line == 16  # the first heading, right after the frontmatter
+
+
+@pytest.mark.parametrize("needle", ["тимпанометр", "эндоскоп", "спирограф"])
+def test_procedures_are_in_the_section_of_their_h2_and_say_so(result: ChunkingResult, needle: str) -> None:
+    for chunk in containing(result, needle):
+        assert chunk.section == "Направления приёма"
+        assert "Направления приёма" in chunk.content_for_embedding
+
+
+@pytest.mark.parametrize(
+    ("needle", "subheading"),
+    [("Терво", "### Оториноларингологи"), ("Созонова", "### Аллергологи-иммунологи")],
+)
+def test_doctors_keep_their_h2_section_and_their_h3_line(result: ChunkingResult, needle: str, subheading: str) -> None:
+    for chunk in containing(result, needle):
+        assert chunk.section == "Список врачей по специальностям"
+        assert subheading in chunk.content_original
+
+
+def test_h3_subsections_do_not_open_sections(result: ChunkingResult) -> None:
+    sections = {c.section for c in result.chunks}
+    assert not sections & {"Оториноларингологи", "Аллергологи-иммунологи", "Отоневролог", "Сурдоакустик"}
+
+
+def test_numbered_list_of_tax_certificates_is_one_chunk_of_its_section(result: ChunkingResult) -> None:
+    chunks = containing(result, "1. Лично — в клинике")
+    assert len(chunks) == 1
+    chunk = chunks[0]
+    assert chunk.section == "Справки для налогового вычета"
+    for item in ("1. Лично", "2. Через личный кабинет", "3. Клиника отправляет"):
+        assert item in chunk.content_original
+    assert "Лично — в клинике" not in {c.section for c in result.chunks}
+
+
+def test_otoneurologist_is_not_merged_with_the_next_h2(result: ChunkingResult) -> None:
+    for chunk in containing(result, "Отоневролог"):
+        assert "Что взять с собой на приём" not in chunk.content_original
+
+
+def test_no_chunk_crosses_an_h2_boundary(result: ChunkingResult) -> None:
+    h2 = re.compile(r"^## (.+)$", re.MULTILINE)
+    for chunk in result.chunks:
+        headings = h2.findall(chunk.content_original)
+        assert len(headings) <= 1
+        if headings:
+            assert headings[0] == chunk.section
+
+
+def test_second_h1_and_its_h2_sections_are_normal_sections(result: ChunkingResult) -> None:
+    late = [c for c in result.chunks if c.header_path and c.header_path[0].text == "Особые сценарии"]
+    assert {c.section for c in late} == {"Пациент опаздывает на приём", "Пациент просит выписку из карты"}
+    first = late[0]
+    assert first.content_original.startswith("# Особые сценарии\n\n## Пациент опаздывает на приём")
+    assert "Особые сценарии > Пациент опаздывает на приём" in first.content_for_embedding
+
+
+def test_every_piece_of_a_long_section_carries_its_context() -> None:
+    body = "\n\n".join(f"Пункт {i}. " + "Длинное предложение о правилах приёма пациентов. " * 6 for i in range(12))
+    text = f"# Клиника\n\n## Правила\n\n{body}\n\n## Другое\n\nКоротко.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "rules", "rules.md")
+    pieces = [c for c in result.chunks if c.section == "Правила"]
+    assert len(pieces) >= 3
+    for piece in pieces:
+        assert piece.content_for_embedding.startswith("Клиника > Правила\n\n")
+        assert piece.chars <= 1200
+    assert [c.section for c in result.chunks][-1] == "Другое"
+
+
+def test_crlf_input_gives_the_same_chunks_as_lf_input() -> None:
+    text = FIXTURE.read_text(encoding="utf-8")
+    lf = chunk_markdown(text, ChunkerConfig(), "g", "g.md")
+    crlf = chunk_markdown(text.replace("\n", "\r\n"), ChunkerConfig(), "g", "g.md")
+    cr = chunk_markdown(text.replace("\n", "\r"), ChunkerConfig(), "g", "g.md")
+    assert [c.to_dict() for c in lf.chunks] == [c.to_dict() for c in crlf.chunks] == [c.to_dict() for c in cr.chunks]
+
+
+def test_code_fence_with_a_hash_line_is_code_not_a_heading() -> None:
+    text = "## Build\n\n```sh\n# not a heading\nmake\n```\n\n## Next\n\nText.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "b", "b.md")
+    assert [c.section for c in result.chunks] == ["Build", "Next"]
+    assert "# not a heading" in result.chunks[0].content_original
+
+
+def test_tables_lists_and_math_stay_whole_when_they_fit() -> None:
+    rows = "\n".join(f"| r{i} | value number {i} |" for i in range(20))
+    items = "\n".join(f"- item {i} with some words" for i in range(20))
+    math = "$$\n" + "\n".join(f"x_{i} = {i}" for i in range(10)) + "\n$$"
+    text = f"## A\n\n{'Intro sentence. ' * 30}\n\n| k | v |\n|---|---|\n{rows}\n\n{items}\n\n{math}\n"
+    cfg = ChunkerConfig(max_chars=700, target_chars=400, min_chars=50)
+    result = chunk_markdown(text, cfg, "a", "a.md")
+    table = [c for c in result.chunks if "| r0 |" in c.content_original]
+    assert len(table) == 1 and "| r19 |" in table[0].content_original and table[0].has_table
+    lists = [c for c in result.chunks if "- item 0 " in c.content_original]
+    assert len(lists) == 1 and "- item 19 " in lists[0].content_original
+    maths = [c for c in result.chunks if "x_0 = 0" in c.content_original]
+    assert len(maths) == 1 and "x_9 = 9" in maths[0].content_original and maths[0].has_math
+
+
+def test_skipped_sections_are_reported_not_chunked() -> None:
+    text = "# Doc\n\nIntro.\n\n## Indice\n\n1. Uno\n2. Due\n\n## Contenuto\n\nTesto.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "d", "d.md")
+    assert "Indice" not in {c.section for c in result.chunks}
+    assert [s.reason for s in result.diagnostics.skipped] == ["section 'Indice' is in skip_headings"]
+    assert result.diagnostics.skipped[0].start_line == 5
+
+
+def test_skip_pre_heading_drops_and_reports_the_title_page() -> None:
+    text = "Title page\n\nTable of contents\n\n# Real start\n\nBody.\n"
+    kept = chunk_markdown(text, ChunkerConfig(), "stem-name", "d.md")
+    assert kept.chunks[0].section == "stem-name"
+    dropped = chunk_markdown(text, ChunkerConfig(skip_pre_heading=True), "stem-name", "d.md")
+    assert dropped.chunks[0].section == "Real start"
+    assert dropped.diagnostics.skipped[0].end_line == 3
+
+
+def test_pre_heading_text_is_named_by_the_frontmatter_title() -> None:
+    text = "---\ntitle: Manuale\n---\nTesto iniziale.\n\n## Primo\n\nAltro testo.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "m", "m.md")
+    assert result.chunks[0].section == "Manuale"
+
+
+def test_overlap_goes_into_embedding_text_only_and_stays_in_the_section() -> None:
+    body = " ".join(f"Sentence number {i} explains one more detail." for i in range(60))
+    text = f"## One\n\n{body}\n\n## Two\n\nOther text here.\n"
+    result = chunk_markdown(text, ChunkerConfig(overlap_sentences=1), "o", "o.md")
+    ones = [c for c in result.chunks if c.section == "One"]
+    assert len(ones) >= 2
+    last_sentence = ones[0].content_original.rstrip().rsplit(". ", 1)[-1]
+    assert last_sentence in ones[1].content_for_embedding
+    assert last_sentence not in ones[1].content_original
+    two = [c for c in result.chunks if c.section == "Two"][0]
+    assert "Sentence number" not in two.content_for_embedding

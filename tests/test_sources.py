@@ -1,0 +1,302 @@
+"""Finding sources: stem validation, lookup order, discovery, symlinks, case collisions."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from chunker.errors import EXIT_SOURCE, EXIT_USAGE, SourceError, UsageError
+from chunker.sources import (
+    STEM_RE,
+    SourceFile,
+    case_collisions,
+    check_inside,
+    discover,
+    find_source,
+    scan,
+    validate_stem,
+)
+
+
+def touch(path: Path, text: str = "# T\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    return folder
+
+
+# -- stems ----------------------------------------------------------------------
+
+GOOD_STEMS = ["a", "guide", "Guide_2024", "v1.2-final", "0", "a" * 100, "x.md"]
+
+BAD_STEMS = [
+    ("", "empty"),
+    ("..", "'..'"),
+    (".", "letters, digits"),
+    ("../../zqx_escape", "not a path"),
+    ("/tmp/zqx_abs", "absolute"),
+    ("C:\\x", "absolute"),
+    ("sub/baseline_valid", "not a path"),
+    ("sub\\x", "not a path"),
+    ("a..b", "'..'"),
+    ("*", "wildcards"),
+    ("guide*", "wildcards"),
+    ("g?ide", "wildcards"),
+    ("[ab]", "wildcards"),
+    ("a" * 101, "at most 100"),
+    ("a" * 300, "at most 100"),
+    ("a\x00b", "NUL"),
+    (".hidden", "starting with a letter or digit"),
+    ("-rf", "starting with a letter or digit"),
+    ("_x", "starting with a letter or digit"),
+    ("with space", "letters, digits"),
+    ("ünïcode", "letters, digits"),
+    ("x\n", "letters, digits"),
+    ("x\ny", "letters, digits"),
+    ("K\u212a", "letters, digits"),  # Kelvin sign, folds to 'k'
+]
+
+
+@pytest.mark.parametrize("stem", GOOD_STEMS)
+def test_safe_stems_are_accepted(stem: str) -> None:
+    assert validate_stem(stem) == stem
+    assert STEM_RE.match(stem)
+
+
+@pytest.mark.parametrize(("stem", "why"), BAD_STEMS)
+def test_unsafe_stems_are_refused_with_a_reason(stem: str, why: str) -> None:
+    with pytest.raises(UsageError) as info:
+        validate_stem(stem)
+    assert why in str(info.value)
+    assert info.value.exit_code == EXIT_USAGE
+
+
+def test_a_long_stem_is_shortened_in_the_message() -> None:
+    with pytest.raises(UsageError) as info:
+        validate_stem("a" * 300)
+    assert "(300 characters)" in str(info.value)
+    assert len(str(info.value)) < 200
+
+
+def test_the_stem_pattern_does_not_accept_a_trailing_newline() -> None:
+    assert STEM_RE.match("abc\n") is None
+
+
+# -- find_source ----------------------------------------------------------------
+
+
+def test_find_source_returns_the_markdown_file_with_a_relative_display(sources: Path) -> None:
+    touch(sources / "guide.md")
+    found = find_source(sources, "guide")
+    assert found == SourceFile(stem="guide", path=sources / "guide.md", display="sources/guide.md")
+
+
+def test_find_source_accepts_a_relative_sources_folder(sources: Path) -> None:
+    touch(sources / "guide.md")
+    assert find_source(Path("sources"), "guide").display == "sources/guide.md"
+
+
+@pytest.mark.parametrize(
+    ("present", "winner"),
+    [
+        (["_output/auto/x.md", "x.md", "_output/auto/x.txt", "x.txt"], "_output/auto/x.md"),
+        (["x.md", "_output/auto/x.txt", "x.txt"], "x.md"),
+        (["_output/auto/x.txt", "x.txt"], "_output/auto/x.txt"),
+        (["x.txt", "deep/x.md"], "x.txt"),
+        (["deep/x.txt", "deep/er/x.md"], "deep/er/x.md"),
+        (["deep/er/x.md", "deep/x.md"], "deep/x.md"),
+        (["b/x.md", "a/x.md"], "a/x.md"),
+    ],
+)
+def test_lookup_order_is_the_same_for_find_source_and_discover(sources: Path, present: list[str], winner: str) -> None:
+    for name in present:
+        touch(sources / name)
+    assert find_source(sources, "x").path == sources / winner
+    assert [s.path for s in discover(sources) if s.stem == "x"] == [sources / winner]
+
+
+def test_a_missing_stem_is_a_usage_error_naming_it_and_close_matches(sources: Path) -> None:
+    touch(sources / "baseline_valid.md")
+    touch(sources / "other.md")
+    with pytest.raises(UsageError) as info:
+        find_source(sources, "baseline_vaild")
+    assert "baseline_vaild" in str(info.value)
+    assert "did you mean baseline_valid" in str(info.value)
+    with pytest.raises(UsageError, match="zqx_does_not_exist"):
+        find_source(sources, "zqx_does_not_exist")
+
+
+def test_a_missing_stem_suggests_a_name_that_differs_only_in_case(sources: Path) -> None:
+    touch(sources / "README.md")
+    with pytest.raises(UsageError, match="did you mean README"):
+        find_source(sources, "readme")
+
+
+def test_find_source_validates_the_stem_first(sources: Path) -> None:
+    touch(sources / "sub" / "baseline_valid.md")
+    with pytest.raises(UsageError, match="not a path"):
+        find_source(sources, "sub/baseline_valid")
+    with pytest.raises(UsageError, match="wildcards"):
+        find_source(sources, "*")
+
+
+def test_a_missing_sources_folder_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UsageError, match="source folder sources not found"):
+        find_source(tmp_path / "sources", "x")
+    with pytest.raises(UsageError, match="not found"):
+        discover(tmp_path / "sources")
+
+
+def test_find_source_returns_a_dangling_symlink_so_reading_it_can_say_why(sources: Path) -> None:
+    (sources / "gone.md").symlink_to(sources / "nowhere.md")
+    assert find_source(sources, "gone").path == sources / "gone.md"
+
+
+# -- discover -------------------------------------------------------------------
+
+
+def test_discover_lists_one_source_per_stem_sorted(sources: Path) -> None:
+    touch(sources / "b.md")
+    touch(sources / "a.txt")
+    touch(sources / "_output" / "auto" / "c.md")
+    touch(sources / "sub" / "d.md")
+    touch(sources / "b.txt")
+    found = discover(sources)
+    assert [(s.stem, s.display) for s in found] == [
+        ("a", "sources/a.txt"),
+        ("b", "sources/b.md"),
+        ("c", "sources/_output/auto/c.md"),
+        ("d", "sources/sub/d.md"),
+    ]
+
+
+def test_discover_skips_hidden_files_folders_other_extensions_and_other_output_folders(sources: Path) -> None:
+    touch(sources / ".hidden.md")
+    touch(sources / ".git" / "x.md")
+    touch(sources / "notes.rst")
+    touch(sources / "image.png")
+    touch(sources / "_output" / "images" / "y.md")
+    touch(sources / "_output" / "auto" / ".z.md")
+    touch(sources / "real.md")
+    assert [s.stem for s in discover(sources)] == ["real"]
+
+
+def test_discover_does_not_follow_symlinked_folders(sources: Path, tmp_path: Path) -> None:
+    touch(tmp_path / "elsewhere" / "secret.md")
+    (sources / "linked").symlink_to(tmp_path / "elsewhere")
+    assert discover(sources) == []
+
+
+def test_scan_reports_files_whose_name_is_not_a_valid_stem(sources: Path) -> None:
+    touch(sources / "with space.md")
+    touch(sources / "ok.md")
+    found, refused = scan(sources)
+    assert [s.stem for s in found] == ["ok"]
+    assert refused == ["sources/with space.md"]
+
+
+def test_a_directory_named_like_a_source_is_not_a_source(sources: Path) -> None:
+    (sources / "x.md").mkdir()
+    assert discover(sources) == []
+    with pytest.raises(UsageError):
+        find_source(sources, "x")
+
+
+# -- symlinks -------------------------------------------------------------------
+
+
+def test_a_symlink_to_a_file_outside_sources_is_refused(sources: Path, tmp_path: Path) -> None:
+    secret = touch(tmp_path / "outside" / "secret.md", "ZQXSECRET")
+    (sources / "linked.md").symlink_to(secret)
+    found = find_source(sources, "linked")
+    with pytest.raises(SourceError) as info:
+        check_inside(found.path, sources, found.display)
+    message = str(info.value)
+    assert message.startswith("sources/linked.md: symlink points outside sources/")
+    assert "refused" in message
+    assert info.value.exit_code == EXIT_SOURCE
+
+
+def test_a_symlink_through_dotdot_outside_sources_is_refused(sources: Path, tmp_path: Path) -> None:
+    touch(tmp_path / "secret.md")
+    (sources / "linked.md").symlink_to(Path("..") / "secret.md")
+    with pytest.raises(SourceError, match="outside"):
+        check_inside(sources / "linked.md", sources, "sources/linked.md")
+
+
+def test_a_symlink_inside_sources_is_accepted(sources: Path) -> None:
+    touch(sources / "real.md")
+    (sources / "alias.md").symlink_to("real.md")
+    check_inside(sources / "alias.md", sources, "sources/alias.md")
+
+
+def test_a_plain_file_is_inside(sources: Path) -> None:
+    check_inside(touch(sources / "sub" / "x.md"), sources, "sources/sub/x.md")
+
+
+def test_a_symlinked_sources_folder_still_accepts_its_own_files(tmp_path: Path) -> None:
+    real = tmp_path / "real_sources"
+    touch(real / "x.md")
+    (tmp_path / "sources").symlink_to(real)
+    check_inside(tmp_path / "sources" / "x.md", tmp_path / "sources", "sources/x.md")
+
+
+def test_a_symlink_loop_is_refused_by_check_inside(sources: Path) -> None:
+    (sources / "loop.md").symlink_to("loop.md")
+    with pytest.raises(SourceError, match="loop"):
+        check_inside(sources / "loop.md", sources, "sources/loop.md")
+
+
+# -- case collisions ------------------------------------------------------------
+
+
+def test_a_folder_differing_only_in_case_is_a_collision(tmp_path: Path) -> None:
+    (tmp_path / "Guide").mkdir()
+    (tmp_path / "other").mkdir()
+    assert case_collisions("guide", tmp_path) == ["Guide"]
+    assert case_collisions("GUIDE", tmp_path) == ["Guide"]
+
+
+def test_the_same_name_is_not_a_collision(tmp_path: Path) -> None:
+    (tmp_path / "Guide").mkdir()
+    assert case_collisions("Guide", tmp_path) == []
+
+
+def test_collisions_compare_nfc_normalised_casefolded_names(tmp_path: Path) -> None:
+    decomposed = "Cafe\u0301"  # NFD spelling of "Café"
+    (tmp_path / decomposed).mkdir()
+    assert case_collisions("CAFÉ", tmp_path) == [decomposed]
+    (tmp_path / "STRASSE").mkdir()
+    assert case_collisions("straße", tmp_path) == ["STRASSE"]
+
+
+def test_a_missing_output_folder_has_no_collisions(tmp_path: Path) -> None:
+    assert case_collisions("guide", tmp_path / "chunks") == []
+
+
+def test_stems_that_collide_are_both_listed_by_discover(sources: Path) -> None:
+    touch(sources / "Guide.md")
+    touch(sources / "guide.md")
+    assert [s.stem for s in discover(sources)] == ["Guide", "guide"]
+
+
+def test_display_is_absolute_for_a_sources_folder_outside_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    touch(tmp_path / "sources" / "x.md")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    found = find_source(tmp_path / "sources", "x")
+    assert found.display == str(tmp_path / "sources" / "x.md")
+    assert os.path.isabs(found.display)
