@@ -1,0 +1,234 @@
+"""The `chunker` command as users run it: exit codes, incremental runs, artifacts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from chunker.cli import app, run_cli
+
+GUIDE = Path(__file__).resolve().parents[1] / "sources" / "chunker-guide.md"
+CLINIC = Path(__file__).resolve().parent / "fixtures" / "general_info.md"
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "guide.md").write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "sources" / "clinic.md").write_text(CLINIC.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def cli(*args: str) -> int:
+    return run_cli(list(args))
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(folder.glob("*.json"))}
+
+
+def summary(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    capsys.readouterr()
+    assert cli(*args, "--json") in (0, 1)
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert isinstance(data, dict)
+    return data
+
+
+def statuses(data: dict[str, object]) -> dict[str, str]:
+    docs = data["documents"]
+    assert isinstance(docs, list)
+    return {d["stem"]: d["status"] for d in docs}
+
+
+def test_a_run_writes_three_valid_artifacts_per_document(work: Path) -> None:
+    assert cli() == 0
+    for stem in ("guide", "clinic"):
+        folder = work / "chunks" / stem
+        chunks = json.loads((folder / "chunks.json").read_text(encoding="utf-8"))
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        assert chunks and chunks[0]["chunk_id"] == "chk_000001"
+        assert meta["stem"] == stem and meta["total_chunks"] == len(chunks)
+        assert len(meta["source_sha256"]) == 64 and len(meta["fingerprint"]) == 64
+        assert report["errors"] == [] and report["metrics"]["total_chunks"] == len(chunks)
+    assert json.loads((work / "chunks" / "guide" / "meta.json").read_bytes())["document_metadata"]["title"] == "Chunker guide"
+
+
+def test_chunks_json_is_byte_identical_across_runs_and_forced_runs(work: Path) -> None:
+    assert cli() == 0
+    first = (work / "chunks" / "clinic" / "chunks.json").read_bytes()
+    assert cli("--force") == 0
+    assert (work / "chunks" / "clinic" / "chunks.json").read_bytes() == first
+
+
+def test_an_unchanged_run_touches_nothing_and_says_so(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert statuses(summary(capsys)) == {"clinic": "new", "guide": "new"}
+    before = snapshot(work / "chunks" / "clinic")
+    assert statuses(summary(capsys)) == {"clinic": "unchanged", "guide": "unchanged"}
+    assert snapshot(work / "chunks" / "clinic") == before
+
+
+def test_changing_one_source_rechunks_only_that_document(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary(capsys)
+    guide_before = snapshot(work / "chunks" / "guide")
+    source = work / "sources" / "clinic.md"
+    source.write_text(source.read_text(encoding="utf-8") + "\n## Новый раздел\n\nНовый текст.\n", encoding="utf-8")
+    data = summary(capsys)
+    assert statuses(data) == {"clinic": "changed", "guide": "unchanged"}
+    assert snapshot(work / "chunks" / "guide") == guide_before
+    clinic = next(d for d in data["documents"] if d["stem"] == "clinic")  # type: ignore[union-attr]
+    assert clinic["chunks_delta"]["added"] == 1 and clinic["chunks_delta"]["removed"] == 0
+
+
+def test_changing_one_option_for_one_document_rechunks_only_it(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary(capsys)
+    (work / "config.yaml").write_text("documents:\n  guide:\n    max_chars: 600\n    target_chars: 400\n", encoding="utf-8")
+    assert statuses(summary(capsys)) == {"clinic": "unchanged", "guide": "changed"}
+    meta = json.loads((work / "chunks" / "guide" / "meta.json").read_bytes())
+    assert meta["config"]["max_chars"] == 600
+
+
+def test_force_regenerates_every_document(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary(capsys)
+    assert statuses(summary(capsys, "--force")) == {"clinic": "changed", "guide": "changed"}
+
+
+def test_a_removed_source_removes_its_folder_unless_orphans_are_kept(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary(capsys)
+    (work / "sources" / "guide.md").unlink()
+    assert statuses(summary(capsys, "--keep-orphans")) == {"clinic": "unchanged"}
+    assert (work / "chunks" / "guide").is_dir()
+    assert statuses(summary(capsys))["guide"] == "removed"
+    assert not (work / "chunks" / "guide").exists()
+
+
+def test_stem_lookup_prefers_the_converted_output(work: Path) -> None:
+    auto = work / "sources" / "_output" / "auto"
+    auto.mkdir(parents=True)
+    (auto / "guide.md").write_text("# Converted\n\nFrom the PDF converter ZQXAUTO.\n", encoding="utf-8")
+    assert cli("--stem", "guide") == 0
+    meta = json.loads((work / "chunks" / "guide" / "meta.json").read_bytes())
+    assert meta["source_path"].endswith("_output/auto/guide.md")
+    assert "ZQXAUTO" in (work / "chunks" / "guide" / "chunks.json").read_text(encoding="utf-8")
+    assert not (work / "chunks" / "clinic").exists()
+
+
+def test_a_missing_stem_is_a_usage_error_listing_close_matches(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("--stem", "clinc") == 2
+    err = capsys.readouterr().err
+    assert "clinc" in err and "clinic" in err
+
+
+@pytest.mark.parametrize("stem", ["../../x", "/etc/passwd", "*", "", "sub/x", "a" * 300, ".."])
+def test_a_stem_that_is_a_path_is_refused(work: Path, stem: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("--stem", stem) == 2
+    assert "stem" in capsys.readouterr().err
+    assert not (work / "chunks").exists()
+
+
+def test_a_bad_config_is_a_usage_error_naming_the_key(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "config.yaml").write_text("min_chars: 5000\n", encoding="utf-8")
+    assert cli() == 2
+    assert "min_chars" in capsys.readouterr().err
+    (work / "config.yaml").write_text("documents:\n  guide:\n    max_char: 5\n", encoding="utf-8")
+    assert cli() == 2
+    err = capsys.readouterr().err
+    assert "documents.guide" in err and "max_char" in err and "max_chars" in err
+
+
+def test_an_undecodable_source_exits_3_naming_file_and_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "sources" / "latin.md").write_bytes(b"# Titel\n\nok\nGr\xfc\xdfe\n")
+    assert cli() == 3
+    err = capsys.readouterr().err
+    assert "sources/latin.md:4" in err
+    assert (work / "chunks" / "clinic" / "chunks.json").is_file()  # one bad document does not stop the others
+
+
+def test_validator_errors_under_a_policy_exit_1_and_still_write_artifacts(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / "bad.md").write_text("---\ntags: [a, b\n---\n# Doc\n\nBody.\n", encoding="utf-8")
+    assert cli("--stem", "bad") == 1
+    assert "sources/bad.md:2" in capsys.readouterr().err
+    assert (work / "chunks" / "bad" / "report.json").is_file()
+    (work / "config.yaml").write_text("fail_on_bad_frontmatter: false\n", encoding="utf-8")
+    assert cli("--stem", "bad") == 0
+
+
+def test_an_unwritable_output_exits_4(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "blocked").write_text("a file where a folder should be", encoding="utf-8")
+    assert cli("--out", "blocked") == 4
+    assert "blocked" in capsys.readouterr().err
+
+
+def test_a_failure_mid_write_leaves_the_previous_artifacts_intact(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cli("--stem", "clinic") == 0
+    folder = work / "chunks" / "clinic"
+    before = {p.name: p.read_bytes() for p in folder.glob("*.json")}
+    source = work / "sources" / "clinic.md"
+    source.write_text(source.read_text(encoding="utf-8") + "\nMore text.\n", encoding="utf-8")
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    def failing_replace(src: str, dst: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    assert cli("--stem", "clinic") == 4
+    monkeypatch.setattr(os, "replace", real_replace)
+    after = {p.name: p.read_bytes() for p in folder.glob("*.json")}
+    for name, data in after.items():
+        json.loads(data)
+    assert after["report.json"] == before["report.json"]
+    assert not list(folder.glob("*.tmp"))
+    assert cli("--stem", "clinic") == 0  # the next run repairs the set
+
+
+def test_parallel_jobs_give_the_same_artifacts_as_a_serial_run(work: Path) -> None:
+    for i in range(4):
+        (work / "sources" / f"copy{i}.md").write_text(CLINIC.read_text(encoding="utf-8") * (i + 1), encoding="utf-8")
+    assert cli("--out", "serial") == 0
+    assert cli("--out", "parallel", "--jobs", "2") == 0
+    for folder in sorted((work / "serial").iterdir()):
+        for name in ("chunks.json",):
+            assert (folder / name).read_bytes() == (work / "parallel" / folder.name / name).read_bytes()
+
+
+def test_check_detects_stale_artifacts_without_writing(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli() == 0
+    assert cli("--check") == 0
+    source = work / "sources" / "guide.md"
+    source.write_text(source.read_text(encoding="utf-8") + "\nA new paragraph.\n", encoding="utf-8")
+    before = snapshot(work / "chunks" / "guide")
+    assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "stale"}
+    assert cli("--check") == 1
+    assert snapshot(work / "chunks" / "guide") == before
+
+
+def test_help_documents_the_exit_codes() -> None:
+    result = CliRunner().invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "Exit codes" in result.output and "3 a source" in " ".join(result.output.split())
+
+
+def test_the_console_script_and_python_m_both_work(work: Path) -> None:
+    for command in ([sys.executable, "-m", "chunker", "--stem", "guide"], [str(Path(sys.executable).parent / "chunker")]):
+        done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr
+    assert (work / "chunks" / "clinic" / "chunks.json").is_file()
