@@ -59,7 +59,10 @@ def test_a_run_writes_three_valid_artifacts_per_document(work: Path) -> None:
         assert meta["stem"] == stem and meta["total_chunks"] == len(chunks)
         assert len(meta["source_sha256"]) == 64 and len(meta["fingerprint"]) == 64
         assert report["errors"] == [] and report["metrics"]["total_chunks"] == len(chunks)
-    assert json.loads((work / "chunks" / "guide" / "meta.json").read_bytes())["document_metadata"]["title"] == "Chunker guide"
+    assert (
+        json.loads((work / "chunks" / "guide" / "meta.json").read_bytes())["document_metadata"]["title"]
+        == "Chunker guide"
+    )
 
 
 def test_chunks_json_is_byte_identical_across_runs_and_forced_runs(work: Path) -> None:
@@ -90,7 +93,9 @@ def test_changing_one_source_rechunks_only_that_document(work: Path, capsys: pyt
 
 def test_changing_one_option_for_one_document_rechunks_only_it(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     summary(capsys)
-    (work / "config.yaml").write_text("documents:\n  guide:\n    max_chars: 600\n    target_chars: 400\n", encoding="utf-8")
+    (work / "config.yaml").write_text(
+        "documents:\n  guide:\n    max_chars: 600\n    target_chars: 400\n", encoding="utf-8"
+    )
     assert statuses(summary(capsys)) == {"clinic": "unchanged", "guide": "changed"}
     meta = json.loads((work / "chunks" / "guide" / "meta.json").read_bytes())
     assert meta["config"]["max_chars"] == 600
@@ -171,9 +176,7 @@ def test_an_unwritable_output_exits_4(work: Path, capsys: pytest.CaptureFixture[
     assert "blocked" in capsys.readouterr().err
 
 
-def test_a_failure_mid_write_leaves_the_previous_artifacts_intact(
-    work: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failure_mid_write_leaves_the_previous_artifacts_intact(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli("--stem", "clinic") == 0
     folder = work / "chunks" / "clinic"
     before = {p.name: p.read_bytes() for p in folder.glob("*.json")}
@@ -192,7 +195,7 @@ def test_a_failure_mid_write_leaves_the_previous_artifacts_intact(
     assert cli("--stem", "clinic") == 4
     monkeypatch.setattr(os, "replace", real_replace)
     after = {p.name: p.read_bytes() for p in folder.glob("*.json")}
-    for name, data in after.items():
+    for _name, data in after.items():
         json.loads(data)
     assert after["report.json"] == before["report.json"]
     assert not list(folder.glob("*.tmp"))
@@ -227,7 +230,10 @@ def test_help_documents_the_exit_codes() -> None:
 
 
 def test_the_console_script_and_python_m_both_work(work: Path) -> None:
-    for command in ([sys.executable, "-m", "chunker", "--stem", "guide"], [str(Path(sys.executable).parent / "chunker")]):
+    for command in (
+        [sys.executable, "-m", "chunker", "--stem", "guide"],
+        [str(Path(sys.executable).parent / "chunker")],
+    ):
         done = subprocess.run(command, cwd=work, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr

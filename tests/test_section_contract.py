@@ -168,5 +168,5 @@ def test_overlap_goes_into_embedding_text_only_and_stays_in_the_section() -> Non
     last_sentence = ones[0].content_original.rstrip().rsplit(". ", 1)[-1]
     assert last_sentence in ones[1].content_for_embedding
     assert last_sentence not in ones[1].content_original
-    two = [c for c in result.chunks if c.section == "Two"][0]
+    two = next(c for c in result.chunks if c.section == "Two")
     assert "Sentence number" not in two.content_for_embedding
