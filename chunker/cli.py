@@ -111,6 +111,69 @@ def main_command(
     raise typer.Exit(summary.exit_code)
 
 
+@app.command("eval")
+def eval_command(
+    cases: Annotated[Path, typer.Option("--cases", help="JSONL file of retrieval cases, one per line.")],
+    stem: Annotated[
+        list[str] | None, typer.Option("--stem", help="Only the cases of this document (repeatable).")
+    ] = None,
+    k: Annotated[int, typer.Option("--k", min=1, help="Depth of hit@k.")] = 5,
+    retriever: Annotated[str, typer.Option("--retriever", help="bm25 (default) or dense.")] = "bm25",
+    model: Annotated[
+        Path | None, typer.Option("--model", help="Local sentence-transformers model folder (dense).")
+    ] = None,
+    min_hit_at_k: Annotated[
+        float | None, typer.Option("--min-hit-at-k", help="Exit 1 when section hit@k is below this.")
+    ] = None,
+    min_mrr: Annotated[float | None, typer.Option("--min-mrr", help="Exit 1 when MRR@10 is below this.")] = None,
+    forbid: Annotated[
+        Path | None,
+        typer.Option("--forbid", help="File of strings (one a line) no chunk may contain; exit 1 if one does."),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON summary line to stdout.")] = False,
+    sources: SourcesOpt = Path("sources"),
+    out: OutOpt = Path("chunks"),
+    config: ConfigOpt = None,
+) -> None:
+    """Measure retrieval over the chunks: section hit@1/hit@k, text hit@k, MRR@10; gate CI on it."""
+    from chunker.eval_command import EvalOptions, run_eval
+
+    opts = EvalOptions(
+        cases, sources, out, tuple(stem or ()), k, retriever, model, min_hit_at_k, min_mrr, forbid, json_out
+    )
+    try:
+        code = run_eval(load(config), opts)
+    except ChunkerError as exc:
+        _err(str(exc))
+        raise typer.Exit(exc.exit_code) from None
+    raise typer.Exit(code)
+
+
+@app.command("export")
+def export_command(
+    fmt: Annotated[str, typer.Option("--format", help="md (one file per chunk) or jsonl (one line per chunk).")],
+    stem: Annotated[
+        list[str] | None, typer.Option("--stem", help="Export only this document (repeatable); default: all.")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Export folder.")] = Path("chunks/_export"),
+    chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+) -> None:
+    """Export chunks written by `chunker` as Markdown files with frontmatter, or as JSON Lines."""
+    from chunker.export import export
+
+    try:
+        done = export(chunks, out, fmt, tuple(stem or ()))
+    except ChunkerError as exc:
+        _err(str(exc))
+        raise typer.Exit(exc.exit_code) from None
+    if not quiet:
+        for doc in done:
+            stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
+            typer.echo(f"{doc.stem}: {len(doc.written)} file(s) in {out}{stale}")
+    raise typer.Exit(0)
+
+
 def run_cli(argv: list[str]) -> int:
     """Run the command with ``argv``; return the exit code (callable from tests)."""
     try:

@@ -193,9 +193,14 @@ def check_values(cfg: ChunkerConfig) -> None:
         if getattr(cfg, key) < 1:
             raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")
     if cfg.max_frontmatter_depth > 250:
-        raise bad("max_frontmatter_depth", f"must be at most 250 (JSON output nests no deeper), got {cfg.max_frontmatter_depth}")
+        raise bad(
+            "max_frontmatter_depth",
+            f"must be at most 250 (JSON output nests no deeper), got {cfg.max_frontmatter_depth}",
+        )
     if not 8 <= cfg.max_nesting <= 200:
-        raise bad("max_nesting", f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {cfg.max_nesting}")
+        raise bad(
+            "max_nesting", f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {cfg.max_nesting}"
+        )
     import re
 
     try:

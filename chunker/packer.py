@@ -18,11 +18,13 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from chunker.config import ChunkerConfig
 from chunker.fences import has_fence_marker, open_fence
 from chunker.models import AddedText, Block, Chunk, Diagnostic, Heading
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
+from chunker.sizes import Counter, make_counter
 from chunker.strategies import Section
 
 # Strength of the boundary before a unit: the packer cuts at the strongest one in reach.
@@ -39,10 +41,16 @@ PREFIX_SEPARATOR = "\n\n"
 MAX_PREFIX_SHARE = 4
 """A context prefix takes at most 1/MAX_PREFIX_SHARE of max_chars (long headings are shortened)."""
 
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
+"""A list item marker at the start of a line's text."""
+
 _ZIFFER = re.compile(
-    r"^\s*(§§?\s*\d+[a-z]?|(?:Art\.|Artikel|Article|Articolo|Статья)\s*\d+[a-z]?|\d+(?:\.\d+)*)(?:\.)?(?=\s|$)",
+    r"^\s*(?:\(X+\)\s*)?"  # "(XXXX) §§ 3 bis 6" (gesetze-im-internet.de placeholders)
+    r"(§§?\s*\d+[a-z]?|(?:Art\.|Artikel|Article|Articolo|Статья)\s*\d+[a-z]?|\d{1,3}(?:\.\d+)*)(?:\.)?(?=\s|$)",
     re.IGNORECASE,
 )
+"""A heading's leading section number; a bare number has at most 3 digits before its first dot
+(``2024 Release notes`` is a year, not a Ziffer)."""
 
 
 @dataclass(slots=True)
@@ -70,7 +78,7 @@ def ziffer_of(path: Sequence[Heading]) -> str | None:
     for heading in reversed(path):
         match = _ZIFFER.match(heading.text)
         if match:
-            return re.sub(r"\s+", " ", match.group(1)).replace("§ ", "§ ").strip()
+            return re.sub(r"(§+)\s*", r"\1 ", re.sub(r"\s+", " ", match.group(1))).strip()
     return None
 
 
@@ -80,9 +88,7 @@ def slug(text: str, limit: int = 60) -> str:
     return text[:limit].rstrip("-_") or "x"
 
 
-def context_prefix(
-    path: Sequence[Heading], section: Section, title: str, content: str, cfg: ChunkerConfig
-) -> str:
+def context_prefix(path: Sequence[Heading], section: Section, title: str, content: str, cfg: ChunkerConfig) -> str:
     """The deterministic context line(s) put before a chunk's content for embedding."""
     mode = cfg.context_prefix
     limit = cfg.max_chars // MAX_PREFIX_SHARE
@@ -97,9 +103,26 @@ def context_prefix(
         return _shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit)
     if not texts:
         return "" if not section.title or content.lstrip("# ").startswith(section.title) else section.title
-    if len(texts) == 1 and path and content.startswith("#") and content.split("\n", 1)[0].lstrip("# ").strip() == texts[0]:
-        return ""  # the chunk starts with that very heading
+    leading = _leading_headings(content)
+    while texts and texts[-1] in leading:
+        texts.pop()  # the chunk starts with that very heading line: never say it twice
     return _shorten(" > ".join(texts), limit)
+
+
+def _leading_headings(content: str) -> set[str]:
+    """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line)."""
+    found: set[str] = set()
+    for number, line in enumerate(content.split("\n", 8)[:8]):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("#"):
+            found.add(stripped.lstrip("#").strip())
+        elif number == 0:
+            found.add(stripped)  # a setext or plain-text heading line
+        else:
+            break
+    return found
 
 
 def _shorten(text: str, limit: int) -> str:
@@ -107,28 +130,48 @@ def _shorten(text: str, limit: int) -> str:
 
 
 class _SectionPacker:
-    def __init__(self, source: str, section: Section, cfg: ChunkerConfig, title: str) -> None:
+    def __init__(self, source: str, section: Section, cfg: ChunkerConfig, title: str, measure: Counter = len) -> None:
         self.source = source
         self.section = section
         self.cfg = cfg
         self.title = title
+        self.measure = measure
+        """Size of a text in the configured unit (``len`` for characters)."""
+        self.chars_mode = cfg.size_unit == "chars"
         self.diagnostics: list[Diagnostic] = []
-        longest_prefix = max(
-            (len(context_prefix(b.header_path, section, title, "", cfg)) for b in section.blocks), default=0
-        )
-        self.budget = cfg.max_chars - (longest_prefix + len(PREFIX_SEPARATOR) if longest_prefix else 0)
+        prefixes = {context_prefix(b.header_path, section, title, "", cfg) for b in section.blocks}
+        longest_prefix = max((measure(p) for p in prefixes if p), default=0)
+        self.budget = cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
         self.units: list[_Unit] = []
+        self._unit_sums: list[int] = []
+        self._gap_sums: list[int] = []
+
+    def span(self, start: int, end: int) -> int:
+        """Size of source[start:end] in the configured unit."""
+        return end - start if self.chars_mode else self.measure(self.source[start:end])
 
     # -- units ---------------------------------------------------------------
     def build_units(self) -> None:
+        glued_from: int | None = None  # start of the headings that stick to the next block
         for position, block in enumerate(self.section.blocks):
             strength = HEADING_BASE - block.heading_level if block.kind == "heading" else BLOCK
             if position == 0:
                 strength = BLOCK
-            if block.chars <= self.budget:
-                self.units.append(_Unit(block.start_offset, block.end_offset, block, strength, glue=block.kind == "heading"))
+            lead = 0 if glued_from is None else self.span(glued_from, block.start_offset)
+            glued_from = (block.start_offset if glued_from is None else glued_from) if block.kind == "heading" else None
+            size = self.span(block.start_offset, block.end_offset)
+            if size <= self.budget and (lead + size <= self.budget or not self._splittable(block)):
+                self.units.append(
+                    _Unit(block.start_offset, block.end_offset, block, strength, glue=block.kind == "heading")
+                )
                 continue
             self._split(block, strength)
+
+    def _splittable(self, block: Block) -> bool:
+        """Whether the block may be cut into pieces (it fits alone but not after its headings)."""
+        if block.kind in ("math", "html", "heading", "thematic_break"):
+            return False
+        return self.cfg.split_oversize or not block.atomic
 
     def _split(self, block: Block, strength: int) -> None:
         cfg = self.cfg
@@ -149,8 +192,12 @@ class _SectionPacker:
             self._split_at(block, [block.start_offset, *block.joints], strength, JOINT, glue_first=True)
         elif block.kind == "list" and block.joints:
             self._split_at(block, [block.start_offset, *block.joints], strength, JOINT)
+        elif block.kind == "list":
+            self._split_item(block, block.start_offset, block.end_offset, strength, True, True)
         elif block.kind == "code" and block.fence is not None:
             self._split_code(block, strength)
+        elif block.kind == "code":
+            self._split_indented_code(block, strength)
         else:
             self._split_text(block, block.start_offset, block.end_offset, strength, True, True)
 
@@ -161,10 +208,78 @@ class _SectionPacker:
             piece_strength = strength if k == 0 else joint
             first, last = k == 0, k == len(cuts) - 1
             reserve = self._added_before(block) if not first else 0
-            if end - start + reserve <= self.budget:
+            if self.span(start, end) + reserve <= self.budget:
                 self.units.append(_Unit(start, end, block, piece_strength, glue_first and k == 0, first, last))
+            elif block.kind == "list":
+                self._split_item(block, start, end, piece_strength, first, last)
             else:
                 self._split_text(block, start, end, piece_strength, first, last)
+
+    def _split_item(self, block: Block, start: int, end: int, strength: int, first: bool, last: bool) -> None:
+        """One list item over budget, cut like paragraphs inside it: at its nested items and blank
+        lines (a piece starts at the line's text, so it renders as a list or a paragraph, never as
+        indented code), then at sentences, words, hard cuts."""
+        src = self.source
+        cuts: list[tuple[int, int]] = [(start, strength)]
+        pos = src.find("\n", start, end)
+        while pos != -1:
+            line_start = pos + 1
+            text_start = line_start
+            while text_start < end and src[text_start] in " \t":
+                text_start += 1
+            after_blank = src[pos - 1 : pos] == "\n" or not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
+            if text_start < end and src[text_start] != "\n":
+                if _LIST_MARKER.match(src, text_start):
+                    cuts.append((text_start, JOINT - 1 if text_start - line_start < 4 else CODE_LINE))
+                elif after_blank:
+                    cuts.append((text_start, SENTENCE))
+            pos = src.find("\n", line_start, end)
+        bounds = [c for c, _ in cuts[1:]] + [end]
+        for k, (a, s) in enumerate(cuts):
+            b = bounds[k]
+            while b > a and src[b - 1].isspace():
+                b -= 1
+            is_first, is_last = first and k == 0, last and k == len(cuts) - 1
+            if self.span(a, b) <= self.budget:
+                self.units.append(_Unit(a, b, block, s, False, is_first, is_last))
+            else:
+                self._split_text(block, a, b, s, is_first, is_last)
+
+    def _split_indented_code(self, block: Block, strength: int) -> None:
+        """Indented code (no fence) between lines: a piece starts at a line with its indentation, so
+        it is indented code again. Cuts after a blank line are preferred, then lines at the block's
+        lowest indentation."""
+        src = self.source
+        starts = [block.start_offset]
+        pos = src.find("\n", block.start_offset, block.end_offset)
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = src.find("\n", pos + 1, block.end_offset)
+        lines = [
+            src[a : (starts[k + 1] - 1 if k + 1 < len(starts) else block.end_offset)] for k, a in enumerate(starts)
+        ]
+        lowest = min((len(t) - len(t.lstrip(" \t")) for t in lines if t.strip()), default=0)
+        cuts: list[tuple[int, int]] = [(block.start_offset, strength)]
+        for k in range(1, len(starts)):
+            line = lines[k]
+            if not line.strip():
+                continue  # a piece never starts with a blank line
+            if not lines[k - 1].strip():
+                cuts.append((starts[k], JOINT))
+            elif len(line) - len(line.lstrip(" \t")) <= lowest:
+                cuts.append((starts[k], CODE_LINE_LOW_INDENT))
+            else:
+                cuts.append((starts[k], CODE_LINE))
+        bounds = [c for c, _ in cuts[1:]] + [block.end_offset]
+        for k, (a, s) in enumerate(cuts):
+            b = bounds[k]
+            while b > a and src[b - 1].isspace():
+                b -= 1
+            is_first, is_last = k == 0, k == len(cuts) - 1
+            if self.span(a, b) <= self.budget:
+                self.units.append(_Unit(a, b, block, s, False, is_first, is_last))
+            else:
+                self._split_text(block, a, b, s, is_first, is_last)
 
     def _split_code(self, block: Block, strength: int) -> None:
         assert block.fence is not None
@@ -182,7 +297,9 @@ class _SectionPacker:
         line_bounds = starts[1:-1] if closed else starts[1:]  # cuts between code lines only
         cuts = [block.start_offset, *line_bounds[1:]]
         bounds = [*cuts, block.end_offset + 1]
-        reserve = len(block.fence[0]) + 1 + self._closing_len(block) + 1
+        reserve = self.measure(block.fence[0] + "\n") + self.measure(self._closing_text(block) + "\n")
+        code_lines = [src[a : b - 1] for a, b in pairwise(bounds[1:])]
+        lowest = min((len(t) - len(t.lstrip(" \t")) for t in code_lines if t.strip()), default=0)
         for k in range(len(cuts)):
             start, end = bounds[k], bounds[k + 1] - 1
             if k == 0:
@@ -192,12 +309,12 @@ class _SectionPacker:
                 line = src[start:end]
                 if prev_line_blank:
                     piece_strength = JOINT
-                elif line[:1] not in (" ", "\t"):
+                elif line.strip() and len(line) - len(line.lstrip(" \t")) <= lowest:
                     piece_strength = CODE_LINE_LOW_INDENT
                 else:
                     piece_strength = CODE_LINE
             first, last = k == 0, k == len(cuts) - 1
-            if end - start + reserve <= self.budget:
+            if self.span(start, end) + reserve <= self.budget:
                 self.units.append(_Unit(start, end, block, piece_strength, False, first, last))
             else:
                 self._split_text(block, start, end, piece_strength, first, last, reserve)
@@ -211,12 +328,12 @@ class _SectionPacker:
         pieces: list[tuple[int, int, int]] = []  # (start, end, strength)
         self._cut(text, start, budget, strength, pieces, level=0)
         for k, (a, b, s) in enumerate(pieces):
-            self.units.append(
-                _Unit(a, b, block, s, False, first and k == 0, last and k == len(pieces) - 1)
-            )
+            self.units.append(_Unit(a, b, block, s, False, first and k == 0, last and k == len(pieces) - 1))
 
-    def _cut(self, text: str, base: int, budget: int, strength: int, out: list[tuple[int, int, int]], level: int) -> None:
-        if len(text) <= budget:
+    def _cut(
+        self, text: str, base: int, budget: int, strength: int, out: list[tuple[int, int, int]], level: int
+    ) -> None:
+        if self.measure(text) <= budget:
             out.append((base, base + len(text), strength))
             return
         if level == 0:
@@ -234,7 +351,7 @@ class _SectionPacker:
             s = strength if k == 0 else piece_strength
             if not trimmed:
                 continue
-            if len(trimmed) <= budget or level == 2:
+            if level == 2 or self.measure(trimmed) <= budget:
                 out.append((base + a, base + a + len(trimmed), s))
             else:
                 before = len(out)
@@ -244,28 +361,48 @@ class _SectionPacker:
 
     # -- sizes ----------------------------------------------------------------
     def _added_before(self, block: Block) -> int:
+        """Size of the text a piece of ``block`` repeats before itself (table header, opening fence)."""
         if block.kind == "table" and block.joints:
-            return block.joints[0] - block.start_offset
+            return self.span(block.start_offset, block.joints[0])
         if block.kind == "code" and block.fence is not None:
-            return len(block.fence[0]) + 1
+            return self.measure(block.fence[0] + "\n")
         return 0
 
-    def _closing_len(self, block: Block) -> int:
+    def _closing_text(self, block: Block) -> str:
         if block.fence is None:
-            return 0
+            return ""
         opening = block.fence[0]
         run = opening.lstrip(" ")
         marker = run[0] * (len(run) - len(run.lstrip(run[0])))
-        return len(opening) - len(run) + len(marker)
+        return opening[: len(opening) - len(run)] + marker
+
+    def _sums(self) -> None:
+        """Prefix sums of unit sizes and of the gaps between units (token mode)."""
+        units, source, measure = self.units, self.source, self.measure
+        unit_sums = [0]
+        gap_sums = [0]
+        for k, unit in enumerate(units):
+            unit_sums.append(unit_sums[-1] + measure(source[unit.start : unit.end]))
+            if k:
+                gap = source[units[k - 1].end : unit.start]
+                gap_sums.append(gap_sums[-1] + (measure(gap) if gap else 0))
+        self._unit_sums, self._gap_sums = unit_sums, gap_sums
 
     def size(self, i: int, e: int) -> int:
+        """Size of the chunk made of units[i:e], with the text it adds, in the configured unit. In
+        token mode: the units' token counts plus those of the gaps between them."""
         units = self.units
         first, last = units[i], units[e - 1]
-        size = last.end - first.start
+        if self.chars_mode:
+            size = last.end - first.start
+        else:
+            if len(self._unit_sums) != len(units) + 1:
+                self._sums()
+            size = self._unit_sums[e] - self._unit_sums[i] + self._gap_sums[e - 1] - self._gap_sums[i]
         if not first.first:
             size += self._added_before(first.block)
         if not last.last and last.block.fence is not None:
-            size += self._closing_len(last.block) + 1
+            size += self.measure(self._closing_text(last.block) + "\n")
         return size
 
     # -- packing --------------------------------------------------------------
@@ -319,14 +456,13 @@ class _SectionPacker:
         return merged
 
 
-def pack(
-    sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str, title: str
-) -> PackResult:
+def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str, title: str) -> PackResult:
     """Chunks of every section, in order, with ids, neighbours, context and keys."""
     drafts: list[_Draft] = []
     diagnostics: list[Diagnostic] = []
+    measure = make_counter(cfg)
     for section in sections:
-        packer = _SectionPacker(source, section, cfg, title)
+        packer = _SectionPacker(source, section, cfg, title, measure)
         packer.build_units()
         diagnostics.extend(packer.diagnostics)
         ranges = packer.ranges()
@@ -428,34 +564,63 @@ def _number_parts(drafts: list[_Draft]) -> None:
             draft.part, draft.parts = k, len(members)
 
 
+def key_base(stem_slug: str, ziffer: str | None, section: Section) -> str:
+    """``<stem>/<ziffer or page-N or section heading>``, slugged."""
+    if ziffer:
+        return f"{stem_slug}/{slug(ziffer)}"
+    if section.page is not None:
+        return f"{stem_slug}/page-{section.page}"
+    return f"{stem_slug}/{slug(section.title)}"
+
+
+def chunk_keys(bases: Sequence[str], sections: Sequence[int]) -> list[str]:
+    """Stable keys: the base, plus ``@n`` for the n-th (n >= 2) section that yields the same base and
+    ``~k`` for the k-th chunk of a section with several chunks of that base. Only a section's own
+    chunks and same-named sections before it decide its keys, so editing an unrelated section
+    leaves them alone. ``@`` and ``~`` never occur in a slug, so keys are unique."""
+    occurrence: dict[str, list[int]] = {}
+    per_section: dict[tuple[str, int], int] = {}
+    for base, section in zip(bases, sections, strict=True):
+        owners = occurrence.setdefault(base, [])
+        if section not in owners:
+            owners.append(section)
+        per_section[(base, section)] = per_section.get((base, section), 0) + 1
+    seen: dict[tuple[str, int], int] = {}
+    keys: list[str] = []
+    for base, section in zip(bases, sections, strict=True):
+        n = occurrence[base].index(section) + 1
+        seen[(base, section)] = seen.get((base, section), 0) + 1
+        key = base if n == 1 else f"{base}@{n}"
+        keys.append(key if per_section[(base, section)] == 1 else f"{key}~{seen[(base, section)]}")
+    return keys
+
+
 def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk, ...]:
     count = len(drafts)
     ids = [f"chk_{k + 1:06d}" for k in range(count)]
     stem_slug = slug(stem)
+    measure = drafts[0].packer.measure if drafts else len
     ziffers = [ziffer_of(d.path) for d in drafts]
-    bases = [
-        f"{stem_slug}/{slug(z) if z else slug(d.packer.section.title)}" for d, z in zip(drafts, ziffers, strict=True)
-    ]
-    totals: dict[str, int] = {}
-    for base in bases:
-        totals[base] = totals.get(base, 0) + 1
-    seen: dict[str, int] = {}
+    bases = [key_base(stem_slug, z, d.packer.section) for d, z in zip(drafts, ziffers, strict=True)]
+    section_ids: dict[int, int] = {}
+    for draft in drafts:
+        section_ids.setdefault(id(draft.packer), len(section_ids))
+    keys = chunk_keys(bases, [section_ids[id(d.packer)] for d in drafts])
     chunks: list[Chunk] = []
     previous: _Draft | None = None
     for k, draft in enumerate(drafts):
-        base = bases[k]
-        seen[base] = seen.get(base, 0) + 1
-        key = base if totals[base] == 1 else f"{base}-{seen[base]}"
+        key = keys[k]
         section = draft.packer.section
         prefix = context_prefix(draft.path, section, draft.packer.title, draft.content, cfg)
         overlap = ""
         if cfg.overlap_sentences and previous is not None and previous.packer is draft.packer:
             overlap = _overlap(previous.content, cfg.overlap_sentences)
         embedding = _join(prefix, overlap, draft.content)
-        if overlap and len(embedding) > cfg.max_chars:
+        if overlap and measure(embedding) > cfg.max_chars:
             embedding = _join(prefix, "", draft.content)
         previous = draft
-        over = draft.over or len(embedding) > cfg.max_chars
+        size = measure(embedding)
+        over = draft.over or size > cfg.max_chars
         atomic = "<atomic>" in draft.kinds
         chunks.append(
             Chunk(
@@ -475,7 +640,7 @@ def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk,
                 has_table="table" in draft.kinds,
                 has_math="math" in draft.kinds,
                 is_overflow=over,
-                is_sparse=len(embedding) < cfg.min_chars,
+                is_sparse=size < cfg.min_chars,
                 previous_chunk_id=ids[k - 1] if k else None,
                 next_chunk_id=ids[k + 1] if k + 1 < count else None,
                 ziffer=ziffers[k],
@@ -486,7 +651,7 @@ def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk,
                 part=draft.part,
                 parts=draft.parts,
                 added_lines=draft.added,
-                size=len(embedding),
+                size=size,
             )
         )
     return tuple(chunks)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chunker.config import ChunkerConfig
-from chunker.models import ChunkingResult, Diagnostic, SkippedRange
+from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.packer import pack
-from chunker.parser import parse
+from chunker.parser import ParsedDocument, parse
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
 from chunker.validator import validate
@@ -39,6 +40,21 @@ def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str
     text = normalise_newlines(text)
     doc = parse(text, config)
     blocks = segment(doc, config)
+    return chunk_blocks(text, blocks, doc, config, stem, source_path)
+
+
+def chunk_blocks(
+    text: str,
+    blocks: tuple[Block, ...],
+    doc: ParsedDocument,
+    config: ChunkerConfig,
+    stem: str,
+    source_path: str,
+    earlier: Sequence[Diagnostic] = (),
+    decisions: Mapping[str, Any] | None = None,
+) -> ChunkingResult:
+    """Everything after segmentation, shared by Markdown and plain-text sources: group the blocks
+    by the strategy, pack, validate. ``earlier`` and ``decisions`` come from the caller's stages."""
     title = document_title(doc.metadata, stem)
     strategy = STRATEGIES[config.strategy]
     grouping = strategy(blocks, doc, config, title)
@@ -47,12 +63,14 @@ def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)
     skipped.extend(grouping.skipped)
-    earlier: list[Diagnostic] = [*doc.diagnostics, *grouping.diagnostics, *packed.diagnostics]
+    found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
     if not text.strip():
-        earlier.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
+        found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
     elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:
-        earlier.append(Diagnostic("warning", "empty", "the document has frontmatter only: no chunks"))
-    diagnostics = validate(text, blocks, packed.chunks, skipped, config, earlier, grouping.decisions)
+        found.append(Diagnostic("warning", "empty", "the document has frontmatter only: no chunks"))
+    diagnostics = validate(
+        text, blocks, packed.chunks, skipped, config, found, {**(decisions or {}), **grouping.decisions}
+    )
     return ChunkingResult(
         stem=stem,
         source_path=source_path,

@@ -266,10 +266,7 @@ def run(
     progress: Any = None,
 ) -> RunSummary:
     """Chunk the given stems (or every source) into ``out_dir/<stem>/``."""
-    if stems:
-        sources = [find_source(sources_dir, validate_stem(s)) for s in stems]
-    else:
-        sources = discover(sources_dir)
+    sources = [find_source(sources_dir, validate_stem(s)) for s in stems] if stems else discover(sources_dir)
     tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check) for s in sources]
     outcomes: list[DocOutcome] = []
     if jobs == 0:

@@ -14,6 +14,7 @@ from typing import Any
 from chunker.config import ChunkerConfig
 from chunker.fences import is_balanced
 from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
+from chunker.sizes import make_counter
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -62,7 +63,13 @@ def validate(
             elif added.position == "after" and core.endswith(added.text):
                 core = core[: len(core) - len(added.text)]
             else:
-                add("error", "added-lines", "declared added text is not where it is declared", chunk.start_line, chunk.chunk_id)
+                add(
+                    "error",
+                    "added-lines",
+                    "declared added text is not where it is declared",
+                    chunk.start_line,
+                    chunk.chunk_id,
+                )
         if core != source[chunk.start_offset : chunk.end_offset]:
             add(
                 "error",
@@ -72,7 +79,13 @@ def validate(
                 chunk.chunk_id,
             )
         if chunk.start_offset < previous_end:
-            add("error", "overlap", "chunk overlaps the previous one or is out of order", chunk.start_line, chunk.chunk_id)
+            add(
+                "error",
+                "overlap",
+                "chunk overlaps the previous one or is out of order",
+                chunk.start_line,
+                chunk.chunk_id,
+            )
         previous_end = max(previous_end, chunk.end_offset)
         covered.append((chunk.start_offset, chunk.end_offset))
     covered.sort()
@@ -94,16 +107,26 @@ def validate(
         add(
             _policy(cfg.fail_on_content_loss),
             "content-loss",
-            f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach no chunk and no skipped range: lines {shown}",
+            f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach "
+            f"no chunk and no skipped range: lines {shown}",
             lost_lines[0],
         )
 
     kinds = {b.id: b for b in blocks}
+    measure = make_counter(cfg)  # recounted here: the validator trusts no size the packer recorded
     for chunk in chunks:
         if not is_balanced(chunk.content_original) or not is_balanced(chunk.content_for_embedding):
-            add(_policy(cfg.fail_on_broken_fence), "broken-fence", "unbalanced code fence in the chunk", chunk.start_line, chunk.chunk_id)
-        if chunk.chars > cfg.max_chars and not chunk.is_overflow:
-            add("error", "oversize", f"chunk has {chunk.chars} chars, over max_chars {cfg.max_chars}", chunk.start_line, chunk.chunk_id)
+            add(
+                _policy(cfg.fail_on_broken_fence),
+                "broken-fence",
+                "unbalanced code fence in the chunk",
+                chunk.start_line,
+                chunk.chunk_id,
+            )
+        size = measure(chunk.content_for_embedding)  # in cfg.size_unit
+        if size > cfg.max_chars and not chunk.is_overflow:
+            message = f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}"
+            add("error", "oversize", message, chunk.start_line, chunk.chunk_id)
         elif chunk.is_overflow:
             add(
                 _policy(cfg.fail_on_overflow),
@@ -129,7 +152,8 @@ def validate(
 def _metrics(chunks: Sequence[Chunk], skipped: Sequence[SkippedRange], cfg: ChunkerConfig) -> dict[str, Any]:
     sizes = [c.chars for c in chunks]
     total = sum(sizes)
-    within = sum(1 for s in sizes if cfg.min_chars <= s <= cfg.max_chars)
+    units = [c.size if c.size >= 0 else c.chars for c in chunks]  # budgets count in cfg.size_unit
+    within = sum(1 for s in units if cfg.min_chars <= s <= cfg.max_chars)
     return {
         "total_chunks": len(chunks),
         "total_chars": total,

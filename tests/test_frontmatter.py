@@ -109,12 +109,15 @@ def test_alias_bomb_is_refused_before_expansion(badinput: Path, monkeypatch: pyt
         return original(self, node, deep)
 
     monkeypatch.setattr(frontmatter._Loader, "construct_object", counting)
-    result = load(badinput, "fm_billion_laughs.md")
+    text = (badinput / "fm_billion_laughs.md").read_text(encoding="utf-8")
+    yaml_text = text.split("---\n")[1]
+    result = load_frontmatter(yaml_text, 2, ChunkerConfig(max_frontmatter_nodes=100_000))
     assert_removed(result, "frontmatter-aliases")
     assert constructed == []  # refused on the node graph: no Python object was built
-    assert f"max_frontmatter_nodes={CFG.max_frontmatter_nodes}" in only(result).message
+    assert "max_frontmatter_nodes=100000" in only(result).message
     # l6 (file line 8) is the first anchor that expands past 100000 nodes (1 + 9 * 66430).
     assert only(result).line == 8
+    assert only(load(badinput, "fm_billion_laughs.md")).line == 7  # l5 already passes the default 10000
 
 
 def test_aliases_are_counted_expanded_against_the_node_limit() -> None:
@@ -140,7 +143,7 @@ def test_nesting_1000_brackets_deep_is_refused_on_the_line_of_the_brackets(badin
 
 
 def test_nesting_past_the_python_recursion_limit_is_reported_not_raised() -> None:
-    cfg = ChunkerConfig(max_frontmatter_depth=100_000)  # leaves PyYAML's recursion as the only limit
+    cfg = ChunkerConfig(max_frontmatter_depth=250)  # the highest depth a config may allow
     result = load_frontmatter("a: 1\nk: " + "[" * 700 + "]" * 700, 2, cfg)
     assert_removed(result, "frontmatter-too-deep")
     assert only(result).line == 3

@@ -1,0 +1,209 @@
+"""Orchestration of ``chunker eval``: chunk the case documents, evaluate, gate, write the report.
+
+The CLI parses the options into :class:`EvalOptions` and calls :func:`run_eval`, which
+returns the exit code: 0 pass; 1 a threshold failed, a forbidden string was found or the
+validator reported errors under the fail_on_* policies; 2 usage error (bad cases file,
+unknown stem, missing model); 3/4 a document could not be read / its artifacts written.
+The report is written to ``<out>/_eval/<cases-file-stem>.json`` whatever the gate says.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chunker.config import Settings
+from chunker.errors import EXIT_OK, EXIT_VALIDATION, OutputError, UsageError
+from chunker.evaluate import (
+    RETRIEVERS,
+    Case,
+    EvalReport,
+    check_forbidden,
+    check_thresholds,
+    evaluate,
+    load_cases,
+    load_forbidden,
+    render_table,
+    resolve_model_path,
+)
+from chunker.runner import RunSummary
+
+__all__ = ["EVAL_FOLDER", "EvalOptions", "eval_report_path", "run_eval"]
+
+EVAL_FOLDER = "_eval"
+"""Under the output folder; a leading ``_`` keeps it out of orphan removal."""
+
+Chunks = dict[str, list[dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class EvalOptions:
+    """What ``chunker eval`` was asked to do."""
+
+    cases: Path
+    sources: Path
+    out: Path
+    stems: tuple[str, ...] = ()
+    """Only the cases of these documents (and only these documents indexed); all case documents when empty."""
+    k: int = 5
+    retriever: str = "bm25"
+    model: Path | None = None
+    min_hit_at_k: float | None = None
+    min_mrr: float | None = None
+    forbid: Path | None = None
+    json_out: bool = False
+
+
+def eval_report_path(out: Path, cases: Path) -> Path:
+    """``<out>/_eval/<cases-file-stem>.json``."""
+    return out / EVAL_FOLDER / f"{cases.stem}.json"
+
+
+def select_cases(cases: Sequence[Case], stems: Sequence[str], where: str) -> tuple[list[Case], list[str]]:
+    """The cases to run and the documents to index: every case document, or only the ``stems`` ones."""
+    if not stems:
+        return list(cases), sorted({c.doc for c in cases})
+    wanted = list(dict.fromkeys(stems))
+    chosen = [c for c in cases if c.doc in wanted]
+    if not chosen:
+        raise UsageError(f"no case names document(s) {', '.join(wanted)}; the cases name {_docs(cases)}", path=where)
+    return chosen, sorted(wanted)
+
+
+def _docs(cases: Sequence[Case]) -> str:
+    return ", ".join(sorted({c.doc for c in cases}))
+
+
+def _check_sources(cases: Sequence[Case], stems: Sequence[str], sources: Path, where: str) -> None:
+    """Every document to index has a source; the error names the case that wants it."""
+    from chunker.sources import find_source
+
+    for stem in stems:
+        try:
+            find_source(sources, stem)
+        except UsageError as exc:
+            first = next((c for c in cases if c.doc == stem), None)
+            if first is None:
+                raise
+            raise UsageError(f"case {first.id!r} names document {stem!r}: {exc.detail}", path=where, line=first.line)
+
+
+def load_chunks(out: Path, summary: RunSummary) -> Chunks:
+    """``chunks.json`` of every document of the run (``strategy: off`` documents have none)."""
+    import orjson
+
+    chunks: Chunks = {}
+    for doc in summary.documents:
+        if doc.status == "off":
+            chunks[doc.stem] = []
+            continue
+        path = out / doc.stem / "chunks.json"
+        try:
+            data = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError) as exc:
+            raise OutputError(f"cannot read the chunks just written: {exc}", path=str(path)) from None
+        if not isinstance(data, list):
+            raise OutputError("chunks.json must hold a list of chunks", path=str(path))
+        chunks[doc.stem] = [c for c in data if isinstance(c, dict)]
+    return chunks
+
+
+def report_body(
+    report: EvalReport,
+    opts: EvalOptions,
+    forbidden: Sequence[tuple[str, str, str]],
+    failures: Sequence[str],
+    exit_code: int,
+) -> dict[str, Any]:
+    """The ``_eval/*.json`` body: every figure, every case, the gate and its outcome."""
+    return {
+        "cases_file": str(opts.cases),
+        **report.to_dict(),
+        "gate": {
+            "min_hit_at_k": opts.min_hit_at_k,
+            "min_mrr": opts.min_mrr,
+            "forbid_file": str(opts.forbid) if opts.forbid is not None else None,
+            "failures": list(failures),
+            "forbidden_found": [{"stem": s, "chunk_id": c, "string": t} for s, c, t in forbidden],
+            "passed": not failures and not forbidden,
+        },
+        "exit_code": exit_code,
+    }
+
+
+def run_eval(settings: Settings, opts: EvalOptions) -> int:
+    """Chunk (incrementally), evaluate, print, write ``_eval/<cases>.json``; return the exit code."""
+    from rich.console import Console
+
+    from chunker.report import print_diagnostics
+    from chunker.runner import run
+
+    where = str(opts.cases)
+    if opts.retriever not in RETRIEVERS:
+        raise UsageError(f"unknown retriever {opts.retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+    cases, stems = select_cases(load_cases(opts.cases), opts.stems, where)
+    forbid = load_forbidden(opts.forbid) if opts.forbid is not None else []
+    model = _model(settings, opts)
+    _check_sources(cases, stems, opts.sources, where)
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True)
+    summary = run(settings, opts.sources, opts.out, stems)
+    print_diagnostics(summary, err, out, quiet=True)
+    failed = [d for d in summary.documents if d.status == "failed"]
+    if failed:
+        return max(d.exit_code for d in failed)
+
+    chunks = load_chunks(opts.out, summary)
+    report = evaluate(cases, chunks, k=opts.k, retriever=opts.retriever, model=model)
+    failures = check_thresholds(report, opts.min_hit_at_k, opts.min_mrr)
+    forbidden = check_forbidden(forbid, chunks)
+    code = max(summary.exit_code, EXIT_VALIDATION if failures or forbidden else EXIT_OK)
+    body = report_body(report, opts, forbidden, failures, code)
+    target = eval_report_path(opts.out, opts.cases)
+    write_report(target, body)
+
+    if opts.json_out:
+        import orjson
+
+        line = {key: body[key] for key in ("cases_file", "k", "retriever", "model", "totals", "chunks", "gate")}
+        line["misses"] = [r.case.id for r in report.misses]
+        line["report"] = str(target)
+        line["exit_code"] = code
+        sys.stdout.write(orjson.dumps(line).decode() + "\n")
+    else:
+        out.print(render_table(report))
+        out.print(f"wrote {target}")
+    _print_gate(err, failures, forbidden)
+    return code
+
+
+def write_report(target: Path, body: Mapping[str, Any]) -> None:
+    """Write ``body`` as indented JSON to ``target`` atomically, creating its folder."""
+    from chunker.runner import dumps
+    from chunker.writer import write_atomic
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the report folder: {exc.strerror or exc}", path=str(target.parent)) from None
+    write_atomic(target, dumps(body), display=str(target))
+
+
+def _model(settings: Settings, opts: EvalOptions) -> Path | None:
+    if opts.retriever != "dense":
+        return None
+    eval_config = settings.defaults.extra.get("eval")
+    return resolve_model_path(opts.model, eval_config if isinstance(eval_config, Mapping) else None)
+
+
+def _print_gate(err: Any, failures: Sequence[str], forbidden: Sequence[tuple[str, str, str]]) -> None:
+    from rich.markup import escape
+
+    for message in failures:
+        err.print(f"[red]gate failed:[/] {escape(message)}")
+    for stem, chunk_id, string in forbidden:
+        err.print(f"[red]forbidden text:[/] {escape(stem)} / {escape(chunk_id)} contains {escape(repr(string))}")

@@ -1,0 +1,95 @@
+"""Size of a text in the configured unit: characters (default) or tokens.
+
+``size_unit: chars`` counts characters and needs nothing else. ``size_unit: tokens`` counts with
+``tokenizer``: ``whitespace`` (words separated by whitespace, no extra package), the path of a
+Hugging Face ``tokenizer.json`` (the ``tokenizers`` package) or ``tiktoken:<encoding>`` (the
+``tiktoken`` package). A tokenizer is loaded once per process and option value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from chunker.config import ChunkerConfig
+from chunker.errors import ConfigError
+
+Counter = Callable[[str], int]
+"""Size of a text in the configured unit."""
+
+TIKTOKEN_PREFIX = "tiktoken:"
+
+
+def count_chars(text: str) -> int:
+    return len(text)
+
+
+def count_words(text: str) -> int:
+    """Whitespace tokenizer: the number of runs of non-whitespace characters."""
+    return len(text.split())
+
+
+def make_counter(cfg: ChunkerConfig) -> Counter:
+    """The size function for ``cfg``; raises ConfigError when the tokenizer cannot be loaded."""
+    if cfg.size_unit == "chars":
+        return count_chars
+    return tokenizer_counter(cfg.tokenizer)
+
+
+@lru_cache(maxsize=8)
+def tokenizer_counter(spec: str) -> Counter:
+    """The token counter named by a ``tokenizer`` option value."""
+    if spec == "whitespace":
+        return count_words
+    if spec.startswith(TIKTOKEN_PREFIX):
+        return _tiktoken(spec[len(TIKTOKEN_PREFIX) :])
+    return _hf_tokenizer(spec)
+
+
+def _tiktoken(name: str) -> Counter:
+    where = "config: tokenizer"
+    try:
+        import tiktoken
+    except ImportError:
+        raise ConfigError(
+            f"tokenizer 'tiktoken:{name}' needs the tiktoken package: pip install tiktoken "
+            "(or pip install 'chunker[tokens]'), or use tokenizer: whitespace",
+            path=where,
+        ) from None
+    try:
+        encoding = tiktoken.get_encoding(name)
+    except Exception as exc:  # unknown name, or the encoding file cannot be fetched
+        raise ConfigError(f"tiktoken cannot load encoding {name!r}: {exc}", path=where) from None
+
+    def count(text: str) -> int:
+        return len(encoding.encode(text, disallowed_special=()))
+
+    return count
+
+
+def _hf_tokenizer(spec: str) -> Counter:
+    where = "config: tokenizer"
+    path = Path(spec).expanduser()
+    if not path.is_file():
+        raise ConfigError(
+            f"tokenizer {spec!r} is neither 'whitespace', 'tiktoken:<encoding>' nor an existing tokenizer.json file",
+            path=where,
+        )
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise ConfigError(
+            f"tokenizer {spec!r} needs the tokenizers package: pip install tokenizers "
+            "(or pip install 'chunker[tokens]'), or use tokenizer: whitespace",
+            path=where,
+        ) from None
+    try:
+        tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:  # the file is not a tokenizer.json
+        raise ConfigError(f"cannot load tokenizer from {spec!r}: {exc}", path=where) from None
+
+    def count(text: str) -> int:
+        return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+    return count

@@ -1,0 +1,148 @@
+"""`chunker export`: Markdown files with frontmatter and JSON Lines, read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+import yaml
+
+from chunker.cli import run_cli
+from chunker.config import ChunkerConfig, Settings
+from chunker.errors import UsageError
+from chunker.export import export
+from chunker.runner import run
+
+GUIDE = """---
+title: Handbuch
+author: Team Doku
+section: Vorspann
+---
+# Handbuch
+
+## § 1 Geltungsbereich
+
+Diese Regeln gelten für alle.
+
+## § 2 Pflichten
+
+Jeder hält sich daran. Es gibt keine Ausnahmen.
+
+## Anhang
+
+| a | b |
+|---|---|
+| 1 | 2 |
+"""
+
+
+def chunked(tmp_path: Path, text: str = GUIDE) -> tuple[Path, Path]:
+    sources = tmp_path / "sources"
+    sources.mkdir(exist_ok=True)
+    (sources / "guide.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "chunks"
+    summary = run(Settings(defaults=ChunkerConfig()), sources, out, ("guide",))
+    assert summary.exit_code == 0
+    return sources, out
+
+
+def read_chunks(out: Path) -> list[dict[str, object]]:
+    data = orjson.loads((out / "guide" / "chunks.json").read_bytes())
+    assert isinstance(data, list)
+    return data
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, object], str]:
+    assert text.startswith("---\n")
+    head, body = text[4:].split("\n---\n", 1)
+    data = yaml.safe_load(head)
+    assert isinstance(data, dict)
+    return data, body
+
+
+def test_md_export_writes_one_file_per_chunk_whose_frontmatter_parses_back(tmp_path: Path) -> None:
+    _, out = chunked(tmp_path)
+    chunks = read_chunks(out)
+    meta = orjson.loads((out / "guide" / "meta.json").read_bytes())
+    target = tmp_path / "export"
+    export(out, target, "md")
+    files = sorted((target / "guide").iterdir())
+    assert len(files) == len(chunks) >= 3
+    for path, chunk in zip(files, chunks, strict=True):
+        assert path.name.startswith(f"{int(str(chunk['chunk_index'])) + 1:03d}-")
+        front, body = split_frontmatter(path.read_text(encoding="utf-8"))
+        assert body == f"\n{chunk['content_for_embedding']}\n"
+        assert front["kind"] == "chunk"
+        assert front["parent"] == meta["source_path"]
+        assert front["parent_hash"] == meta["parent_hash"]
+        for key in ("section", "ziffer", "chunk_index", "chunk_key", "content_hash", "page"):
+            assert front[key] == chunk[key]
+        assert front["author"] == "Team Doku"  # inherited from the document's frontmatter
+        assert front["document"] == {"section": "Vorspann"}  # a clashing field is kept apart
+    ziffers = [split_frontmatter(p.read_text(encoding="utf-8"))[0]["ziffer"] for p in files]
+    assert "§ 1" in ziffers and "§ 2" in ziffers
+
+
+def test_md_export_removes_stale_files_of_the_stem_and_nothing_else(tmp_path: Path) -> None:
+    _, out = chunked(tmp_path)
+    target = tmp_path / "export"
+    export(out, target, "md", ["guide"])
+    before = {p.name for p in (target / "guide").iterdir()}
+    (target / "guide" / "notes.txt").write_text("mine", encoding="utf-8")
+    shorter = GUIDE.split("## Anhang")[0]
+    chunked(tmp_path, shorter)
+    done = export(out, target, "md", ["guide"])
+    after = {p.name for p in (target / "guide").iterdir()}
+    assert "notes.txt" in after
+    assert {p.name for p in done[0].removed} == before - after
+    assert done[0].removed, "the Anhang chunk's file must be removed"
+    assert not any("anhang" in name for name in after)
+
+
+def test_jsonl_export_lines_load_with_id_text_and_metadata(tmp_path: Path) -> None:
+    _, out = chunked(tmp_path)
+    chunks = read_chunks(out)
+    target = tmp_path / "export"
+    export(out, target, "jsonl")
+    lines = (target / "guide.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(chunks)
+    for line, chunk in zip(lines, chunks, strict=True):
+        record = json.loads(line)
+        assert set(record) == {"id", "text", "metadata"}
+        assert record["id"] == chunk["chunk_key"]
+        assert record["text"] == chunk["content_for_embedding"]
+        assert record["metadata"]["content_hash"] == chunk["content_hash"]
+        assert record["metadata"]["parent"].endswith("guide.md")
+        assert record["metadata"]["document"]["author"] == "Team Doku"
+        assert "content_for_embedding" not in record["metadata"]
+
+
+def test_jsonl_records_load_as_langchain_documents(tmp_path: Path) -> None:
+    documents = pytest.importorskip("langchain_core.documents")
+    _, out = chunked(tmp_path)
+    export(out, tmp_path / "export", "jsonl")
+    with (tmp_path / "export" / "guide.jsonl").open(encoding="utf-8") as fh:
+        docs = [
+            documents.Document(id=r["id"], page_content=r["text"], metadata=r["metadata"]) for r in map(json.loads, fh)
+        ]
+    assert docs[0].id == read_chunks(out)[0]["chunk_key"]
+
+
+def test_export_without_chunks_says_to_run_chunker_first(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="run `chunker --stem guide` first"):
+        export(tmp_path / "chunks", tmp_path / "export", "md", ["guide"])
+
+
+def test_the_export_command_exits_0_and_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out = chunked(tmp_path)
+    target = tmp_path / "export"
+    code = run_cli(["export", "--format", "jsonl", "--chunks", str(out), "--out", str(target)])
+    assert code == 0
+    assert (target / "guide.jsonl").is_file()
+    code = run_cli(["export", "--format", "md", "--chunks", str(out), "--out", str(target), "--stem", "missing"])
+    assert code == 2
+    assert "run `chunker --stem missing` first" in capsys.readouterr().err
+    code = run_cli(["export", "--format", "pdf", "--chunks", str(out), "--out", str(target)])
+    assert code == 2
