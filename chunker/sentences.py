@@ -17,15 +17,19 @@ import unicodedata
 __all__ = ["hard_cuts", "sentence_cuts", "word_cuts"]
 
 _TERMINATORS = ".!?…"
-_CLOSERS = '»"”’)]*_'
+_CLOSERS = '»"”’“‘)]*_'
 """May follow the terminator before the whitespace: quotes, brackets, closing emphasis."""
 _OPENERS = frozenset('«"„“‘‚([<*_`#>|-+')
 """May start a sentence besides an uppercase letter or a digit: quotes, brackets, Markdown markers."""
 
+_TOKEN_STRIP = '«"„“‘‚([*_'
+"""Opening punctuation stripped from the word before a dot."""
+
 _CANDIDATE = re.compile(
     rf"[{_TERMINATORS}\n](?:"
     r"(?<=\n)[^\S\n]*+\n\s*+"
-    rf"|(?<=[{_TERMINATORS}])(?<![{_TERMINATORS}][{_TERMINATORS}])[{_TERMINATORS}]*+[{re.escape(_CLOSERS)}]*+(?P<ws>\s++)(?![a-zß-öø-ÿа-яё])"
+    rf"|(?<=[{_TERMINATORS}])(?<![{_TERMINATORS}][{_TERMINATORS}])(?<![\s{re.escape(_TOKEN_STRIP)}][^\W\d_]\.)"
+    rf"[{_TERMINATORS}]*+[{re.escape(_CLOSERS)}]*+(?P<ws>\s++)(?![a-zß-öø-ÿа-яё])"
     r")"
 )
 """A blank line, or a terminator run (closers allowed) then whitespace not followed by a common lowercase
@@ -60,7 +64,6 @@ _MONTHS = frozenset(
 
 _WORD_WINDOW = 24
 """Bounded look-behind for the word before a dot; longer words are never abbreviations."""
-_TOKEN_STRIP = '«"„“‘‚([*_'
 
 
 def sentence_cuts(text: str) -> list[int]:
@@ -122,25 +125,39 @@ def _is_abbreviation(text: str, m: re.Match[str], k: int) -> bool:
     dot = m.start()
     if text[dot] != "." or text[dot + 1] in _TERMINATORS:
         return False
+    if dot and text[dot - 1].isalpha() and (dot < 2 or text[dot - 2].isspace() or text[dot - 2] in _TOKEN_STRIP):
+        return True  # initials and one-letter parts: "J. R. R.", "z. B.", "т. е.", "г."
     lo = max(0, dot - _WORD_WINDOW)
     window = text[lo:dot]
-    token = window.rsplit(None, 1)[-1] if window.strip() else ""
-    if lo > 0 and len(token) == len(window):
+    raw = window.rsplit(None, 1)[-1] if window.strip() else ""
+    if lo > 0 and len(raw) == len(window):
         return False  # the word is longer than the window
-    token = token.lstrip(_TOKEN_STRIP).lower()
+    token = raw.lstrip(_TOKEN_STRIP).lower()
     if not token:
         return False
     if token in _ABBREVIATIONS:
         return True
-    if len(token) == 1 and token.isalpha():
-        return True  # initials and one-letter parts: "J. R. R.", "z. B.", "т. е.", "г."
     if "." in token and all(len(part) <= 2 and part.isalpha() for part in token.split(".")):
         return True  # "e.g", "i.e", "z.B", "u.a", "U.S"
     if token.isdigit() and len(token) <= 2:
+        before = window[: len(window) - len(raw)]
+        gap = len(before) - len(before.rstrip())
+        if (lo == 0 and gap == len(before)) or "\n" in before[len(before) - gap :] or _ends_sentence(before.rstrip()):
+            return True  # a list marker: "1." at the start of a line or after a sentence
         nxt = text[k : k + 12].split(None, 1)
         word = nxt[0].rstrip(",;:").lower() if nxt else ""
         return word in _MONTHS or word[:1].isdigit()  # "am 3. Oktober", "12. 3."
     return False
+
+
+def _ends_sentence(before: str) -> bool:
+    """Whether a short window ends with ":" or with a terminator after a word that is no abbreviation."""
+    if before[-1:] == ":":
+        return True
+    if before[-1:] not in _TERMINATORS or not before[:-1].strip():
+        return False
+    word = before[:-1].rsplit(None, 1)[-1].lstrip(_TOKEN_STRIP).lower()
+    return len(word) >= 3 and word.isalpha() and word not in _ABBREVIATIONS
 
 
 def _can_cut(text: str, k: int) -> bool:
