@@ -71,6 +71,8 @@ class _Loader(yaml.SafeLoader):
         """(key, mark of the repeat, mark of the first occurrence)."""
         self.converted: dict[str, Mark] = {}
         """Kind of non-JSON value -> where it first occurs."""
+        self.constructing: Mark | None = None
+        """Start of the node constructed last: where a constructor that fails went wrong."""
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]  # untyped in types-PyYAML
@@ -92,6 +94,7 @@ class _Loader(yaml.SafeLoader):
         super().fetch_flow_collection_start(token_class)
 
     def construct_object(self, node: Node, deep: bool = False) -> Any:
+        self.constructing = node.start_mark
         value = super().construct_object(node, deep)
         kind = _non_json_kind(value)
         if kind is not None:
@@ -150,7 +153,7 @@ def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> Fro
             return FrontmatterResult({}, False, ())
         if not isinstance(root, MappingNode):
             return not_mapping("list" if isinstance(root, SequenceNode) else "scalar (text)", root.start_mark)
-        _check_graph(root, cfg.max_frontmatter_nodes, cfg.max_frontmatter_depth)
+        _check_graph(root, cfg.max_frontmatter_nodes, cfg.max_frontmatter_depth, cfg.max_frontmatter_bytes)
         data = loader.construct_document(root)
         if not isinstance(data, dict):  # a `!!set` root
             return not_mapping("set", root.start_mark)
@@ -167,6 +170,10 @@ def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> Fro
         return refuse("frontmatter-invalid", f"is not valid YAML: {problem}", exc.problem_mark or exc.context_mark)
     except yaml.YAMLError as exc:
         return refuse("frontmatter-invalid", f"is not valid YAML: {exc}", None)
+    except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
+        # PyYAML's safe constructors raise these on values that match a tag's pattern but not its
+        # range (`2020-13-45`, `!!float abc`, `!!timestamp x`, an integer of more than 4300 digits).
+        return refuse("frontmatter-invalid", f"has a value YAML cannot construct ({exc})", loader.constructing)
     finally:
         loader.dispose()
 
@@ -206,14 +213,16 @@ def _children(node: Node) -> list[Node]:
     return []
 
 
-def _check_graph(root: Node, max_nodes: int, max_depth: int) -> None:
+def _check_graph(root: Node, max_nodes: int, max_depth: int, max_chars: int) -> None:
     """Refuse a node graph whose aliases expand past the limits or loop, without expanding it.
 
     Iterative post-order walk, memoised on node identity: each distinct node is
     visited once however often it is aliased. Counts saturate just past the limit.
+    The expanded scalar text is capped too: a few aliases of one long string would
+    otherwise turn a 60 KB block into 60 MB of metadata.
     """
-    done: dict[int, tuple[int, int]] = {}
-    """id(node) -> (expanded node count, expanded depth)."""
+    done: dict[int, tuple[int, int, int]] = {}
+    """id(node) -> (expanded node count, expanded depth, expanded scalar characters)."""
     open_: set[int] = set()
     stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
@@ -222,8 +231,10 @@ def _check_graph(root: Node, max_nodes: int, max_depth: int) -> None:
         if finished:
             open_.discard(key)
             below = [done[id(child)] for child in _children(node)]
-            count = min(1 + sum(c for c, _ in below), max_nodes + 1)
-            depth = min(1 + max((d for _, d in below), default=0), max_depth + 1)
+            count = min(1 + sum(c for c, _, _ in below), max_nodes + 1)
+            depth = min(1 + max((d for _, d, _ in below), default=0), max_depth + 1)
+            own = len(node.value) if isinstance(node, ScalarNode) else 0
+            chars = min(own + sum(t for _, _, t in below), max_chars + 1)
             if count > max_nodes:
                 raise _RefusedError(
                     "frontmatter-aliases",
@@ -234,7 +245,13 @@ def _check_graph(root: Node, max_nodes: int, max_depth: int) -> None:
                 raise _RefusedError(
                     "frontmatter-too-deep", f"nests deeper than {max_depth} levels through aliases", node.start_mark
                 )
-            done[key] = (count, depth)
+            if chars > max_chars:
+                raise _RefusedError(
+                    "frontmatter-aliases",
+                    f"expands through aliases to more than max_frontmatter_bytes={max_chars} characters of text",
+                    node.start_mark,
+                )
+            done[key] = (count, depth, chars)
             continue
         if key in done:
             continue
@@ -274,7 +291,12 @@ def _to_json(value: Any) -> Any:
     if value is None or isinstance(value, (str, bool)):
         return value
     if isinstance(value, int):
-        return value if -_INT64 <= value < _INT64 else str(value)
+        if -_INT64 <= value < _INT64:
+            return value
+        try:
+            return str(value)
+        except ValueError:  # over Python's 4300-digit limit (e.g. a long sexagesimal `1:2:3:...`)
+            return hex(value)
     if isinstance(value, float):
         if math.isnan(value):
             return "nan"

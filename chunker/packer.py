@@ -139,12 +139,16 @@ class _SectionPacker:
         """Size of a text in the configured unit (``len`` for characters)."""
         self.chars_mode = cfg.size_unit == "chars"
         self.diagnostics: list[Diagnostic] = []
-        prefixes = {context_prefix(b.header_path, section, title, "", cfg) for b in section.blocks}
+        paths = {id(b.header_path): b.header_path for b in section.blocks}.values()  # blocks share path tuples
+        prefixes = {context_prefix(path, section, title, "", cfg) for path in paths}
         longest_prefix = max((measure(p) for p in prefixes if p), default=0)
         self.budget = cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
         self.units: list[_Unit] = []
         self._unit_sums: list[int] = []
         self._gap_sums: list[int] = []
+        self.line_memo: tuple[int, int, int] = (-1, 0, 0)
+        """(block start offset, offset, line) of the last ``_line`` lookup: pieces of one split
+        block are numbered in order, so counting on from there keeps it linear."""
 
     def span(self, start: int, end: int) -> int:
         """Size of source[start:end] in the configured unit."""
@@ -531,8 +535,8 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
         content=content,
         start=first.start,
         end=last.end,
-        start_line=first.block.start_line if first.first else _line(source, first.start, first.block),
-        end_line=last.block.end_line if last.last else _line(source, last.end, last.block),
+        start_line=first.block.start_line if first.first else _line(packer, first.start, first.block),
+        end_line=last.block.end_line if last.last else _line(packer, last.end, last.block),
         path=path,
         blocks=tuple(blocks),
         kinds=kinds if not (len(blocks) == 1 and blocks[0].atomic) else kinds | {"<atomic>"},
@@ -550,18 +554,32 @@ def _fence_indent(block: Block) -> str:
     return opening[: len(opening) - len(opening.lstrip(" "))]
 
 
-def _line(source: str, offset: int, block: Block) -> int:
-    return block.start_line + source.count("\n", block.start_offset, offset)
+def _line(packer: _SectionPacker, offset: int, block: Block) -> int:
+    """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same
+    block (a 10 MB paragraph cut into thousands of pieces must not be rescanned for each)."""
+    memo_block, memo_offset, memo_line = packer.line_memo
+    if memo_block != block.start_offset or offset < memo_offset:
+        memo_offset, memo_line = block.start_offset, block.start_line
+    line = memo_line + packer.source.count("\n", memo_offset, offset)
+    packer.line_memo = (block.start_offset, offset, line)
+    return line
 
 
 def _number_parts(drafts: list[_Draft]) -> None:
+    """``part``/``parts`` of the block a draft continues (or else starts). Every draft holding a
+    piece of a split block counts in its ``parts``, also one whose own part is that of an earlier
+    block it ends (it then starts the next split block)."""
     groups: dict[int, list[_Draft]] = {}
     for draft in drafts:
-        if draft.split_block is not None:
-            groups.setdefault(id(draft.split_block), []).append(draft)
-    for members in groups.values():
+        held = [
+            b for b in (draft.blocks[0], draft.blocks[-1]) if draft.start > b.start_offset or draft.end < b.end_offset
+        ]
+        for block in dict.fromkeys(held):
+            groups.setdefault(id(block), []).append(draft)
+    for block_id, members in groups.items():
         for k, draft in enumerate(members, start=1):
-            draft.part, draft.parts = k, len(members)
+            if draft.split_block is not None and id(draft.split_block) == block_id:
+                draft.part, draft.parts = k, len(members)
 
 
 def key_base(stem_slug: str, ziffer: str | None, section: Section) -> str:

@@ -23,6 +23,8 @@ from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, SkippedRange
 
 _FM_OPEN = re.compile(r"-{3,}[ \t]*")
+_YAML_LINE = re.compile(r"^[ \t]*(?:[-?][ \t]|[\[{]|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE)
+"""A line that YAML metadata would have: ``key: value``, ``- item``, a flow collection."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,38 @@ def markdown_parser(max_nesting: int, front_matter: bool) -> MarkdownIt:
         md.use(front_matter_plugin)
     md.use(dollarmath_plugin)
     md.core.ruler.disable("inline")
+    _speed_up(md)
     return md
+
+
+# -- speed-ups of the block parse (same tokens as markdown-it-py's own, see tests/test_parser_speed.py) --
+
+_LABEL_RUN = re.compile(r"(?:[^\[\]\\\n]|\\[^\n])*")
+"""What markdown-it's ``reference`` rule skips before the ``[`` or ``]`` that decides a label."""
+
+
+def _speed_up(md: MarkdownIt) -> None:
+    """markdown-it's ``reference`` rule, rejecting on the first line what can never be a definition."""
+    from markdown_it.rules_block.state_block import StateBlock
+
+    block = md.block
+    original_reference = next(r.fn for r in block.ruler.__rules__ if r.name == "reference")
+
+    def reference(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        src = state.src
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        end = state.eMarks[start_line]
+        if pos < end:
+            if src[pos] != "[":
+                return False
+            stop = _LABEL_RUN.match(src, pos + 1, end).end()  # type: ignore[union-attr]
+            if stop < end:
+                char = src[stop]
+                if char == "[" or (char == "]" and (stop + 1 >= end or src[stop + 1] != ":")):
+                    return False
+        return original_reference(state, start_line, end_line, silent)
+
+    block.ruler.at("reference", reference, {"alt": []})
 
 
 def compute_line_starts(text: str) -> list[int]:
@@ -108,6 +141,18 @@ def parse(text: str, cfg: ChunkerConfig) -> ParsedDocument:
         end_line = fm.map[1]  # exclusive, 0-based: the closing line is inside the map
         if not _FM_OPEN.fullmatch(first_line):
             keep = True
+        elif fm.content.strip() and not _YAML_LINE.search(fm.content):
+            # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
+            keep = True
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    "frontmatter-not-yaml",
+                    f"the file starts with '---' but lines 2-{end_line - 1} up to the next '---' hold no YAML "
+                    "key: value; read as a thematic break, their text is kept as body text",
+                    line=1,
+                )
+            )
         else:
             result = load_frontmatter(fm.content, 2, cfg)
             diagnostics.extend(result.diagnostics)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig, Settings
-from chunker.errors import EXIT_OK, EXIT_VALIDATION, ChunkerError
+from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
 from chunker.sources import SourceFile, case_collisions, check_inside, discover, find_source, validate_stem
 
@@ -226,6 +226,22 @@ def process_document(
     except RecursionError:
         return DocOutcome(
             source.stem, source.display, "failed", 3, message=f"{source.display}: structure nested too deeply to parse"
+        )
+    except MemoryError:
+        return DocOutcome(
+            source.stem,
+            source.display,
+            "failed",
+            EXIT_SOURCE,
+            message=f"{source.display}: out of memory while chunking; lower max_file_bytes or split the document",
+        )
+    except Exception as exc:  # a bug: name the document, say so without a traceback, go on with the others
+        return DocOutcome(
+            source.stem,
+            source.display,
+            "failed",
+            EXIT_INTERNAL,
+            message=f"{source.display}: internal error: {type(exc).__name__}: {exc} (please report it with the input)",
         )
 
 

@@ -48,8 +48,7 @@ _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
 )
 
 
-def _is_blank(text: str, start: int, end: int) -> bool:
-    return start >= end or text[start:end].isspace()
+_NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 
 
 def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
@@ -61,9 +60,14 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
     atomic_kinds = frozenset(cfg.atomic_types)
     blocks: list[Block] = []
     path: list[Heading] = []
+    shared_path: list[tuple[Heading, ...]] = [()]
+    """The current heading path as one tuple, shared by every block under the same heading."""
+    ends = [*(s - 1 for s in starts[1:]), doc.line_end(nlines - 1)] if nlines else []
+    """``doc.line_end(i)`` of every line, computed once."""
 
     def line_blank(index: int) -> bool:
-        return _is_blank(text, starts[index], doc.line_end(index))
+        start, end = starts[index], ends[index]
+        return start >= end or text[start:end].isspace()
 
     def add(
         kind: BlockKind,
@@ -79,11 +83,12 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
         """Add lines first..last-1 (0-based), trailing blank lines trimmed."""
         while last - 1 > first and line_blank(last - 1):
             last -= 1
-        start, end = starts[first], doc.line_end(last - 1)
+        start, end = starts[first], ends[last - 1]
         if kind == "heading":
             while path and path[-1].level >= level:
                 path.pop()
             path.append(Heading(level, title, first + 1))
+            shared_path[0] = tuple(path)
         blocks.append(
             Block(
                 id=f"blk_{len(blocks) + 1:04d}",
@@ -92,12 +97,12 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
                 end_offset=end,
                 start_line=first + 1,
                 end_line=last,
-                header_path=tuple(path),
+                header_path=shared_path[0],
                 atomic=kind in atomic_kinds,
                 content=text[start:end],
                 heading_level=level,
                 inner=inner,
-                joints=tuple(j for j in joints if start < j < end),
+                joints=tuple(j for j in joints if start < j < end) if joints else (),
                 fence=fence,
             )
         )
@@ -124,7 +129,12 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
             i += 1
             continue
         first, last = token.map
-        close = _matching_close(tokens, i)
+        if token.nesting != 1:
+            close = i
+        elif i + 2 < n and tokens[i + 2].nesting == -1 and tokens[i + 1].nesting == 0:
+            close = i + 2  # paragraph, heading: open, inline, close
+        else:
+            close = _matching_close(tokens, i)
         kind = _KIND_OF_TOKEN.get(token.type, "raw")
         first = max(first, covered)
         last = min(max(last, first), nlines)
@@ -133,7 +143,10 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
             continue
         if first > covered:
             add_raw(covered, first)
-        inner, joints = _inner(tokens, i, close, kind, starts)
+        if close <= i + 1 or (close == i + 2 and tokens[i + 1].type == "inline"):
+            inner, joints = _NOTHING_INSIDE
+        else:
+            inner, joints = _inner(tokens, i, close, kind, starts)
         if kind == "heading":
             raw = tokens[i + 1].content if i + 1 < n and tokens[i + 1].type == "inline" else ""
             add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)

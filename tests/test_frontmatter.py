@@ -111,7 +111,8 @@ def test_alias_bomb_is_refused_before_expansion(badinput: Path, monkeypatch: pyt
     monkeypatch.setattr(frontmatter._Loader, "construct_object", counting)
     text = (badinput / "fm_billion_laughs.md").read_text(encoding="utf-8")
     yaml_text = text.split("---\n")[1]
-    result = load_frontmatter(yaml_text, 2, ChunkerConfig(max_frontmatter_nodes=100_000))
+    cfg = ChunkerConfig(max_frontmatter_nodes=100_000, max_frontmatter_bytes=10_000_000)  # the node cap decides
+    result = load_frontmatter(yaml_text, 2, cfg)
     assert_removed(result, "frontmatter-aliases")
     assert constructed == []  # refused on the node graph: no Python object was built
     assert "max_frontmatter_nodes=100000" in only(result).message
@@ -282,3 +283,31 @@ def test_every_result_is_consistent_and_every_diagnostic_has_a_line(badinput: Pa
             assert isinstance(diag.line, int) and diag.line >= 2, diag
             assert diag.code.startswith("frontmatter-")
             assert diag.message
+
+
+def test_aliases_of_one_long_string_are_refused_past_the_byte_limit() -> None:
+    yaml_text = 'a: &a "' + "x" * 60_000 + '"\nb: [' + ", ".join(["*a"] * 1000) + "]\n"
+    result = load_frontmatter(yaml_text, 2, CFG)
+    assert_removed(result, "frontmatter-aliases")
+    assert "max_frontmatter_bytes" in only(result).message
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "line"),
+    [
+        ("title: ok\ndate: 2020-13-45\n", 3),
+        ("x: !!float abc\n", 2),
+        ("x: !!int abc\n", 2),
+        ("a: 1\nx: !!timestamp garbage\n", 3),
+        ("x: " + "9" * 5000 + "\n", 2),
+    ],
+)
+def test_values_that_match_a_tag_but_cannot_be_built_are_refused_with_their_line(yaml_text: str, line: int) -> None:
+    result = load_frontmatter(yaml_text, 2, CFG)
+    assert_removed(result, "frontmatter-invalid")
+    assert only(result).line == line
+
+
+def test_an_integer_too_long_for_str_is_converted_without_error() -> None:
+    result = load_frontmatter("x: " + ":".join(["59"] * 3000) + "\n", 2, CFG)
+    assert result.metadata is not None and isinstance(result.metadata["x"], str)

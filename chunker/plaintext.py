@@ -1,0 +1,240 @@
+"""Plain-text sources (``.txt``): lines -> Block values by heading heuristics, then the shared pipeline.
+
+A ``.txt`` export of a wiki has no Markdown headings, so headings are guessed from the lines,
+each heuristic switchable in the config and reported (``decisions.txt_headings``) with the lines
+it fired on:
+
+- numbered headings (``txt_numbered_headings``): ``1.``, ``2.3``, ``7.3.1.1 Title`` at the start of
+  a paragraph, short, a capital letter after the number, no sentence punctuation at the end, and
+  no numbered line of the same depth right before or after it (that is a list);
+- ALL-CAPS lines (``txt_caps_headings``): Cyrillic or Latin, of reasonable length, standing alone
+  between blank lines;
+- FAQ pairs (``txt_faq``): a ``В:``/``Вопрос:``/``Q:``/``Frage:``/``Domanda:`` line opens a question
+  (a heading at ``faq_level``, so the ``faq`` strategy makes one chunk per pair), the following
+  ``О:``/``Ответ:``/``A:``/``Antwort:``/``Risposta:`` text is its answer.
+
+Everything else is paragraphs separated by blank lines (a run of list-marker lines is a list).
+The text is never rewritten as Markdown: every block is an exact slice of the source, so the
+packer, the strategies and the validator work on it unchanged. Markdown sources never come here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading
+from chunker.parser import ParsedDocument, compute_line_starts
+from chunker.pipeline import chunk_blocks, normalise_newlines
+
+__all__ = ["chunk_text", "text_blocks"]
+
+MAX_HEADING_CHARS = 100
+"""A numbered or ALL-CAPS heading line is at most this long (stripped)."""
+MAX_HEADING_WORDS = 14
+MIN_CAPS_LETTERS = 3
+MAX_NUMBER_DEPTH_LEVEL = 6
+
+_NUMBERED = re.compile(r"^[ \t]{0,3}(?P<num>\d{1,3}(?:\.\d{1,3})*)(?P<dot>\.?)[ \t]+(?P<title>\S.*?)[ \t]*$")
+"""``2.3 Title`` / ``1. Title``; a component has at most 3 digits (``2024 Release`` is a year)."""
+_NUMBERED_ANY = re.compile(r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3})*)[.)]?[ \t]+\S")
+"""Any numbered line (list item or heading): used to tell a list from a heading."""
+_LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+•–]|\d{1,3}[.)])[ \t]+\S")
+_SENTENCE_END = ".!?;:,…"
+_QUESTION = re.compile(r"^[ \t]*(?:Вопрос|Domanda|Frage|В|Q)[ \t]*:[ \t]*(?P<q>\S.*?)[ \t]*$")
+_ANSWER = re.compile(r"^[ \t]*(?:Ответ|Antwort|Risposta|О|A)[ \t]*:")
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    """Lines first..last (0-based, inclusive) that make one block."""
+
+    kind: BlockKind
+    first: int
+    last: int
+    level: int = 0
+    title: str = ""
+    rule: str = ""
+    """For headings: the heuristic that made it (``numbered``, ``caps``, ``faq``)."""
+
+
+def _depth(number: str) -> int:
+    return number.count(".") + 1
+
+
+def numbered_heading(line: str) -> tuple[int, str] | None:
+    """(heading level, title) when the line has the shape of a numbered heading, else None.
+    ``1.`` -> 2, ``2.3`` -> 3, ``7.3.1.1`` -> 5 (at most 6)."""
+    match = _NUMBERED.match(line)
+    if match is None:
+        return None
+    title = match.group("title")
+    stripped = line.strip()
+    if not title[0].isupper() or len(stripped) > MAX_HEADING_CHARS or len(stripped.split()) > MAX_HEADING_WORDS:
+        return None
+    if stripped[-1] in _SENTENCE_END:
+        return None
+    number = match.group("num")
+    if "." not in number and not match.group("dot"):
+        return None  # ``3 Title``: a bare number is no heading
+    return min(_depth(number) + 1, MAX_NUMBER_DEPTH_LEVEL), stripped
+
+
+def caps_heading(line: str) -> bool:
+    """An ALL-CAPS line (Cyrillic or Latin) of reasonable length."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > MAX_HEADING_CHARS or len(stripped.split()) > MAX_HEADING_WORDS:
+        return False
+    cased = [c for c in stripped if c.isalpha() and c.lower() != c.upper()]
+    return len(cased) >= MIN_CAPS_LETTERS and all(c.isupper() for c in cased)
+
+
+def _numbered_depth(line: str) -> int:
+    match = _NUMBERED_ANY.match(line)
+    return _depth(match.group("num")) if match else 0
+
+
+def _runs(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """Maximal runs of non-blank lines, as (first, last) inclusive."""
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for index, line in enumerate(lines):
+        if line.strip():
+            if start is None:
+                start = index
+        elif start is not None:
+            runs.append((start, index - 1))
+            start = None
+    if start is not None:
+        runs.append((start, len(lines) - 1))
+    return runs
+
+
+def _body(first: int, last: int, lines: Sequence[str]) -> _Span:
+    """A paragraph, or a list when the lines start with list markers."""
+    markers = sum(1 for k in range(first, last + 1) if _LIST_MARKER.match(lines[k]))
+    kind: BlockKind = "list" if markers >= 2 and _LIST_MARKER.match(lines[first]) else "paragraph"
+    return _Span(kind, first, last)
+
+
+def _spans(lines: Sequence[str], cfg: ChunkerConfig) -> list[_Span]:
+    runs = _runs(lines)
+    spans: list[_Span] = []
+    nonblank_before: dict[int, int] = {}
+    nonblank_after: dict[int, int] = {}
+    for k, (first, last) in enumerate(runs):
+        nonblank_before[first] = runs[k - 1][1] if k else -1
+        nonblank_after[last] = runs[k + 1][0] if k + 1 < len(runs) else -1
+    for first, last in runs:
+        body_start = first
+        line = lines[first]
+        if cfg.txt_faq and _QUESTION.match(line):
+            spans.extend(_faq_spans(first, last, lines, cfg))
+            continue
+        numbered = numbered_heading(line) if cfg.txt_numbered_headings else None
+        if numbered is not None:
+            depth = _numbered_depth(line)
+            after = first + 1 if first < last else nonblank_after[last]
+            before = nonblank_before[first]
+            neighbours = [k for k in (before, after) if k >= 0]
+            if all(_numbered_depth(lines[k]) != depth for k in neighbours):
+                spans.append(_Span("heading", first, first, numbered[0], numbered[1], "numbered"))
+                body_start = first + 1
+        elif cfg.txt_caps_headings and first == last and caps_heading(line):
+            spans.append(_Span("heading", first, first, 2, line.strip(), "caps"))
+            body_start = first + 1
+        if body_start <= last:
+            spans.append(_body(body_start, last, lines))
+    return spans
+
+
+def _faq_spans(first: int, last: int, lines: Sequence[str], cfg: ChunkerConfig) -> list[_Span]:
+    """A run that starts with a question line: the question (up to its answer line) as a heading,
+    the rest as answer paragraphs; further questions in the same run open new pairs."""
+    spans: list[_Span] = []
+    k = first
+    while k <= last:
+        match = _QUESTION.match(lines[k])
+        if match is None:
+            end = k
+            while end + 1 <= last and not _QUESTION.match(lines[end + 1]):
+                end += 1
+            spans.append(_Span("paragraph", k, end))
+            k = end + 1
+            continue
+        end = k
+        while end + 1 <= last and not _ANSWER.match(lines[end + 1]) and not _QUESTION.match(lines[end + 1]):
+            end += 1
+        title = " ".join(lines[j].strip() for j in range(k, end + 1))
+        spans.append(_Span("heading", k, end, cfg.faq_level, title, "faq"))
+        k = end + 1
+    return spans
+
+
+def text_blocks(text: str, cfg: ChunkerConfig) -> tuple[tuple[Block, ...], dict[str, list[int]]]:
+    """Blocks of a plain text (newlines already normalised) and, per heuristic, the 1-based lines
+    it made headings of."""
+    starts = compute_line_starts(text)
+    lines = text.split("\n")[: len(starts)]
+    atomic_kinds = frozenset(cfg.atomic_types)
+    fired: dict[str, list[int]] = {"numbered": [], "caps": [], "faq": []}
+    blocks: list[Block] = []
+    path: list[Heading] = []
+    for span in _spans(lines, cfg):
+        start = starts[span.first]
+        end = starts[span.last] + len(lines[span.last])
+        while end > start and text[end - 1] in " \t":
+            end -= 1
+        if span.kind == "heading":
+            while path and path[-1].level >= span.level:
+                path.pop()
+            path.append(Heading(span.level, span.title, span.first + 1))
+            fired[span.rule].append(span.first + 1)
+        joints: tuple[int, ...] = ()
+        if span.kind == "list":
+            joints = tuple(starts[k] for k in range(span.first + 1, span.last + 1) if _LIST_MARKER.match(lines[k]))
+        blocks.append(
+            Block(
+                id=f"blk_{len(blocks) + 1:04d}",
+                kind=span.kind,
+                start_offset=start,
+                end_offset=end,
+                start_line=span.first + 1,
+                end_line=span.last + 1,
+                header_path=tuple(path),
+                atomic=span.kind in atomic_kinds,
+                content=text[start:end],
+                heading_level=span.level,
+                joints=joints,
+            )
+        )
+    return tuple(blocks), fired
+
+
+def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) -> ChunkingResult:
+    """Chunks of one plain-text document, validated; the same contract as ``chunk_markdown``.
+
+    Offsets and lines refer to ``text`` after newline normalisation (CRLF/CR -> LF, BOM removed).
+    """
+    text = normalise_newlines(text)
+    blocks, fired = text_blocks(text, config)
+    doc = ParsedDocument(text=text, tokens=(), line_starts=compute_line_starts(text))
+    enabled = {"numbered": config.txt_numbered_headings, "caps": config.txt_caps_headings, "faq": config.txt_faq}
+    decisions: dict[str, Any] = {"txt_headings": {**fired, "enabled": enabled}}
+    found: list[Diagnostic] = []
+    for rule, lines in fired.items():
+        if lines:
+            shown = ", ".join(map(str, lines[:10])) + (" ..." if len(lines) > 10 else "")
+            found.append(
+                Diagnostic(
+                    "info",
+                    f"txt-{rule}-headings",
+                    f"plain text: {len(lines)} {rule} heading(s) detected on lines {shown} "
+                    f"(switch off with txt_{rule if rule == 'faq' else rule + '_headings'}: false)",
+                    line=lines[0],
+                )
+            )
+    return chunk_blocks(text, blocks, doc, config, stem, source_path, found, decisions)
