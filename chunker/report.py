@@ -24,6 +24,8 @@ def render_run(
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:
+        out = Console(highlight=False, soft_wrap=True, width=160)  # logs and CI: no column squeezing
     show_progress = not quiet and not json_out and err.is_terminal and (expected is None or expected > 1)
     if show_progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
