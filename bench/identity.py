@@ -32,8 +32,13 @@ from chunker.runner import chunks_bytes  # noqa: E402
 CONFIGS: dict[str, dict[str, Any]] = {
     "default": {},
     "recursive-quote-overlap": {"strategy": "recursive", "context_prefix": "blockquote", "overlap_sentences": 1},
-    "auto-heading-small": {"section_level": "auto", "context_prefix": "heading", "max_chars": 500,
-                           "target_chars": 300, "min_chars": 40},
+    "auto-heading-small": {
+        "section_level": "auto",
+        "context_prefix": "heading",
+        "max_chars": 500,
+        "target_chars": 300,
+        "min_chars": 40,
+    },
 }
 
 

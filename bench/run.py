@@ -22,6 +22,7 @@ tracemalloc peak (Python allocations) in a separate process.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -43,6 +44,8 @@ CHUNKER = str(Path(PY).with_name("chunker"))
 ENGINES = ("mdit-full", "mdit-block", "chunker")
 PEERS = ("langchain", "semantic-text-splitter")
 MB = 1_000_000
+CLOCK = "cpu"
+"""``cpu``: process CPU time (time.process_time) of the worker, robust on a shared machine; or ``wall``."""
 
 
 # -- corpus -----------------------------------------------------------------------
@@ -159,9 +162,9 @@ def worker(engine: str, corpus: Path, size: int, trace: bool) -> dict[str, Any]:
         import tracemalloc
 
         tracemalloc.start()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     chunks = sum(run(text) for text in texts)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     traced = 0.0
     if trace:
         import tracemalloc
@@ -172,7 +175,8 @@ def worker(engine: str, corpus: Path, size: int, trace: bool) -> dict[str, Any]:
         "engine": engine,
         "files": len(texts),
         "bytes": sum(len(t.encode("utf-8")) for t in texts),
-        "seconds": seconds,
+        "wall": seconds,
+        "seconds": cpu if CLOCK == "cpu" else seconds,
         "chunks": chunks,
         "peak_rss_mb": _rss_mb(),
         "rss_before_mb": rss_before,
@@ -182,6 +186,7 @@ def worker(engine: str, corpus: Path, size: int, trace: bool) -> dict[str, Any]:
 
 def spawn(engine: str, corpus: Path, size: int = 0, trace: bool = False) -> dict[str, Any]:
     cmd = [PY, str(Path(__file__).resolve()), "--worker", engine, "--corpus", str(corpus), "--size", str(size)]
+    cmd += ["--clock", CLOCK]
     if trace:
         cmd.append("--trace")
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=REPO).stdout
@@ -209,8 +214,10 @@ def library(corpus: Path, repeat: int, peers: bool) -> None:
         times = "  ".join(f"{e} {rounds[-1][e]['seconds']:.2f}s" for e in engines)
         print(f"round {r + 1}/{repeat}: {times}", file=sys.stderr)
     best = {e: min((rd[e] for rd in rounds), key=lambda x: x["seconds"]) for e in engines}
-    print(f"\nLibrary, single process: {corpus} ({repeat} rounds; seconds = fastest round; "
-          "x = median of per-round ratios; peak RSS = ru_maxrss of the worker process)\n")
+    print(
+        f"\nLibrary, single process: {corpus} ({repeat} rounds; seconds = {CLOCK} time of the fastest round; "
+        "x = median of per-round ratios; peak RSS = ru_maxrss of the worker process)\n"
+    )
     print("| engine | files | MB | seconds | MB/s | chunks | x full parse | x block parse | peak RSS MB |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for e in engines:
@@ -232,20 +239,27 @@ def scaling(corpus: Path, repeat: int) -> None:
     for r in range(repeat):
         for s in sizes:
             runs[s].append(spawn("chunker", corpus, s))
-        print(f"round {r + 1}/{repeat}: " + "  ".join(f"{s / MB:g} MB {runs[s][-1]['seconds']:.2f}s" for s in sizes),
-              file=sys.stderr)
+        print(
+            f"round {r + 1}/{repeat}: " + "  ".join(f"{s / MB:g} MB {runs[s][-1]['seconds']:.2f}s" for s in sizes),
+            file=sys.stderr,
+        )
     traced = {s: spawn("chunker", corpus, s, trace=True) for s in sizes}
-    print(f"\nScaling: one synthetic document (corpus files concatenated), chunker library, fresh process per run, "
-          f"{repeat} rounds (fastest shown; x10 ratio = median of per-round ratios)\n")
-    print("| size MB | seconds | MB/s | chunks | time ratio vs previous (x10) | peak RSS MB | RSS growth MB "
-          "| growth / input | tracemalloc peak MB | tracemalloc / input |")
+    print(
+        f"\nScaling: one synthetic document (corpus files concatenated), chunker library, fresh process per run, "
+        f"{repeat} rounds (fastest shown; x10 ratio = median of per-round ratios)\n"
+    )
+    print(
+        "| size MB | seconds | MB/s | chunks | time ratio vs previous (x10) | peak RSS MB | RSS growth MB "
+        "| growth / input | tracemalloc peak MB | tracemalloc / input |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     previous: int | None = None
     for s in sizes:
         b = min(runs[s], key=lambda x: x["seconds"])
         step = "-"
         if previous is not None:
-            step = f"{statistics.median(a['seconds'] / p['seconds'] for a, p in zip(runs[s], runs[previous], strict=True)):.2f}"
+            pairs = zip(runs[s], runs[previous], strict=True)
+            step = f"{statistics.median(a['seconds'] / p['seconds'] for a, p in pairs):.2f}"
         growth = max(rd["peak_rss_mb"] - rd["rss_before_mb"] for rd in runs[s])
         size_mb = b["bytes"] / 2**20
         t = traced[s]["tracemalloc_peak_mb"]
@@ -266,6 +280,8 @@ def _flat_copy(corpus: Path, dest: Path) -> int:
         rel = path.relative_to(corpus).with_suffix("")
         stem = "__".join(rel.parts).replace(" ", "_")
         stem = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in stem)
+        if len(stem) > 90:  # stems are at most 100 characters: keep them unique with a hash
+            stem = f"{stem[:80]}-{hashlib.sha1(stem.encode()).hexdigest()[:8]}"
         shutil.copyfile(path, dest / f"{stem}.md")
         count += 1
     return count
@@ -308,8 +324,10 @@ def jobs_and_noop(corpus: Path, repeat: int, do_jobs: bool, do_noop: bool) -> No
     with tempfile.TemporaryDirectory(prefix="chunker-bench-") as tmp:
         root = Path(tmp)
         count = _flat_copy(corpus, root / "sources")
-        print(f"\nCLI on a temp copy of the corpus: {count} files as sources/<stem>.md, cwd {root} (no config.yaml)",
-              file=sys.stderr)
+        print(
+            f"\nCLI on a temp copy of the corpus: {count} files as sources/<stem>.md, cwd {root} (no config.yaml)",
+            file=sys.stderr,
+        )
         j1: list[float] = []
         j2: list[float] = []
         noop: list[float] = []
@@ -319,20 +337,30 @@ def jobs_and_noop(corpus: Path, repeat: int, do_jobs: bool, do_noop: bool) -> No
                 j2.append(_cli(["--jobs", "2", "--force", "-q", "--out", "out2"], root))
             if do_noop:
                 noop.append(_cli(["--jobs", "1", "-q", "--out", "out1"], root))
-            print(f"round {r + 1}/{repeat}: jobs1 {j1[-1]:.2f}s" + (f" jobs2 {j2[-1]:.2f}s" if do_jobs else "")
-                  + (f" noop {noop[-1]:.2f}s" if do_noop else ""), file=sys.stderr)
-        print(f"\nCLI over a temp copy of the corpus ({count} files), {repeat} rounds, wall time incl. startup "
-              "and atomic fsync'd writes (fastest shown; ratios = median of per-round ratios)\n")
+            print(
+                f"round {r + 1}/{repeat}: jobs1 {j1[-1]:.2f}s"
+                + (f" jobs2 {j2[-1]:.2f}s" if do_jobs else "")
+                + (f" noop {noop[-1]:.2f}s" if do_noop else ""),
+                file=sys.stderr,
+            )
+        print(
+            f"\nCLI over a temp copy of the corpus ({count} files), {repeat} rounds, wall time incl. startup "
+            "and atomic fsync'd writes (fastest shown; ratios = median of per-round ratios)\n"
+        )
         print("| run | seconds | ratio |")
         print("|---|---:|---|")
         print(f"| `chunker --jobs 1 --force` | {min(j1):.2f} | 1 |")
         if do_jobs:
             speedup = statistics.median(a / b for a, b in zip(j1, j2, strict=True))
-            print(f"| `chunker --jobs 2 --force` | {min(j2):.2f} | {speedup:.2f}x faster than --jobs 1 (target >= 1.7) |")
+            print(
+                f"| `chunker --jobs 2 --force` | {min(j2):.2f} | {speedup:.2f}x faster than --jobs 1 (target >= 1.7) |"
+            )
         if do_noop:
             share = statistics.median(b / a for a, b in zip(j1, noop, strict=True))
-            print(f"| `chunker` (no-op, nothing changed) | {min(noop):.2f} | {100 * share:.1f} % of a full run "
-                  "(target <= 5 %) |")
+            print(
+                f"| `chunker` (no-op, nothing changed) | {min(noop):.2f} | {100 * share:.1f} % of a full run "
+                "(target <= 5 %) |"
+            )
         if do_jobs:
             differ = _artifact_differences(root / "out1", root / "out2")
             total = sum(1 for _ in (root / "out1").rglob("*.json"))
@@ -360,8 +388,13 @@ def startup(repeat: int) -> None:
     print(f"| `chunker --help` | {helptime:.3f} (target < 0.3) |")
     heavy = ("markdown_it", "mdit_py_plugins", "yaml", "orjson", "chunker.pipeline", "rich.console")
     proc = subprocess.run([PY, "-X", "importtime", "-m", "chunker", "--help"], capture_output=True, text=True, cwd=REPO)
-    loaded = [m for m in heavy if f"| {m}\n" in proc.stderr or proc.stderr.rstrip().endswith(f"| {m}")
-              or any(line.split("|")[-1].strip() == m for line in proc.stderr.splitlines())]
+    loaded = [
+        m
+        for m in heavy
+        if f"| {m}\n" in proc.stderr
+        or proc.stderr.rstrip().endswith(f"| {m}")
+        or any(line.split("|")[-1].strip() == m for line in proc.stderr.splitlines())
+    ]
     print(f"\nheavy modules imported by `chunker --help`: {', '.join(loaded) or 'none'}")
 
 
@@ -372,8 +405,10 @@ def machine() -> str:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    return (f"{time.strftime('%Y-%m-%d %H:%M %Z')}; nproc {os.cpu_count()}; CPU {model}; "
-            f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f}")
+    return (
+        f"{time.strftime('%Y-%m-%d %H:%M %Z')}; nproc {os.cpu_count()}; CPU {model}; "
+        f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 def main() -> int:
@@ -386,11 +421,14 @@ def main() -> int:
     parser.add_argument("--startup", action="store_true")
     parser.add_argument("--no-peers", action="store_true", help="skip langchain / semantic-text-splitter rows")
     parser.add_argument("--all", action="store_true", help="every mode")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="library timings (default cpu)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--size", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = args.clock
     if args.worker:
         sys.path.insert(0, str(REPO))
         print(json.dumps(worker(args.worker, args.corpus, args.size, args.trace)))

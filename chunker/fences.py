@@ -12,6 +12,7 @@ import re
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _QUOTE_PREFIX = re.compile(r"^(?:\s*>\s?)+")
+_MARKER_LINE = re.compile(r"^.*(?:``|~~).*$", re.MULTILINE)
 
 
 def has_fence_marker(text: str) -> bool:
@@ -23,9 +24,11 @@ def open_fence(text: str) -> tuple[str, int] | None:
     """The fence left open at the end of ``text`` as (marker, line index), else None."""
     open_run = ""
     open_line = 0
-    for index, line in enumerate(text.split("\n")):
-        if "``" not in line and "~~" not in line:
-            continue
+    index = counted = 0
+    for candidate in _MARKER_LINE.finditer(text):  # only lines with a backtick or tilde pair
+        index += text.count("\n", counted, candidate.start())
+        counted = candidate.start()
+        line = candidate.group()
         stripped = _QUOTE_PREFIX.sub("", line)
         match = _FENCE.match(stripped) or _FENCE.match(stripped.lstrip())
         if match is None:

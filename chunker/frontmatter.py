@@ -103,6 +103,7 @@ class _Loader(yaml.SafeLoader):
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Hashable, Any]:
         seen: dict[str, Mark] = {}
+        equal: dict[Hashable, str] = {}
         for key_node, _ in node.value:
             if key_node.tag == _MERGE_TAG:  # `<<: *base` overrides on purpose
                 continue
@@ -112,8 +113,11 @@ class _Loader(yaml.SafeLoader):
             if not isinstance(key, str):
                 self.converted.setdefault("non-string key", key_node.start_mark)
             name = _key(key)
-            if name in seen:
-                self.duplicates.append((name, key_node.start_mark, seen[name]))
+            alias = equal.setdefault(key, name)  # 1, 1.0 and true are one key of a Python dict
+            for known in dict.fromkeys((name, alias)):
+                if known in seen:
+                    self.duplicates.append((known, key_node.start_mark, seen[known]))
+                    break
             seen[name] = key_node.start_mark
         return super().construct_mapping(node, deep)
 

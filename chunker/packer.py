@@ -416,12 +416,15 @@ class _SectionPacker:
         cfg = self.cfg
         budget = self.budget
         out: list[tuple[int, int]] = []
+        # Whole blocks in characters: size(i, e) is just the span (no added text), computed inline.
+        spans_only = self.chars_mode and all(u.first and u.last for u in units)
         i = 0
         while i < n:
             chosen = -1
             candidates: list[tuple[int, int, int]] = []
+            start_i = units[i].start
             for e in range(i + 1, n + 1):
-                size = self.size(i, e)
+                size = units[e - 1].end - start_i if spans_only else self.size(i, e)
                 if size > budget:
                     break
                 if e == n:

@@ -23,7 +23,9 @@ from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, SkippedRange
 
 _FM_OPEN = re.compile(r"-{3,}[ \t]*")
-_YAML_LINE = re.compile(r"^[ \t]*(?:[-?][ \t]|[\[{]|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE)
+_YAML_LINE = re.compile(
+    r"^[ \t]*(?:[-?][ \t]|\[[^\n]*\][ \t]*$|\{[^\n]*\}[ \t]*$|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE
+)
 """A line that YAML metadata would have: ``key: value``, ``- item``, a flow collection."""
 
 

@@ -62,11 +62,15 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
     path: list[Heading] = []
     shared_path: list[tuple[Heading, ...]] = [()]
     """The current heading path as one tuple, shared by every block under the same heading."""
-    ends = [*(s - 1 for s in starts[1:]), doc.line_end(nlines - 1)] if nlines else []
-    """``doc.line_end(i)`` of every line, computed once."""
+    last_end = doc.line_end(nlines - 1) if nlines else 0
+
+    def line_end(index: int) -> int:
+        """``doc.line_end(index)`` without the method call."""
+        return starts[index + 1] - 1 if index + 1 < nlines else last_end
 
     def line_blank(index: int) -> bool:
-        start, end = starts[index], ends[index]
+        start = starts[index]
+        end = starts[index + 1] - 1 if index + 1 < nlines else last_end
         return start >= end or text[start:end].isspace()
 
     def add(
@@ -83,7 +87,7 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
         """Add lines first..last-1 (0-based), trailing blank lines trimmed."""
         while last - 1 > first and line_blank(last - 1):
             last -= 1
-        start, end = starts[first], ends[last - 1]
+        start, end = starts[first], line_end(last - 1)
         if kind == "heading":
             while path and path[-1].level >= level:
                 path.pop()

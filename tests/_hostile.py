@@ -199,9 +199,7 @@ def fences_balanced(text: str) -> bool:
 
 
 def line_named(stderr: str, lines: str) -> bool:
-    return any(
-        re.search(rf"(?i)(\bline[s]?\s*[:=#]?\s*{n}\b|:{n}(?::|\b)|\bL{n}\b)", stderr) for n in lines.split("|")
-    )
+    return any(re.search(rf"(?i)(\bline[s]?\s*[:=#]?\s*{n}\b|:{n}(?::|\b)|\bL{n}\b)", stderr) for n in lines.split("|"))
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -265,7 +263,7 @@ def _inside_output(rel: str, stem: str) -> bool:
     parts = Path(rel).parts
     # w1/w2/work/chunks[/<stem>[/...]]
     return parts[:3] == ("w1", "w2", "work") and (
-        len(parts) == 3 or parts[3:4] == ("chunks",) and (len(parts) == 4 or parts[4] == stem)
+        len(parts) == 3 or (parts[3:4] == ("chunks",) and (len(parts) == 4 or parts[4] == stem))
     )
 
 

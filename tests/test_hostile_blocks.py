@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _hostile import Case, assert_contract, cases_matching, run_case, run_source
 
 BLOCK_CASES = (

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from _hostile import Case, assert_contract, cases_matching, run_case, run_source
 
 ENCODING_CASES = (

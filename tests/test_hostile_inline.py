@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _hostile import Case, assert_contract, cases_matching, run_case, run_source
+
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
 
@@ -33,7 +33,8 @@ VARIANTS = {
     "backtick_ladder_down": " ".join("`" * n for n in range(700, 0, -1)),
     "heading_of_emphasis": "# " + "*a" * 100_000,
     "setext_heading_of_links": "[a](b " * 50_000 + "\n===",
-    "table_cells_of_emphasis": "| a | b |\n|---|---|\n" + "".join(f"| {'*a' * 50} | {'[x' * 50} |\n" for _ in range(2000)),
+    "table_cells_of_emphasis": "| a | b |\n|---|---|\n"
+    + "".join(f"| {'*a' * 50} | {'[x' * 50} |\n" for _ in range(2000)),
 }
 
 

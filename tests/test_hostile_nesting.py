@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from _hostile import Case, assert_contract, cases_matching, run_case, run_source
+
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
 
@@ -29,12 +29,22 @@ VARIANTS = {
     "ordered_items_on_one_line": "1. " * 30000 + "ZQXDEEP\n\nafter ZQXAFTER\n",
     "star_items_on_one_line": "* " * 50000 + "ZQXDEEP\n\nafter ZQXAFTER\n",
     "quoted_lists_growing_per_line": "".join(">" * i + " - item\n" for i in range(1, 120)) + "ZQXDEEP\n\nZQXAFTER\n",
-    "indented_list_200_deep": "".join("  " * i + "- level\n" for i in range(200)) + "  " * 200 + "- ZQXDEEP\n\nZQXAFTER\n",
-    "ordered_list_40_deep": "".join("   " * i + "1. x\n" for i in range(40)) + "   " * 40 + "1. ZQXDEEP\n\n# After\n\nZQXAFTER\n",
+    "indented_list_200_deep": "".join("  " * i + "- level\n" for i in range(200))
+    + "  " * 200
+    + "- ZQXDEEP\n\nZQXAFTER\n",
+    "ordered_list_40_deep": "".join("   " * i + "1. x\n" for i in range(40))
+    + "   " * 40
+    + "1. ZQXDEEP\n\n# After\n\nZQXAFTER\n",
     "mixed_list_and_quote_lines": "".join("  " * i + ("- " if i % 2 else "> ") + f"item {i}\n" for i in range(80))
-    + "  " * 80 + "- ZQXDEEP\n\n# After\n\nZQXAFTER\n",
-    "fence_deep_in_lists": "".join("  " * i + "- x\n" for i in range(70)) + "  " * 70 + "```\n" + "  " * 70
-    + "ZQXDEEP\n" + "  " * 70 + "```\n\nZQXAFTER\n",
+    + "  " * 80
+    + "- ZQXDEEP\n\n# After\n\nZQXAFTER\n",
+    "fence_deep_in_lists": "".join("  " * i + "- x\n" for i in range(70))
+    + "  " * 70
+    + "```\n"
+    + "  " * 70
+    + "ZQXDEEP\n"
+    + "  " * 70
+    + "```\n\nZQXAFTER\n",
 }
 
 
