@@ -71,7 +71,7 @@ def markdown_parser(max_nesting: int, front_matter: bool) -> MarkdownIt:
     return md
 
 
-# -- speed-ups of the block parse (same tokens as markdown-it-py's own, see tests/test_parser_speed.py) --
+# -- speed-ups of the block parse: same tokens as markdown-it-py's own (checked as told in bench/README.md) --
 
 _LABEL_RUN = re.compile(r"(?:[^\[\]\\\n]|\\[^\n])*")
 """What markdown-it's ``reference`` rule skips before the ``[`` or ``]`` that decides a label."""
