@@ -59,8 +59,8 @@ class Block:
     """Headings above this block, outermost first; for a heading, includes itself."""
     atomic: bool
     """Atomic blocks are never cut by the packer (only split at their joints when oversize)."""
-    content: str
-    """The original Markdown, ``source[start_offset:end_offset]``."""
+    source: str = field(repr=False)
+    """The whole document text, shared by all its blocks (not a copy): see ``content``."""
     heading_level: int = 0
     """1..6 for headings, else 0."""
     inner: frozenset[str] = frozenset()
@@ -69,6 +69,12 @@ class Block:
     """Offsets where an oversize block may be split: list items, table body rows."""
     fence: tuple[str, str] | None = None
     """For fenced code: (opening fence line, closing marker); closing is ``""`` when unclosed."""
+
+    @property
+    def content(self) -> str:
+        """The original Markdown, ``source[start_offset:end_offset]`` (sliced on demand: blocks
+        keep no copy of the text)."""
+        return self.source[self.start_offset : self.end_offset]
 
     @property
     def chars(self) -> int:

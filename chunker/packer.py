@@ -621,8 +621,21 @@ def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk,
     ids = [f"chk_{k + 1:06d}" for k in range(count)]
     stem_slug = slug(stem)
     measure = drafts[0].packer.measure if drafts else len
-    ziffers = [ziffer_of(d.path) for d in drafts]
-    bases = [key_base(stem_slug, z, d.packer.section) for d, z in zip(drafts, ziffers, strict=True)]
+    # drafts of one section share their path tuples and section: number and key each only once
+    ziffer_memo: dict[int, str | None] = {}
+    base_memo: dict[tuple[str | None, int], str] = {}
+    ziffers: list[str | None] = []
+    bases: list[str] = []
+    for draft in drafts:
+        path_id = id(draft.path)
+        if path_id not in ziffer_memo:
+            ziffer_memo[path_id] = ziffer_of(draft.path)
+        ziffer = ziffer_memo[path_id]
+        base_key = (ziffer, id(draft.packer.section))
+        if base_key not in base_memo:
+            base_memo[base_key] = key_base(stem_slug, ziffer, draft.packer.section)
+        ziffers.append(ziffer)
+        bases.append(base_memo[base_key])
     section_ids: dict[int, int] = {}
     for draft in drafts:
         section_ids.setdefault(id(draft.packer), len(section_ids))

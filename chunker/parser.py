@@ -11,7 +11,7 @@ source and the segmenter keeps it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -44,6 +44,10 @@ class ParsedDocument:
     diagnostics: tuple[Diagnostic, ...] = ()
     nesting_limit_hit: int | None = None
     """1-based line where nesting went past ``max_nesting`` (structure below it is flattened)."""
+    more_tokens: Iterable[Sequence[Token]] = ()
+    """Tokens of the rest of a large document, one list per piece, parsed only when iterated
+    (maps are document lines, like those of ``tokens``); empty when ``tokens`` hold everything.
+    Iterating raises :class:`WholeParseNeededError` when the pieces cannot stand for the whole parse."""
 
     @property
     def line_count(self) -> int:
@@ -66,7 +70,7 @@ def markdown_parser(max_nesting: int, front_matter: bool) -> MarkdownIt:
     if front_matter:
         md.use(front_matter_plugin)
     md.use(dollarmath_plugin)
-    md.core.ruler.disable("inline")
+    md.core.ruler.disable(["inline", "text_join"])  # text_join only joins inline children
     _speed_up(md)
     return md
 
@@ -77,11 +81,38 @@ _LABEL_RUN = re.compile(r"(?:[^\[\]\\\n]|\\[^\n])*")
 """What markdown-it's ``reference`` rule skips before the ``[`` or ``]`` that decides a label."""
 
 
+class _Silent:
+    """Stands for the ``LOGGER`` of markdown-it's block rules in our copies of them: each rule
+    logs a debug line on entry (2.3 M calls over the corpus, ~5 % of the parse)."""
+
+    @staticmethod
+    def debug(*args: object, **kwargs: object) -> None:
+        return None
+
+
+def _quiet_copy(fn: Any) -> Any:
+    """A block rule that reads ``LOGGER`` from its module: the same code with a globals dict in
+    which ``LOGGER`` is :class:`_Silent` (markdown-it's modules and loggers are left alone)."""
+    import types
+
+    if not isinstance(fn, types.FunctionType) or "LOGGER" not in fn.__code__.co_names:
+        return fn
+    copy = types.FunctionType(
+        fn.__code__, {**fn.__globals__, "LOGGER": _Silent}, fn.__name__, fn.__defaults__, fn.__closure__
+    )
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    return copy
+
+
 def _speed_up(md: MarkdownIt) -> None:
-    """markdown-it's ``reference`` rule, rejecting on the first line what can never be a definition."""
+    """Block rules without their debug logging; markdown-it's ``reference`` rule, rejecting on the
+    first line what can never be a definition."""
     from markdown_it.rules_block.state_block import StateBlock
 
     block = md.block
+    for rule in block.ruler.__rules__:
+        rule.fn = _quiet_copy(rule.fn)
+    block.ruler.__compile__()
     original_reference = next(r.fn for r in block.ruler.__rules__ if r.name == "reference")
 
     def reference(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -125,18 +156,115 @@ def _tokenize(text: str, cfg: ChunkerConfig, front_matter: bool) -> tuple[list[T
             nesting = max(8, nesting // 2)
 
 
-def parse(text: str, cfg: ChunkerConfig) -> ParsedDocument:
-    """Tokens of ``text`` (newlines already normalised to ``\\n``) and its frontmatter."""
+class WholeParseNeededError(Exception):
+    """A piece of a large document hit what only the whole parse may decide (the nesting limit,
+    a lowered nesting): parse the document whole instead."""
+
+
+PIECE_CHARS = 1 << 18
+"""Documents longer than this are parsed in pieces of about this many characters (see
+:func:`parse`), so that the token list of the whole document never exists at once."""
+
+
+def _piece_end(text: str, start: int, size: int) -> int:
+    """Offset just past the line end at or after ``start + size`` (``len(text)`` if none)."""
+    if start + size >= len(text):
+        return len(text)
+    newline = text.find("\n", start + size)
+    return len(text) if newline == -1 else newline + 1
+
+
+def _split_index(tokens: Sequence[Token], piece: str) -> int | None:
+    """Index of the last top-level ATX heading_open of a piece (not on its first line) that is a
+    safe boundary, or None.
+
+    Why the tokens before such a heading are those of the whole document: the heading line ends
+    every block above it except blocks that search on for an end marker. Of those, fences and
+    HTML blocks end at the end of the input when the marker is missing (they would cover the
+    heading, so it would not be a heading), front matter only opens on line 0, and only a
+    ``$$`` math block *fails* when its end is missing: in the whole document it could find one
+    past the piece. So the heading must come before the first ``$$`` of the piece."""
+    dollars = piece.find("$$")
+    for index in range(len(tokens) - 1, 0, -1):
+        token = tokens[index]
+        if token.level != 0 or token.type != "heading_open" or not token.markup.startswith("#"):
+            continue
+        assert token.map is not None
+        if dollars != -1 and not _line_before(piece, token.map[0], dollars):
+            continue
+        return index if token.map[0] > 0 else None
+    return None
+
+
+def _line_before(piece: str, line: int, offset: int) -> bool:
+    """Whether 0-based ``line`` of ``piece`` starts at or before ``offset``."""
+    return piece.count("\n", 0, offset) >= line
+
+
+def _nesting_limit_line(tokens: Iterable[Token], nesting: int) -> int | None:
+    deepest = nesting - 1
+    for token in tokens:
+        if token.level >= deepest and token.map is not None:
+            return token.map[0] + 1
+    return None
+
+
+def _later_pieces(
+    text: str, starts: Sequence[int], first_line: int, cfg: ChunkerConfig, front_matter: bool, nesting: int
+) -> Iterator[list[Token]]:
+    """Token lists of ``text`` from line ``first_line`` (a safe boundary) on, piece by piece."""
+    line = first_line
+    while line < len(starts):
+        offset = starts[line]
+        end = _piece_end(text, offset, PIECE_CHARS)
+        piece = text[offset:end]
+        tokens, used = _tokenize(piece, cfg, front_matter)
+        split = _split_index(tokens, piece) if end < len(text) else None
+        if split is None and end < len(text):
+            piece = text[offset:]  # no safe boundary: the rest in one parse
+            tokens, used = _tokenize(piece, cfg, front_matter)
+            end = len(text)
+        del piece
+        if split is not None:
+            boundary = tokens[split].map
+            assert boundary is not None
+            next_line = line + boundary[0]
+            del tokens[split:]
+        else:
+            next_line = len(starts)
+        if used != nesting or _nesting_limit_line(tokens, used) is not None:
+            raise WholeParseNeededError(f"line {line + 1}")
+        if line:
+            for token in tokens:
+                if token.map is not None:
+                    token.map = [token.map[0] + line, token.map[1] + line]
+        yield tokens
+        del tokens
+        line = next_line
+
+
+def parse(text: str, cfg: ChunkerConfig, *, in_pieces: bool = False) -> ParsedDocument:
+    """Tokens of ``text`` (newlines already normalised to ``\\n``) and its frontmatter.
+
+    With ``in_pieces``, a document longer than :data:`PIECE_CHARS` is parsed piece by piece,
+    each piece cut before a top-level ATX heading line (see :func:`_split_index`): ``tokens``
+    holds the first piece's and ``more_tokens`` yields the others as it is iterated."""
     from chunker.frontmatter import load_frontmatter
 
     starts = compute_line_starts(text)
-    tokens, nesting = _tokenize(text, cfg, front_matter=True)
+    head_end = _piece_end(text, 0, PIECE_CHARS) if in_pieces else len(text)
+    head = text[:head_end] if head_end < len(text) else text
+    tokens, nesting = _tokenize(head, cfg, front_matter=True)
+    front_matter = True
     diagnostics: list[Diagnostic] = []
     metadata: dict[str, Any] = {}
     fm_range: SkippedRange | None = None
     body_start = 0
 
     first_line = text[: text.find("\n")] if "\n" in text else text
+    if head_end < len(text) and _FM_OPEN.fullmatch(first_line) and not (tokens and tokens[0].type == "front_matter"):
+        # front matter not closed in the first piece: only the whole document can say
+        return parse(text, cfg)
     if tokens and tokens[0].type == "front_matter" and tokens[0].map is not None:
         fm = tokens[0]
         assert fm.map is not None
@@ -162,7 +290,8 @@ def parse(text: str, cfg: ChunkerConfig) -> ParsedDocument:
             if not keep:
                 metadata = result.metadata or {}
         if keep:
-            tokens, nesting = _tokenize(text, cfg, front_matter=False)
+            tokens, nesting = _tokenize(head, cfg, front_matter=False)
+            front_matter = False
         else:
             tokens = tokens[1:]
             body_start = end_line
@@ -180,12 +309,19 @@ def parse(text: str, cfg: ChunkerConfig) -> ParsedDocument:
                 )
             )
 
-    limit_line: int | None = None
-    deepest = nesting - 1
-    for token in tokens:
-        if token.level >= deepest and token.map is not None:
-            limit_line = token.map[0] + 1
-            break
+    more: Iterator[list[Token]] | None = None
+    if head_end < len(text):
+        split = _split_index(tokens, head)
+        if split is None or nesting != cfg.max_nesting:
+            return parse(text, cfg)
+        boundary = tokens[split].map
+        assert boundary is not None
+        del tokens[split:]
+        more = _later_pieces(text, starts, boundary[0], cfg, front_matter, nesting)
+    del head
+    limit_line = _nesting_limit_line(tokens, nesting)
+    if limit_line is not None and more is not None:
+        return parse(text, cfg)
     if limit_line is not None:
         diagnostics.append(
             Diagnostic(
@@ -205,4 +341,5 @@ def parse(text: str, cfg: ChunkerConfig) -> ParsedDocument:
         frontmatter=fm_range,
         diagnostics=tuple(diagnostics),
         nesting_limit_hit=limit_line,
+        more_tokens=() if more is None else more,
     )

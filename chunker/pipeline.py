@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.packer import pack
-from chunker.parser import ParsedDocument, parse
+from chunker.parser import ParsedDocument, WholeParseNeededError, parse
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
 from chunker.validator import validate
@@ -38,9 +39,21 @@ def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str
     BOM removed): for LF text without BOM, that is ``text`` itself.
     """
     text = normalise_newlines(text)
-    doc = parse(text, config)
-    blocks = segment(doc, config)
+    blocks, doc = _blocks(text, config)
     return chunk_blocks(text, blocks, doc, config, stem, source_path)
+
+
+def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], ParsedDocument]:
+    """Blocks of a Markdown document, and the document without its tokens (they take ~15 times
+    the text's size and are not needed after segmentation). A large document is parsed piece by
+    piece while it is segmented, so its whole token list never exists at once."""
+    try:
+        doc = parse(text, config, in_pieces=True)
+        blocks = segment(doc, config)
+    except WholeParseNeededError:
+        doc = parse(text, config)
+        blocks = segment(doc, config)
+    return blocks, replace(doc, tokens=(), more_tokens=())
 
 
 def chunk_blocks(

@@ -206,7 +206,7 @@ def text_blocks(text: str, cfg: ChunkerConfig) -> tuple[tuple[Block, ...], dict[
                 end_line=span.last + 1,
                 header_path=tuple(path),
                 atomic=span.kind in atomic_kinds,
-                content=text[start:end],
+                source=text,
                 heading_level=span.level,
                 joints=joints,
             )

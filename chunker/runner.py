@@ -112,6 +112,7 @@ def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str)
                 "chunks.json": hashlib.sha256(chunks).hexdigest(),
                 "meta.json": hashlib.sha256(meta).hexdigest(),
             },
+            "artifact_sizes": {"chunks.json": len(chunks), "meta.json": len(meta)},
         }
     )
     return {"chunks.json": chunks, "meta.json": meta, "report.json": report}
@@ -126,23 +127,42 @@ def _load_json(path: Path) -> Any:
         return None
 
 
-def _previous_state(folder: Path) -> tuple[dict[str, Any] | None, bool]:
-    """(meta.json of the previous run, whether all artifacts are present and consistent)."""
-    meta = _load_json(folder / "meta.json")
+def _previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
+    """(meta.json and report.json of the previous run, whether all artifacts are present and
+    consistent). meta.json is always checked against its sha256 in report.json; chunks.json too
+    with ``verify``, else only its byte size against the one report.json recorded (a missing or
+    truncated file changes it; the no-op run then reads no chunks.json at all)."""
+    import orjson
+
+    try:
+        meta_bytes = (folder / "meta.json").read_bytes()
+        meta = orjson.loads(meta_bytes)
+    except (OSError, orjson.JSONDecodeError):
+        meta_bytes, meta = b"", None
     report = _load_json(folder / "report.json")
-    if not isinstance(meta, dict) or not isinstance(report, dict):
-        return (meta if isinstance(meta, dict) else None), False
+    if not isinstance(meta, dict):
+        meta = None
+    if not isinstance(report, dict):
+        return meta, None, False
     hashes = report.get("artifacts")
-    if not isinstance(hashes, dict):
-        return meta, False
-    for name in ("chunks.json", "meta.json"):
+    if (
+        meta is None
+        or not isinstance(hashes, dict)
+        or hashes.get("meta.json") != hashlib.sha256(meta_bytes).hexdigest()
+    ):
+        return meta, report, False
+    sizes = report.get("artifact_sizes")
+    chunks = folder / "chunks.json"
+    if not verify and isinstance(sizes, dict) and isinstance(sizes.get("chunks.json"), int):
         try:
-            digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+            return meta, report, chunks.stat().st_size == sizes["chunks.json"]
         except OSError:
-            return meta, False
-        if hashes.get(name) != digest:
-            return meta, False
-    return meta, True
+            return meta, report, False
+    try:
+        digest = hashlib.sha256(chunks.read_bytes()).hexdigest()
+    except OSError:
+        return meta, report, False
+    return meta, report, hashes.get("chunks.json") == digest
 
 
 def _delta(folder: Path, result: ChunkingResult) -> dict[str, int]:
@@ -179,11 +199,10 @@ def process_document(
     from chunker.writer import write_document
 
     folder = out_dir / source.stem
-    display_out = _display(folder)
     try:
         check_inside(source.path, sources_dir, source.display)
         data = read_source(source.path, source.display, cfg.max_file_bytes)
-        previous, intact = _previous_state(folder)
+        previous, report, intact = _previous_state(folder, verify=check)
         fingerprint = _fingerprint(cfg)
         fresh = (
             previous is not None
@@ -192,7 +211,7 @@ def process_document(
             and previous.get("fingerprint") == fingerprint
         )
         if fresh and not force and not check:
-            return DocOutcome(source.stem, source.display, "unchanged", EXIT_OK, _old_metrics(folder))
+            return DocOutcome(source.stem, source.display, "unchanged", EXIT_OK, _old_metrics(report))
         if cfg.strategy == "off" and not check:
             return DocOutcome(source.stem, source.display, "off", EXIT_OK)
         if source.path.suffix == ".txt":
@@ -232,7 +251,7 @@ def process_document(
                 code = EXIT_VALIDATION
             return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics)
         delta = _delta(folder, result)
-        write_document(folder, build_artifacts(result, cfg, data.sha256), display_out)
+        write_document(folder, build_artifacts(result, cfg, data.sha256), _display(folder))
         status = "new" if previous is None else "changed"
         return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics, delta=delta)
     except ChunkerError as exc:
@@ -266,8 +285,7 @@ def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> Ch
     return replace(result, diagnostics=diagnostics)
 
 
-def _old_metrics(folder: Path) -> dict[str, Any]:
-    report = _load_json(folder / "report.json")
+def _old_metrics(report: dict[str, Any] | None) -> dict[str, Any]:
     metrics = report.get("metrics") if isinstance(report, dict) else None
     return metrics if isinstance(metrics, dict) else {}
 

@@ -9,6 +9,7 @@ top-level token for become ``raw`` blocks, so the parser cannot lose text.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from types import MappingProxyType
 
 from markdown_it.token import Token
@@ -56,7 +57,6 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
     text = doc.text
     starts = doc.line_starts
     nlines = len(starts)
-    tokens = doc.tokens
     atomic_kinds = frozenset(cfg.atomic_types)
     blocks: list[Block] = []
     path: list[Heading] = []
@@ -103,7 +103,7 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
                 end_line=last,
                 header_path=shared_path[0],
                 atomic=kind in atomic_kinds,
-                content=text[start:end],
+                source=text,
                 heading_level=level,
                 inner=inner,
                 joints=tuple(j for j in joints if start < j < end) if joints else (),
@@ -125,41 +125,49 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
             add("raw", run_start, last)
 
     covered = doc.body_start_line
-    i = 0
-    n = len(tokens)
-    while i < n:
-        token = tokens[i]
-        if token.level != 0 or token.nesting == -1 or token.map is None:
-            i += 1
-            continue
-        first, last = token.map
-        if token.nesting != 1:
-            close = i
-        elif i + 2 < n and tokens[i + 2].nesting == -1 and tokens[i + 1].nesting == 0:
-            close = i + 2  # paragraph, heading: open, inline, close
-        else:
-            close = _matching_close(tokens, i)
-        kind = _KIND_OF_TOKEN.get(token.type, "raw")
-        first = max(first, covered)
-        last = min(max(last, first), nlines)
-        if first >= last:
+    for tokens in chain((doc.tokens,), doc.more_tokens):
+        i = 0
+        n = len(tokens)
+        while i < n:
+            token = tokens[i]
+            if token.level != 0 or token.nesting == -1 or token.map is None:
+                i += 1
+                continue
+            first, last = token.map
+            if token.nesting != 1:
+                close = i
+            elif i + 2 < n and tokens[i + 2].nesting == -1 and tokens[i + 1].nesting == 0:
+                close = i + 2  # paragraph, heading: open, inline, close
+            else:
+                close = _matching_close(tokens, i)
+            kind = _KIND_OF_TOKEN.get(token.type, "raw")
+            first = max(first, covered)
+            last = min(max(last, first), nlines)
+            if first >= last:
+                i = close + 1
+                continue
+            if first > covered:
+                add_raw(covered, first)
+            if close <= i + 1 or (close == i + 2 and tokens[i + 1].type == "inline"):
+                inner, joints = _NOTHING_INSIDE
+            else:
+                inner, joints = _inner(tokens, i, close, kind, starts)
+            if kind == "heading":
+                raw = tokens[i + 1].content if i + 1 < n and tokens[i + 1].type == "inline" else ""
+                add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)
+            elif kind == "code" and token.type == "fence":
+                add(
+                    kind,
+                    first,
+                    last,
+                    inner=inner,
+                    joints=joints,
+                    fence=_fence_info(token, text, starts, first, last, doc),
+                )
+            else:
+                add(kind, first, last, inner=inner, joints=joints)
+            covered = last
             i = close + 1
-            continue
-        if first > covered:
-            add_raw(covered, first)
-        if close <= i + 1 or (close == i + 2 and tokens[i + 1].type == "inline"):
-            inner, joints = _NOTHING_INSIDE
-        else:
-            inner, joints = _inner(tokens, i, close, kind, starts)
-        if kind == "heading":
-            raw = tokens[i + 1].content if i + 1 < n and tokens[i + 1].type == "inline" else ""
-            add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)
-        elif kind == "code" and token.type == "fence":
-            add(kind, first, last, inner=inner, joints=joints, fence=_fence_info(token, text, starts, first, last, doc))
-        else:
-            add(kind, first, last, inner=inner, joints=joints)
-        covered = last
-        i = close + 1
     if covered < nlines:
         add_raw(covered, nlines)
     return tuple(blocks)

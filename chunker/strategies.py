@@ -189,7 +189,7 @@ def _piece(source: str, block: Block, start: int, end: int, part: int) -> Block 
         end_line=end_line,
         header_path=block.header_path,
         atomic=block.atomic,
-        content=source[start:end],
+        source=source,
         heading_level=block.heading_level,
         inner=block.inner,
         joints=tuple(j for j in block.joints if start < j < end),

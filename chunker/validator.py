@@ -23,6 +23,19 @@ def _line_at(source: str, offset: int) -> int:
     return source.count("\n", 0, offset) + 1
 
 
+def _embedding_balanced(chunk: Chunk) -> bool:
+    """``is_balanced(chunk.content_for_embedding)``, given that ``content_original`` is balanced:
+    when the embedding text is the original after lines without any backtick or tilde pair (the
+    context prefix), those lines hold no fence line and the fence scan of both is the same."""
+    original, embedding = chunk.content_original, chunk.content_for_embedding
+    extra = len(embedding) - len(original)
+    if extra >= 0 and embedding.endswith(original) and (extra == 0 or embedding[extra - 1] == "\n"):
+        lead = embedding[:extra]
+        if "``" not in lead and "~~" not in lead:
+            return True
+    return is_balanced(embedding)
+
+
 def _policy(flag: bool) -> str:
     return "error" if flag else "warning"
 
@@ -115,7 +128,7 @@ def validate(
     kinds = {b.id: b for b in blocks}
     measure = make_counter(cfg)  # recounted here: the validator trusts no size the packer recorded
     for chunk in chunks:
-        if not is_balanced(chunk.content_original) or not is_balanced(chunk.content_for_embedding):
+        if not is_balanced(chunk.content_original) or not _embedding_balanced(chunk):
             add(
                 _policy(cfg.fail_on_broken_fence),
                 "broken-fence",
