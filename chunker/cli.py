@@ -1,25 +1,30 @@
 """The ``chunker`` command: parses arguments, calls the library, renders with rich.
 
-Exit codes: 0 all fine (warnings allowed); 1 validator errors under the
-fail_on_* policies, or stale artifacts with --check; 2 usage or configuration
-error; 3 a source could not be read or parsed; 4 output could not be written.
-With several documents the exit code is the worst one.
+Exit codes (the table in README.md): 0 all fine (warnings allowed); 1 validator
+errors under the fail_on_* policies, stale artifacts with --check, or a failed
+``eval`` gate; 2 usage or configuration error; 3 a source could not be read or
+parsed; 4 output could not be written; 5 internal error (a bug, reported without
+a traceback); 130 interrupted. With several documents the exit code is the worst one.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from chunker.errors import EXIT_INTERNAL, EXIT_USAGE, ChunkerError
 
+if TYPE_CHECKING:
+    from chunker.config import Settings
+
 EXIT_CODES_HELP = (
     "Exit codes: 0 all fine (warnings allowed); 1 validator errors under the fail_on_* policies "
-    "(artifacts are still written) or stale artifacts with --check; 2 usage or configuration error; "
-    "3 a source could not be read or parsed; 4 output could not be written (read-only, disk full, busy). "
+    "(artifacts are still written), stale artifacts with --check or a failed eval gate; 2 usage or "
+    "configuration error; 3 a source could not be read or parsed; 4 output could not be written "
+    "(read-only, disk full, busy); 5 internal error (a bug: please report it); 130 interrupted. "
     "With several documents, the worst code wins."
 )
 
@@ -45,7 +50,7 @@ def _err(message: str) -> None:
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]Error:[/] {escape(message)}")
 
 
-def load(config: Path | None) -> Any:
+def load(config: Path | None) -> Settings:
     from chunker.config import load_settings
 
     if config is None:

@@ -238,7 +238,7 @@ def settings_from_mapping(data: Any, where: str) -> Settings:
     if not isinstance(data, Mapping):
         raise ConfigError("the file must hold a mapping of option: value", path=where)
     options = {k: v for k, v in data.items() if k not in _SETTINGS_KEYS}
-    defaults = merged(ChunkerConfig(), options, where)
+    defaults = _check_tokenizer(merged(ChunkerConfig(), options, where), where)
     if "eval" in data:
         if not isinstance(data["eval"], Mapping):
             raise ConfigError("'eval' must be a mapping", path=where)
@@ -251,9 +251,23 @@ def settings_from_mapping(data: Any, where: str) -> Settings:
         if not isinstance(pattern, str):
             raise ConfigError(f"documents: key {pattern!r} must be a stem or a glob", path=where)
         # Validate now, so a bad override fails at load time and names its key.
-        merged(defaults, overrides or {}, f"{where}: documents.{pattern}")
+        override_where = f"{where}: documents.{pattern}"
+        _check_tokenizer(merged(defaults, overrides or {}, override_where), override_where)
         documents.append((pattern, dict(overrides or {})))
     return Settings(defaults=defaults, documents=tuple(documents), path=where)
+
+
+def _check_tokenizer(cfg: ChunkerConfig, where: str) -> ChunkerConfig:
+    """``cfg``, once its tokenizer is known to exist: checked here, once, naming the file, rather
+    than failing every document of the run (the tokenizer itself is loaded when first used)."""
+    if cfg.size_unit == "tokens":
+        from chunker.sizes import check_tokenizer_spec
+
+        try:
+            check_tokenizer_spec(cfg.tokenizer)
+        except ConfigError as exc:
+            raise ConfigError(exc.detail, path=f"{where}: tokenizer") from None
+    return cfg
 
 
 def load_settings(path: str | Path | None) -> Settings:

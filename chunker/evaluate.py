@@ -113,7 +113,9 @@ def load_cases(path: Path) -> list[Case]:
         raise UsageError(f"cannot read case file: {exc.strerror or exc}", path=where) from None
     cases: list[Case] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # "\n" only (read_text already turned CRLF and CR into it): str.splitlines would also break
+    # at U+2028, U+0085 or a form feed, which JSON allows raw inside a string.
+    for number, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
             continue
         case = _parse_case(raw, where, number)
@@ -603,7 +605,7 @@ def load_forbidden(path: Path) -> list[str]:
         raise UsageError(f"forbidden-strings file is not UTF-8: {exc.reason}", path=str(path)) from None
     except OSError as exc:
         raise UsageError(f"cannot read forbidden-strings file: {exc.strerror or exc}", path=str(path)) from None
-    return [line for line in text.splitlines() if line.strip()]
+    return [line for line in text.split("\n") if line.strip()]  # "\n" only, as in load_cases
 
 
 def check_forbidden(

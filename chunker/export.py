@@ -28,7 +28,6 @@ from chunker.sources import validate_stem
 
 Format = Literal["md", "jsonl"]
 FORMATS: tuple[str, ...] = ("md", "jsonl")
-DEFAULT_OUT = Path("chunks") / "_export"
 
 MD_FIELDS: tuple[str, ...] = (
     "section",
@@ -100,7 +99,9 @@ def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
     meta = _load_json(folder / "meta.json", stem)
     chunks = _load_json(folder / "chunks.json", stem)
     if not isinstance(meta, dict) or not isinstance(chunks, list) or not all(isinstance(c, dict) for c in chunks):
-        raise UsageError(f"artifacts of {stem!r} have an unexpected shape; run `chunker --force --stem {stem}`")
+        raise UsageError(
+            f"artifacts of {stem!r} have an unexpected shape; run `chunker --force --stem {stem}`", path=str(folder)
+        )
     return ChunkedDocument(stem, tuple(chunks), meta)
 
 
@@ -108,10 +109,14 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
     """Stems with artifacts in ``chunks_dir`` (folders holding a meta.json), sorted."""
     if not chunks_dir.is_dir():
         raise UsageError(f"no chunks folder {chunks_dir}; run `chunker` first")
+    try:
+        entries = list(chunks_dir.iterdir())
+    except OSError as exc:
+        raise UsageError(f"cannot list the chunks folder: {exc.strerror or exc}", path=str(chunks_dir)) from None
     return tuple(
         sorted(
             entry.name
-            for entry in chunks_dir.iterdir()
+            for entry in entries
             if entry.is_dir() and not entry.name.startswith((".", "_")) and (entry / "meta.json").is_file()
         )
     )
@@ -120,13 +125,13 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
 # -- md -------------------------------------------------------------------------------
 
 
-def file_name(chunk: dict[str, Any], width: int) -> str:
+def file_name(chunk: dict[str, Any], position: int, width: int) -> str:
     """``NNN-<slug>.md``: 1-based position, then the last part of the chunk key."""
     from chunker.packer import slug
 
     key = str(chunk.get("chunk_key") or chunk.get("section") or "chunk")
     tail = key.rsplit("/", 1)[-1]
-    return f"{int(chunk.get('chunk_index', 0)) + 1:0{width}d}-{slug(tail, 60)}.md"
+    return f"{position + 1:0{width}d}-{slug(tail, 60)}.md"
 
 
 def frontmatter(doc: ChunkedDocument, chunk: dict[str, Any]) -> dict[str, Any]:
@@ -163,13 +168,17 @@ def export_markdown(doc: ChunkedDocument, out_dir: Path) -> ExportedDocument:
         raise OutputError(f"cannot create the export folder: {exc.strerror or exc}", path=str(folder)) from None
     width = max(3, len(str(len(doc.chunks))))
     written: list[Path] = []
-    for chunk in doc.chunks:
-        path = folder / file_name(chunk, width)
+    for position, chunk in enumerate(doc.chunks):
+        path = folder / file_name(chunk, position, width)
         write_atomic(path, markdown_file(doc, chunk), display=str(path))
         written.append(path)
     keep = {p.name for p in written}
     removed: list[Path] = []
-    for entry in sorted(folder.iterdir()):
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as exc:
+        raise OutputError(f"cannot list the export folder: {exc.strerror or exc}", path=str(folder)) from None
+    for entry in entries:
         if entry.name not in keep and _EXPORTED_MD.match(entry.name) and entry.is_file() and not entry.is_symlink():
             try:
                 entry.unlink()

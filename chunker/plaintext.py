@@ -174,10 +174,13 @@ def _faq_spans(first: int, last: int, lines: Sequence[str], cfg: ChunkerConfig) 
     return spans
 
 
-def text_blocks(text: str, cfg: ChunkerConfig) -> tuple[tuple[Block, ...], dict[str, list[int]]]:
+def text_blocks(
+    text: str, cfg: ChunkerConfig, starts: Sequence[int] | None = None
+) -> tuple[tuple[Block, ...], dict[str, list[int]]]:
     """Blocks of a plain text (newlines already normalised) and, per heuristic, the 1-based lines
-    it made headings of."""
-    starts = compute_line_starts(text)
+    it made headings of. ``starts``: :func:`compute_line_starts` of ``text``, if already known."""
+    if starts is None:
+        starts = compute_line_starts(text)
     lines = text.split("\n")[: len(starts)]
     atomic_kinds = frozenset(cfg.atomic_types)
     fired: dict[str, list[int]] = {"numbered": [], "caps": [], "faq": []}
@@ -220,8 +223,9 @@ def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) ->
     Offsets and lines refer to ``text`` after newline normalisation (CRLF/CR -> LF, BOM removed).
     """
     text = normalise_newlines(text)
-    blocks, fired = text_blocks(text, config)
-    doc = ParsedDocument(text=text, tokens=(), line_starts=compute_line_starts(text))
+    starts = compute_line_starts(text)
+    blocks, fired = text_blocks(text, config, starts)
+    doc = ParsedDocument(text=text, tokens=(), line_starts=starts)
     enabled = {"numbered": config.txt_numbered_headings, "caps": config.txt_caps_headings, "faq": config.txt_faq}
     decisions: dict[str, Any] = {"txt_headings": {**fired, "enabled": enabled}}
     found: list[Diagnostic] = []

@@ -38,6 +38,8 @@ def render_run(
     else:
         summary = work(None)
     print_diagnostics(summary, err, out, quiet=quiet or json_out)
+    if not summary.documents and not json_out and not quiet:
+        err.print(f"[yellow]warning:[/] no source documents (*.md, *.txt) in {sources}/")
     if json_out:
         import orjson
 

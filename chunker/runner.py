@@ -22,7 +22,6 @@ from chunker.models import ChunkingResult, Diagnostic
 from chunker.sources import SourceFile, case_collisions, check_inside, discover, find_source, validate_stem
 
 Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok"]
-ARTIFACTS = ("chunks.json", "meta.json", "report.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,17 +236,12 @@ def process_document(
         code = EXIT_VALIDATION if any(d.severity == "error" for d in diagnostics) else EXIT_OK
         metrics = result.diagnostics.metrics
         if check:
+            # Fresh implies that chunks.json on disk has the sha256 report.json records (checked
+            # by _previous_state with verify): compare with that instead of reading the file again.
+            recorded = report.get("artifacts", {}).get("chunks.json") if fresh and report is not None else None
             status: Status = "ok"
-            if not fresh:
+            if recorded != hashlib.sha256(chunks_bytes(result)).hexdigest():
                 status = "stale"
-            else:
-                try:
-                    current = (folder / "chunks.json").read_bytes()
-                except OSError:
-                    current = b""
-                if current != chunks_bytes(result):
-                    status = "stale"
-            if status == "stale":
                 code = EXIT_VALIDATION
             return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics)
         delta = _delta(folder, result)
@@ -258,7 +252,11 @@ def process_document(
         return DocOutcome(source.stem, source.display, "failed", exc.exit_code, message=str(exc))
     except RecursionError:
         return DocOutcome(
-            source.stem, source.display, "failed", 3, message=f"{source.display}: structure nested too deeply to parse"
+            source.stem,
+            source.display,
+            "failed",
+            EXIT_SOURCE,
+            message=f"{source.display}: structure nested too deeply to parse",
         )
     except MemoryError:
         return DocOutcome(
@@ -362,9 +360,10 @@ def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
             continue
         if not (entry / "meta.json").is_file():
             continue
+        display = _display(entry)
         try:
-            remove_folder(entry, _display(entry))
-            removed.append(DocOutcome(entry.name, _display(entry), "removed", EXIT_OK))
+            remove_folder(entry, display)
+            removed.append(DocOutcome(entry.name, display, "removed", EXIT_OK))
         except ChunkerError as exc:
-            removed.append(DocOutcome(entry.name, _display(entry), "failed", exc.exit_code, message=str(exc)))
+            removed.append(DocOutcome(entry.name, display, "failed", exc.exit_code, message=str(exc)))
     return removed

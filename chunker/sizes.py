@@ -68,14 +68,21 @@ def _tiktoken(name: str) -> Counter:
     return count
 
 
+def check_tokenizer_spec(spec: str) -> None:
+    """Raise ConfigError unless ``spec`` is ``whitespace``, ``tiktoken:<encoding>`` or an existing
+    file; cheap (loads no package), so the config loader checks it once, naming the file."""
+    if spec == "whitespace" or spec.startswith(TIKTOKEN_PREFIX) or Path(spec).expanduser().is_file():
+        return
+    raise ConfigError(
+        f"tokenizer {spec!r} is neither 'whitespace', 'tiktoken:<encoding>' nor an existing tokenizer.json file",
+        path="config: tokenizer",
+    )
+
+
 def _hf_tokenizer(spec: str) -> Counter:
     where = "config: tokenizer"
+    check_tokenizer_spec(spec)
     path = Path(spec).expanduser()
-    if not path.is_file():
-        raise ConfigError(
-            f"tokenizer {spec!r} is neither 'whitespace', 'tiktoken:<encoding>' nor an existing tokenizer.json file",
-            path=where,
-        )
     try:
         from tokenizers import Tokenizer
     except ImportError:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -310,11 +311,13 @@ def faq(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig, title:
 def page_breaks(source: str, blocks: Sequence[Block], cfg: ChunkerConfig) -> list[tuple[int, int | None]]:
     """(offset where a page starts, its number from the marker or None for a form feed), in order.
     A marker line belongs to the page it opens; markers inside code blocks are code, not markers."""
-    code = [(b.start_offset, b.end_offset) for b in blocks if b.kind == "code"]
+    code = [b for b in blocks if b.kind == "code"]  # in source order, disjoint
+    code_starts = [b.start_offset for b in code]
     body_start = blocks[0].start_offset if blocks else len(source)
 
     def in_code(offset: int) -> bool:
-        return any(a <= offset < b for a, b in code)
+        k = bisect_right(code_starts, offset) - 1
+        return k >= 0 and offset < code[k].end_offset
 
     breaks: list[tuple[int, int | None]] = []
     for match in re.finditer(cfg.page_marker_pattern, source):

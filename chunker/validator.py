@@ -144,7 +144,7 @@ def validate(
             add(
                 _policy(cfg.fail_on_overflow),
                 "overflow",
-                f"overflow chunk of {chunk.chars} chars (max_chars {cfg.max_chars}): one block that cannot be split",
+                f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): one block that cannot be split",
                 chunk.start_line,
                 chunk.chunk_id,
             )

@@ -151,6 +151,20 @@ def test_a_bad_config_is_a_usage_error_naming_the_key(work: Path, capsys: pytest
     assert "documents.guide" in err and "max_char" in err and "max_chars" in err
 
 
+def test_a_missing_tokenizer_is_refused_at_load_time_naming_the_config_file(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "config.yaml").write_text("size_unit: tokens\ntokenizer: missing.json\n", encoding="utf-8")
+    assert cli() == 2
+    err = capsys.readouterr().err
+    assert "config.yaml: tokenizer:" in err and "missing.json" in err
+    assert not (work / "chunks").exists()
+    override = "documents:\n  guide:\n    size_unit: tokens\n    tokenizer: missing.json\n"
+    (work / "config.yaml").write_text(override, encoding="utf-8")
+    assert cli() == 2
+    assert "config.yaml: documents.guide: tokenizer:" in capsys.readouterr().err
+
+
 def test_an_undecodable_source_exits_3_naming_file_and_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (work / "sources" / "latin.md").write_bytes(b"# Titel\n\nok\nGr\xfc\xdfe\n")
     assert cli() == 3
@@ -223,10 +237,19 @@ def test_check_detects_stale_artifacts_without_writing(work: Path, capsys: pytes
     assert snapshot(work / "chunks" / "guide") == before
 
 
+def test_check_finds_a_chunks_json_edited_after_the_run_stale(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli() == 0
+    chunks = work / "chunks" / "guide" / "chunks.json"
+    chunks.write_bytes(chunks.read_bytes().replace(b"chunk_", b"chunk-", 1))
+    assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "stale"}
+    assert cli("--check") == 1
+
+
 def test_help_documents_the_exit_codes() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0
-    assert "Exit codes" in result.output and "3 a source" in " ".join(result.output.split())
+    text = " ".join(result.output.split())
+    assert "Exit codes" in text and "3 a source" in text and "5 internal error" in text
 
 
 def test_the_console_script_and_python_m_both_work(work: Path) -> None:

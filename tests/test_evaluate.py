@@ -213,6 +213,20 @@ def test_load_cases_rejects_a_duplicate_id_and_a_non_object_line(tmp_path: Path)
         load_cases(write_lines(tmp_path, ["[1, 2]"]))
 
 
+def test_load_cases_keeps_a_raw_line_separator_inside_a_json_string(tmp_path: Path) -> None:
+    # JSON allows U+2028, U+0085 and a form feed raw in a string; only "\n" ends a case line.
+    query = "first\u2028second\x85third\x0cfourth"
+    line = json.dumps({**json.loads(GOOD), "query": query}, ensure_ascii=False)
+    cases = load_cases(write_lines(tmp_path, [line, GOOD.replace('"a"', '"b"')]))
+    assert [(c.id, c.line, c.query) for c in cases] == [("a", 1, query), ("b", 2, "q?")]
+
+
+def test_forbidden_strings_are_split_at_newlines_only(tmp_path: Path) -> None:
+    path = tmp_path / "forbid.txt"
+    path.write_text("a\u2028b\nc\x0cd\n", encoding="utf-8")
+    assert load_forbidden(path) == ["a\u2028b", "c\x0cd"]
+
+
 def test_load_cases_rejects_an_empty_or_absent_file(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="holds no cases"):
         load_cases(write_lines(tmp_path, [""]))

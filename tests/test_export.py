@@ -146,3 +146,19 @@ def test_the_export_command_exits_0_and_2(tmp_path: Path, capsys: pytest.Capture
     assert "run `chunker --stem missing` first" in capsys.readouterr().err
     code = run_cli(["export", "--format", "pdf", "--chunks", str(out), "--out", str(target)])
     assert code == 2
+
+
+def test_a_hand_edited_chunks_json_is_exported_by_position_or_refused_naming_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out = chunked(tmp_path)
+    path = out / "guide" / "chunks.json"
+    chunks = read_chunks(out)
+    chunks[0]["chunk_index"] = "first"
+    path.write_bytes(orjson.dumps(chunks))
+    done = export(out, tmp_path / "export", "md", ["guide"])
+    assert done[0].written[0].name.startswith("001-")
+    path.write_bytes(b"{}")
+    code = run_cli(["export", "--format", "md", "--chunks", str(out), "--out", str(tmp_path / "export")])
+    assert code == 2
+    assert f"{out / 'guide'}: artifacts of 'guide' have an unexpected shape" in capsys.readouterr().err
