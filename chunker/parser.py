@@ -131,6 +131,65 @@ def _speed_up(md: MarkdownIt) -> None:
 
     block.ruler.at("reference", reference, {"alt": []})
 
+    original_lheading = next(r.fn for r in block.ruler.__rules__ if r.name == "lheading")
+
+    def lheading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        # markdown-it's setext rule runs the paragraph terminators on every line of every paragraph
+        # before the paragraph rule does the same again. It can only succeed if a line of the
+        # paragraph it would scan starts with '-' or '=': without such a line, answer False at once.
+        src, b_marks, t_shift, e_marks, s_count = state.src, state.bMarks, state.tShift, state.eMarks, state.sCount
+        indent = state.blkIndent
+        line = start_line + 1
+        while line < end_line:
+            pos = b_marks[line] + t_shift[line]
+            if pos >= e_marks[line]:
+                break  # an empty line ends the paragraph
+            if indent <= s_count[line] <= indent + 3 and src[pos] in "-=":
+                return original_lheading(state, start_line, end_line, silent)
+            line += 1
+        return False
+
+    block.ruler.at("lheading", lheading, {"alt": []})
+    _fast_paragraph_terminators(md)
+
+
+_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789")
+"""First characters with which a line can start a block that interrupts a paragraph (fence,
+blockquote, hr, list, html_block, heading); a table interrupts it only if the next line starts
+with '|', '-' or ':' (its delimiter row)."""
+_KNOWN_TERMINATORS = frozenset({"front_matter", "table", "fence", "blockquote", "hr", "list", "html_block", "heading"})
+
+
+def _fast_paragraph_terminators(md: MarkdownIt) -> None:
+    """The paragraph (and setext) rules ask every terminator rule about every line of a paragraph.
+    One combined terminator answers False at once for a line that none of them can accept, judged
+    by the line's first character (and the next line's, for tables); other lines go to the rules
+    as before. Installed only when the terminators are exactly the known ones."""
+    from markdown_it.rules_block.state_block import StateBlock
+
+    ruler = md.block.ruler
+    names = {r.name for r in ruler.__rules__ if r.enabled and "paragraph" in r.alt}
+    if not names <= _KNOWN_TERMINATORS:
+        return
+    chain = list(ruler.getRules("paragraph"))
+    first_chars = _TERMINATOR_FIRST_CHARS
+
+    def terminator(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
+        src = state.src
+        pos = state.bMarks[line] + state.tShift[line]
+        if pos >= len(src) or src[pos] not in first_chars:
+            after = line + 1
+            if after >= end_line:
+                return False
+            pos = state.bMarks[after] + state.tShift[after]
+            if pos >= len(src) or src[pos] not in "|-:":
+                return False
+        return any(rule(state, line, end_line, silent) for rule in chain)
+
+    cache = ruler.__cache__
+    assert cache is not None
+    cache["paragraph"] = [terminator]
+
 
 def compute_line_starts(text: str) -> list[int]:
     starts = [0]
