@@ -440,6 +440,15 @@ class _SectionPacker:
                     top = max(c[2] for c in good)
                     best = [c for c in good if c[2] == top]
                     chosen = min(best, key=lambda c: (abs(c[1] - cfg.target_chars), c[1]))[0]
+                    # Never cross a sub-heading only to cut at a weaker boundary after it.
+                    crossed = [
+                        c
+                        for c in candidates
+                        if c[0] < chosen and c[2] > top and c[2] > BLOCK and c[1] >= cfg.min_chars
+                    ]
+                    if crossed:
+                        strongest = max(c[2] for c in crossed)
+                        chosen = max(c[0] for c in crossed if c[2] == strongest)
                 else:
                     chosen = i + 1  # one unit over budget: an overflow chunk
                     while chosen < n and units[chosen - 1].glue:

@@ -172,3 +172,16 @@ def test_overlap_goes_into_embedding_text_only_and_stays_in_the_section() -> Non
     assert last_sentence not in ones[1].content_original
     two = next(c for c in result.chunks if c.section == "Two")
     assert "Sentence number" not in two.content_for_embedding
+
+
+def test_a_long_section_is_cut_at_a_sub_heading_rather_than_inside_the_next_subsection() -> None:
+    intro = "Overview of the procedure and who may apply for it, in two short sentences. Read on for details."
+    long_a = " ".join(f"Step {i} of the application explains one more requirement in detail." for i in range(26))
+    text = f"# Guide\n\n## Apply\n\n{intro}\n\n### Documents\n\n{long_a}\n\n### Fees\n\nThe fee is 20 euros.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "g", "g.md")
+    first = result.chunks[0]
+    assert intro in first.content_original
+    assert "### Documents" not in first.content_original  # not: intro + half of "Documents", cut at a sentence
+    documents = next(c for c in result.chunks if "### Documents" in c.content_original)
+    assert documents.content_original.startswith("### Documents")
+    assert {c.section for c in result.chunks} == {"Apply"}
