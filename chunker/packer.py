@@ -442,9 +442,7 @@ class _SectionPacker:
                     chosen = min(best, key=lambda c: (abs(c[1] - cfg.target_chars), c[1]))[0]
                     # Never cross a sub-heading only to cut at a weaker boundary after it.
                     crossed = [
-                        c
-                        for c in candidates
-                        if c[0] < chosen and c[2] > top and c[2] > BLOCK and c[1] >= cfg.min_chars
+                        c for c in candidates if c[0] < chosen and c[2] > top and c[2] > BLOCK and c[1] >= cfg.min_chars
                     ]
                     if crossed:
                         strongest = max(c[2] for c in crossed)
