@@ -49,10 +49,6 @@ class ParsedDocument:
     (maps are document lines, like those of ``tokens``); empty when ``tokens`` hold everything.
     Iterating raises :class:`WholeParseNeededError` when the pieces cannot stand for the whole parse."""
 
-    @property
-    def line_count(self) -> int:
-        return len(self.line_starts)
-
     def line_end(self, index: int) -> int:
         """Offset just past the text of 0-based line ``index`` (before its newline)."""
         if index + 1 < len(self.line_starts):
