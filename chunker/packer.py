@@ -238,6 +238,12 @@ class _SectionPacker:
                 elif after_blank:
                     cuts.append((text_start, SENTENCE))
             pos = src.find("\n", line_start, end)
+        self._emit_cuts(block, cuts, end, first, last)
+
+    def _emit_cuts(self, block: Block, cuts: list[tuple[int, int]], end: int, first: bool, last: bool) -> None:
+        """Units from (offset, strength) cuts ending at ``end``, trailing whitespace trimmed; a
+        piece over budget is cut further like text."""
+        src = self.source
         bounds = [c for c, _ in cuts[1:]] + [end]
         for k, (a, s) in enumerate(cuts):
             b = bounds[k]
@@ -249,16 +255,22 @@ class _SectionPacker:
             else:
                 self._split_text(block, a, b, s, is_first, is_last)
 
+    def _line_starts(self, start: int, end: int) -> list[int]:
+        """Offsets of the lines of source[start:end], ``start`` first."""
+        src = self.source
+        starts = [start]
+        pos = src.find("\n", start, end)
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = src.find("\n", pos + 1, end)
+        return starts
+
     def _split_indented_code(self, block: Block, strength: int) -> None:
         """Indented code (no fence) between lines: a piece starts at a line with its indentation, so
         it is indented code again. Cuts after a blank line are preferred, then lines at the block's
         lowest indentation."""
         src = self.source
-        starts = [block.start_offset]
-        pos = src.find("\n", block.start_offset, block.end_offset)
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = src.find("\n", pos + 1, block.end_offset)
+        starts = self._line_starts(block.start_offset, block.end_offset)
         lines = [
             src[a : (starts[k + 1] - 1 if k + 1 < len(starts) else block.end_offset)] for k, a in enumerate(starts)
         ]
@@ -274,26 +286,13 @@ class _SectionPacker:
                 cuts.append((starts[k], CODE_LINE_LOW_INDENT))
             else:
                 cuts.append((starts[k], CODE_LINE))
-        bounds = [c for c, _ in cuts[1:]] + [block.end_offset]
-        for k, (a, s) in enumerate(cuts):
-            b = bounds[k]
-            while b > a and src[b - 1].isspace():
-                b -= 1
-            is_first, is_last = k == 0, k == len(cuts) - 1
-            if self.span(a, b) <= self.budget:
-                self.units.append(_Unit(a, b, block, s, False, is_first, is_last))
-            else:
-                self._split_text(block, a, b, s, is_first, is_last)
+        self._emit_cuts(block, cuts, block.end_offset, True, True)
 
     def _split_code(self, block: Block, strength: int) -> None:
         assert block.fence is not None
         src = self.source
         # Units are lines; the opening fence sticks to the first code line, the closing to the last.
-        starts = [block.start_offset]
-        pos = src.find("\n", block.start_offset, block.end_offset)
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = src.find("\n", pos + 1, block.end_offset)
+        starts = self._line_starts(block.start_offset, block.end_offset)
         if len(starts) <= 2:
             self._split_text(block, block.start_offset, block.end_offset, strength, True, True)
             return
