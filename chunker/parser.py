@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -147,6 +148,65 @@ def _speed_up(md: MarkdownIt) -> None:
 
     block.ruler.at("lheading", lheading, {"alt": []})
     _fast_paragraph_terminators(md)
+    _fast_line_markers(md)
+
+
+def _line_markers(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
+    """markdown-it's per-line caches (``bMarks``, ``eMarks``, ``tShift``, ``sCount``), computed
+    with one ``split`` and C-level string methods instead of a Python loop over every line and its
+    indentation. Like markdown-it: a last line without ``\\n`` that holds only spaces and tabs gets
+    no marker; the fake entry past the last line is added."""
+    lines = src.split("\n")
+    if lines[-1].strip(" \t") == "":
+        lines.pop()  # the empty text after a final newline, or a last line of only blanks
+    lengths = list(map(len, lines))
+    b_marks = list(accumulate([n + 1 for n in lengths], initial=0))
+    b_marks[-1] = len(src)
+    e_marks = [b + n for b, n in zip(b_marks, lengths, strict=False)]
+    e_marks.append(len(src))
+    t_shift = [n - len(line.lstrip(" \t")) for n, line in zip(lengths, lines, strict=True)]
+    s_count = t_shift.copy()
+    for i, shift in enumerate(t_shift):
+        if shift and "\t" in lines[i][:shift]:
+            offset = 0
+            for char in lines[i][:shift]:
+                offset += 4 - offset % 4 if char == "\t" else 1
+            s_count[i] = offset
+    t_shift.append(0)
+    s_count.append(0)
+    return b_marks, e_marks, t_shift, s_count
+
+
+_MARKER_SAMPLE = "a\n  b\n\t c\n \t\td\n\n   \n x \t\n\t\n \t "
+"""Lines that exercise every branch of markdown-it's marker loop (checked against it once)."""
+
+
+def _fast_line_markers(md: MarkdownIt) -> None:
+    """The block parser's state computes its line caches with :func:`_line_markers`. Installed only
+    when markdown-it's own state gives the same caches on a sample (its attributes other than the
+    caches are set by its own ``__init__``)."""
+    import types
+
+    from markdown_it.parser_block import ParserBlock
+    from markdown_it.rules_block.state_block import StateBlock
+
+    class FastStateBlock(StateBlock):
+        def __init__(self, src: str, md: MarkdownIt, env: Any, tokens: list[Token]) -> None:
+            super().__init__("", md, env, tokens)
+            self.src = src
+            self.bMarks, self.eMarks, self.tShift, self.sCount = _line_markers(src)
+            self.bsCount = [0] * len(self.bMarks)
+            self.lineMax = len(self.bMarks) - 1
+
+    for sample in (_MARKER_SAMPLE, _MARKER_SAMPLE + "\n", "", "\n", " ", "x"):
+        stock, fast = StateBlock(sample, md, {}, []), FastStateBlock(sample, md, {}, [])
+        if vars(stock) != vars(fast):
+            return
+    parse = ParserBlock.parse
+    block_parse = types.FunctionType(
+        parse.__code__, {**parse.__globals__, "StateBlock": FastStateBlock}, parse.__name__, parse.__defaults__
+    )
+    md.block.parse = types.MethodType(block_parse, md.block)  # type: ignore[method-assign]
 
 
 _TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789")
