@@ -1,10 +1,21 @@
 """Retrieval of our default chunks vs two common baselines, on hand-written cases.
 
-    .venv/bin/python bench/eval_compare.py [--cases bench/eval_cases.jsonl] [--corpus ../shared/corpus]
+    .venv/bin/python bench/eval_compare.py [--cases FILE.jsonl ...] [--corpus ../shared/corpus]
                                            [--out bench/EVAL.md] [--check]
 
-Methods, all scored by the same BM25 retriever (``chunker.evaluate``) over all chunks of
-all case documents together:
+``--cases`` may be given several times; without it the two case sets are used, in this order:
+
+- ``bench/eval_cases.jsonl``, the dev set: written first; chunker changes were checked against it;
+- ``bench/eval_cases_heldout.jsonl``, the held-out set: written blind afterwards (without running
+  any retrieval), over other documents, and never used for tuning.
+
+Each case set is run on its own: all chunks of all documents of that set are indexed together
+(not with the other sets' documents). The report has, per set, the totals, a per-language table
+and the misses, then a pooled table over all sets (each figure a mean over all cases of all sets,
+so a set weighs by its number of cases; chunk counts and times are per set only). Chunking
+times are wall clock, after one warm-up call of each method, so imports are not counted.
+
+Methods, all scored by the same BM25 retriever (``chunker.evaluate``):
 
 - ``chunker``: ``chunk_markdown(text, ChunkerConfig(), stem, path)``, the default config;
 - ``fixed-1000``: the text cut every 1,000 characters, no overlap;
@@ -14,8 +25,9 @@ all case documents together:
 A baseline chunk's ``section`` is the H1/H2 heading in force where the chunk starts: found
 from its source offset for ``fixed-1000``, from the ``Header 2`` (else ``Header 1``) metadata
 for ``langchain``. Heading text is made plain with the chunker's own ``heading_text`` so that
-every method is judged against the same labels. ``--check`` verifies the case file instead:
-unique stems, expected sections that exist, expected text inside the expected section.
+every method is judged against the same labels. ``--check`` verifies every given case file
+instead (runs no retrieval): unique stems, expected sections that exist, expected text inside
+the expected section; exit 1 if any file has a problem.
 
 Needs the ``bench`` extra (``langchain-text-splitters``); PyStemmer changes the BM25 figures,
 and the tokenizer used is written into the report.
@@ -30,6 +42,7 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -42,7 +55,19 @@ from chunker.pipeline import chunk_markdown, normalise_newlines
 from chunker.segmenter import segment
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_CORPUS = HERE.parent.parent / "shared" / "corpus"
+ROOT = HERE.parent
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+DEV_CASES = HERE / "eval_cases.jsonl"
+HELDOUT_CASES = HERE / "eval_cases_heldout.jsonl"
+DEFAULT_CASES = (DEV_CASES, HELDOUT_CASES)
+# How each known case set was made (file name -> (set name, provenance)).
+KNOWN_SETS = {
+    DEV_CASES.name: ("dev", "written first; chunker changes were checked against it"),
+    HELDOUT_CASES.name: (
+        "held-out",
+        "written blind afterwards (no retrieval was run while writing it), over other documents; never used for tuning",
+    ),
+}
 SIZE = 1000
 K = 5
 LANGUAGES = ("ru", "de", "it", "en")
@@ -164,7 +189,7 @@ def by_language(results: Sequence[CaseResult]) -> dict[str, list[CaseResult]]:
 
 
 def check(cases: Sequence[Case], corpus: Path, sources: Mapping[str, tuple[str, str]]) -> int:
-    """Problems with the case file itself; returns the count."""
+    """Problems with one case file itself; returns the count."""
     names: dict[str, int] = {}
     for p in corpus.rglob("*.md"):
         names[p.stem] = names.get(p.stem, 0) + 1
@@ -193,8 +218,49 @@ def check(cases: Sequence[Case], corpus: Path, sources: Mapping[str, tuple[str, 
     return problems
 
 
-def run(cases: Sequence[Case], sources: Mapping[str, tuple[str, str]]) -> dict[str, tuple[EvalReport, float]]:
-    reports: dict[str, tuple[EvalReport, float]] = {}
+Reports = dict[str, tuple[EvalReport, float]]
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    """One case file, evaluated on its own."""
+
+    path: Path
+    name: str
+    provenance: str
+    cases: list[Case]
+    sources: dict[str, tuple[str, str]]
+
+    @property
+    def shown(self) -> str:
+        return display(self.path)
+
+
+def display(path: Path) -> str:
+    """``path`` relative to the repository (or the folder above it), else as given."""
+    resolved = path.resolve()
+    for base in (ROOT, ROOT.parent):
+        try:
+            return resolved.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+def load_set(path: Path, corpus: Path) -> CaseSet:
+    name, provenance = KNOWN_SETS.get(path.name, (path.stem, "given with --cases; provenance not recorded"))
+    cases = load_cases(path)
+    return CaseSet(path, name, provenance, cases, read_sources(cases, corpus))
+
+
+def warm_up() -> None:
+    """Call every method once on a tiny text, so that no set's chunking time includes imports."""
+    for splitter in METHODS.values():
+        splitter("# Warm-up\n\nText.\n\n## Part\n\nMore text.\n", "warm-up", "warm-up.md")
+
+
+def run(cases: Sequence[Case], sources: Mapping[str, tuple[str, str]]) -> Reports:
+    reports: Reports = {}
     for name, splitter in METHODS.items():
         started = time.perf_counter()
         chunks = {stem: splitter(text, stem, path) for stem, (path, text) in sorted(sources.items())}
@@ -210,25 +276,32 @@ def _version(name: str) -> str:
         return "not installed"
 
 
-def render(reports: Mapping[str, tuple[EvalReport, float]], cases: Sequence[Case], command: str) -> str:
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _language_counts(cases: Sequence[Case]) -> str:
+    counts: dict[str, int] = dict.fromkeys(LANGUAGES, 0)
+    for case in cases:
+        counts[language(case)] = counts.get(language(case), 0) + 1
+    return ", ".join(f"{lang} {n}" for lang, n in counts.items() if n)
+
+
+def describe(case_set: CaseSet) -> str:
+    """``N cases (ru a, de b, ...) over M documents``."""
+    cases = case_set.cases
+    return f"{_count(len(cases), 'case')} ({_language_counts(cases)}) over {_count(len(case_set.sources), 'document')}"
+
+
+def render_set(case_set: CaseSet, reports: Reports) -> list[str]:
     langs = by_language(list(next(iter(reports.values()))[0].results))
-    counts = ", ".join(f"{lang} {len(v)}" for lang, v in langs.items())
+    langs = {lang: v for lang, v in langs.items() if v}
     lines = [
-        "# Retrieval comparison: chunker vs fixed-size vs LangChain",
+        f"## {case_set.name.capitalize()} set: `{case_set.shown}`",
         "",
-        f"- date: {now}",
-        f"- machine: {platform.platform()}, {os.cpu_count()} CPU(s), Python {platform.python_version()}",
-        f"- command: `{command}`",
-        f"- cases: {len(cases)} hand-written ({counts}) in `bench/eval_cases.jsonl`, "
-        f"over {len({c.doc for c in cases})} documents of `shared/corpus/`, all indexed together",
-        f"- retriever: BM25 (bm25s {_version('bm25s')}, Lucene variant, k1=1.5, b=0.75) over "
-        f"`content_for_embedding`; tokenizer stemming: {stemmer_name()}",
-        f"- langchain-text-splitters {_version('langchain-text-splitters')}",
-        "- section hit@k: a chunk of the case's document whose `section` is the expected H1/H2 heading "
-        "is among the top k; baselines get the section in force at their first character",
+        f"{describe(case_set)}, indexed together; {case_set.provenance}.",
         "",
-        "## All cases",
+        "### All cases",
         "",
         "| method | chunks | mean chars | section hit@1 | section hit@5 | text hit@5 | MRR@10 | chunking time |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -241,41 +314,107 @@ def render(reports: Mapping[str, tuple[EvalReport, float]], cases: Sequence[Case
         )
     lines += [
         "",
-        "## By language (section hit@5 / hit@1 / MRR@10)",
+        "### By language (section hit@5 / hit@1 / MRR@10)",
         "",
         "| method | " + " | ".join(f"{lang} ({len(langs[lang])})" for lang in langs) + " |",
         "|---|" + "---:|" * len(langs),
     ]
     for name, (report, _) in reports.items():
+        groups = by_language(report.results)
         cells = []
-        for results in by_language(report.results).values():
-            t = summarize(results)
+        for lang in langs:
+            t = summarize(groups[lang])
             cells.append(f"{t.section_hit_at_k:.2f} / {t.section_hit_at_1:.2f} / {t.mrr_at_10:.2f}")
         lines.append(f"| {METHOD_LABELS[name]} | " + " | ".join(cells) + " |")
-    lines += ["", "## Misses at 5", ""]
+    lines += ["", "### Misses at 5", ""]
     for name, (report, _) in reports.items():
         missed = report.misses
         lines.append(f"- {METHOD_LABELS[name]}: " + (", ".join(r.case.id for r in missed) if missed else "none"))
     lines.append("")
+    return lines
+
+
+def render_pooled(runs: Sequence[tuple[CaseSet, Reports]]) -> list[str]:
+    total = sum(len(s.cases) for s, _ in runs)
+    parts = " + ".join(f"{s.name} {len(s.cases)}" for s, _ in runs)
+    lines = [
+        f"## Pooled: all sets ({parts} = {total} cases)",
+        "",
+        "Each figure is the mean over all cases of all sets (a set weighs by its number of cases); every set was "
+        "still retrieved against its own index. Chunk counts and times are per set, above.",
+        "",
+        "| method | section hit@1 | section hit@5 | text hit@5 | MRR@10 |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name in METHODS:
+        t = summarize([r for _, reports in runs for r in reports[name][0].results])
+        lines.append(
+            f"| {METHOD_LABELS[name]} | {t.section_hit_at_1:.3f} | {t.section_hit_at_k:.3f} | "
+            f"{t.text_hit_at_k:.3f} | {t.mrr_at_10:.3f} |"
+        )
+    lines.append("")
+    return lines
+
+
+def render(runs: Sequence[tuple[CaseSet, Reports]], command: str, corpus: Path) -> str:
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Retrieval comparison: chunker vs fixed-size vs LangChain",
+        "",
+        f"- date: {now}",
+        f"- machine: {platform.platform()}, {os.cpu_count()} CPU(s), Python {platform.python_version()}",
+        f"- command: `{command}`",
+        f"- corpus: `{display(corpus)}/`",
+        "- case sets (hand-written; each evaluated on its own, its documents indexed together):",
+    ]
+    for case_set, _ in runs:
+        lines.append(f"  - {case_set.name} set, `{case_set.shown}`: {describe(case_set)}; {case_set.provenance}")
+    lines += [
+        f"- retriever: BM25 (bm25s {_version('bm25s')}, Lucene variant, k1=1.5, b=0.75) over "
+        f"`content_for_embedding`; tokenizer stemming: {stemmer_name()}",
+        f"- langchain-text-splitters {_version('langchain-text-splitters')}",
+        "- section hit@k: a chunk of the case's document whose `section` is the expected H1/H2 heading "
+        "is among the top k; baselines get the section in force at their first character",
+        "- chunking time: all documents of the set, wall clock, after one warm-up call of each method "
+        "(imports not counted)",
+        "",
+    ]
+    for case_set, reports in runs:
+        lines += render_set(case_set, reports)
+    if len(runs) > 1:
+        lines += render_pooled(runs)
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=Path, default=HERE / "eval_cases.jsonl")
+    parser.add_argument(
+        "--cases",
+        type=Path,
+        action="append",
+        help="a JSONL case file; repeat for several sets (default: the dev set, then the held-out set)",
+    )
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--out", type=Path, default=HERE / "EVAL.md")
-    parser.add_argument("--check", action="store_true", help="verify the case file, run nothing")
+    parser.add_argument("--check", action="store_true", help="verify every case file, run nothing")
     args = parser.parse_args(argv)
-    cases = load_cases(args.cases)
-    sources = read_sources(cases, args.corpus)
+    paths: list[Path] = args.cases or list(DEFAULT_CASES)
+    seen = [p.resolve() for p in paths]
+    if len(set(seen)) != len(seen):
+        parser.error("the same case file is given twice")
+    sets = [load_set(p, args.corpus) for p in paths]
     if args.check:
-        return 1 if check(cases, args.corpus, sources) else 0
-    reports = run(cases, sources)
+        problems = 0
+        for case_set in sets:
+            print(f"== {case_set.shown} ({case_set.name} set)")
+            problems += check(case_set.cases, args.corpus, case_set.sources)
+        return 1 if problems else 0
+    warm_up()
+    runs = [(case_set, run(case_set.cases, case_set.sources)) for case_set in sets]
     command = "python bench/eval_compare.py" + ("" if argv is None else " " + " ".join(argv))
     if argv is None and len(sys.argv) > 1:
         command = "python bench/eval_compare.py " + " ".join(sys.argv[1:])
-    text = render(reports, cases, command)
+    text = render(runs, command, args.corpus)
     print(text)
     args.out.write_text(text, encoding="utf-8")
     print(f"wrote {args.out}")
