@@ -149,6 +149,23 @@ def _speed_up(md: MarkdownIt) -> None:
     block.ruler.at("lheading", lheading, {"alt": []})
     _fast_paragraph_terminators(md)
     _fast_line_markers(md)
+    _skip_needless_normalize(md)
+
+
+def _skip_needless_normalize(md: MarkdownIt) -> None:
+    """markdown-it's ``normalize`` core rule rewrites line breaks to ``\\n`` and NUL to U+FFFD with
+    two regex substitutions that copy the whole text; a text with neither (every text the pipeline
+    hands over has its line breaks normalised already) is left as it is."""
+    from markdown_it.rules_core.state_core import StateCore
+
+    ruler = md.core.ruler
+    original = next(r.fn for r in ruler.__rules__ if r.name == "normalize")
+
+    def normalize(state: StateCore) -> None:
+        if "\r" in state.src or "\0" in state.src:
+            original(state)
+
+    ruler.at("normalize", normalize)
 
 
 def _line_markers(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -248,12 +265,8 @@ def _fast_paragraph_terminators(md: MarkdownIt) -> None:
 
 
 def compute_line_starts(text: str) -> list[int]:
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos != -1:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
+    starts = list(accumulate([len(line) + 1 for line in text.split("\n")], initial=0))
+    starts.pop()  # past the end: the last line has no newline after it
     if starts[-1] == len(text) and len(starts) > 1:
         starts.pop()  # a final newline does not open an empty last line
     return starts

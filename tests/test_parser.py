@@ -13,11 +13,12 @@ from markdown_it.rules_block.state_block import StateBlock
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from chunker.parser import _line_markers, markdown_parser
+from chunker.parser import _line_markers, compute_line_starts, markdown_parser
 from tests.test_spec_sweep import EXAMPLES
 
 PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`", "|", "1.", "$$", "<div>", "'",
-          '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n", "    ", "```\n", "\n---", "| a |\n|---|\n"]  # fmt: skip
+          '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n", "    ", "```\n", "\n---", "| a |\n|---|\n",
+          "\r", "\r\n", "\0"]  # fmt: skip
 
 
 def stock(front_matter: bool) -> MarkdownIt:
@@ -56,3 +57,9 @@ def test_tokens_equal_stock_markdown_it_on_the_spec_examples() -> None:
     ours, theirs = markdown_parser(64, True), stock(True)
     differ = [number for number, _, text in EXAMPLES if ours.parse(text) != theirs.parse(text)]
     assert differ == []
+
+
+@given(st.text(alphabet="ab\n", max_size=30))
+def test_line_starts_are_the_offsets_after_each_newline(text: str) -> None:
+    expected = [0] + [i + 1 for i, char in enumerate(text) if char == "\n" and i + 1 < len(text)]
+    assert compute_line_starts(text) == expected
