@@ -12,7 +12,8 @@ import re
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _QUOTE_PREFIX = re.compile(r"^(?:\s*>\s?)+")
-_MARKER_LINE = re.compile(r"^.*(?:``|~~).*$", re.MULTILINE)
+_RUN = re.compile(r"```|~~~")
+"""What a fence line holds somewhere: a run of three backticks or tildes."""
 
 
 def has_fence_marker(text: str) -> bool:
@@ -25,11 +26,17 @@ def open_fence(text: str) -> tuple[str, int] | None:
     open_run = ""
     open_line = 0
     index = counted = 0
-    for candidate in _MARKER_LINE.finditer(text):  # only lines with a backtick or tilde pair
-        index += text.count("\n", counted, candidate.start())
-        counted = candidate.start()
-        line = candidate.group()
-        stripped = _QUOTE_PREFIX.sub("", line)
+    line_end = -1
+    for hit in _RUN.finditer(text):  # only lines with a run of three can be fence lines
+        if hit.start() < line_end:
+            continue  # a second run on a line already looked at
+        start = text.rfind("\n", 0, hit.start()) + 1
+        line_end = text.find("\n", hit.start())
+        if line_end == -1:
+            line_end = len(text)
+        index += text.count("\n", counted, start)
+        counted = start
+        stripped = _QUOTE_PREFIX.sub("", text[start:line_end])
         match = _FENCE.match(stripped) or _FENCE.match(stripped.lstrip())
         if match is None:
             continue

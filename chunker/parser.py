@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import add, sub
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -179,16 +180,17 @@ def _line_markers(src: str) -> tuple[list[int], list[int], list[int], list[int]]
     lengths = list(map(len, lines))
     b_marks = list(accumulate([n + 1 for n in lengths], initial=0))
     b_marks[-1] = len(src)
-    e_marks = [b + n for b, n in zip(b_marks, lengths, strict=False)]
+    e_marks = list(map(add, b_marks, lengths))
     e_marks.append(len(src))
-    t_shift = [n - len(line.lstrip(" \t")) for n, line in zip(lengths, lines, strict=True)]
+    t_shift = list(map(sub, lengths, map(len, map(str.lstrip, lines, repeat(" \t")))))
     s_count = t_shift.copy()
-    for i, shift in enumerate(t_shift):
-        if shift and "\t" in lines[i][:shift]:
-            offset = 0
-            for char in lines[i][:shift]:
-                offset += 4 - offset % 4 if char == "\t" else 1
-            s_count[i] = offset
+    if "\t" in src:
+        for i, shift in enumerate(t_shift):
+            if shift and "\t" in lines[i][:shift]:
+                offset = 0
+                for char in lines[i][:shift]:
+                    offset += 4 - offset % 4 if char == "\t" else 1
+                s_count[i] = offset
     t_shift.append(0)
     s_count.append(0)
     return b_marks, e_marks, t_shift, s_count
