@@ -149,6 +149,7 @@ def _speed_up(md: MarkdownIt) -> None:
 
     block.ruler.at("lheading", lheading, {"alt": []})
     _fast_paragraph_terminators(md)
+    _dispatch_by_first_character(md)
     _fast_line_markers(md)
     _skip_needless_normalize(md)
 
@@ -264,6 +265,51 @@ def _fast_paragraph_terminators(md: MarkdownIt) -> None:
     cache = ruler.__cache__
     assert cache is not None
     cache["paragraph"] = [terminator]
+
+
+_FIRST_CHARS = {
+    "math_block": "$",
+    "fence": "`~",
+    "blockquote": ">",
+    "hr": "*-_",
+    "list": "*-+0123456789",
+    "reference": "[",
+    "html_block": "<",
+    "heading": "#",
+}
+"""The characters a line must start with (after its indentation) for each of these block rules to
+accept it: each rule returns False at once on any other."""
+
+
+def _dispatch_by_first_character(md: MarkdownIt) -> None:
+    """The block parser tries every rule in turn on every block start; most return False on the
+    first character. One dispatcher tries, in markdown-it's order, only the rules that can accept
+    the line: those of :data:`_FIRST_CHARS` whose characters include its first one, and every other
+    rule (front_matter, table, code, lheading, paragraph) always."""
+    from markdown_it.rules_block.state_block import StateBlock
+
+    ruler = md.block.ruler
+    enabled = [r for r in ruler.__rules__ if r.enabled]
+    chain = list(ruler.getRules(""))
+    if [r.fn for r in enabled] != chain:
+        return
+    named = [(r.name, r.fn) for r in enabled]
+
+    def rules_for(char: str) -> tuple[Any, ...]:
+        return tuple(fn for name, fn in named if name not in _FIRST_CHARS or char in _FIRST_CHARS[name])
+
+    by_char = {c: rules_for(c) for c in "".join(_FIRST_CHARS.values())}
+    other = rules_for("")
+
+    def dispatch(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
+        for rule in by_char.get(state.src[state.bMarks[line] + state.tShift[line]], other):
+            if rule(state, line, end_line, silent):
+                return True
+        return False
+
+    cache = ruler.__cache__
+    assert cache is not None
+    cache[""] = [dispatch]
 
 
 def compute_line_starts(text: str) -> list[int]:
