@@ -19,7 +19,15 @@ from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig, Settings
 from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
-from chunker.sources import SourceFile, case_collisions, check_inside, discover, find_source, validate_stem
+from chunker.sources import (
+    SourceFile,
+    case_collisions,
+    check_inside,
+    collision_index,
+    discover,
+    find_source,
+    validate_stem,
+)
 
 Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok"]
 
@@ -190,9 +198,17 @@ def _fingerprint(cfg: ChunkerConfig) -> str:
 
 
 def process_document(
-    source: SourceFile, cfg: ChunkerConfig, sources_dir: Path, out_dir: Path, force: bool, check: bool = False
+    source: SourceFile,
+    cfg: ChunkerConfig,
+    sources_dir: Path,
+    out_dir: Path,
+    force: bool,
+    check: bool = False,
+    collisions: Sequence[str] | None = None,
 ) -> DocOutcome:
-    """Chunk one document and write its artifacts (or, with ``check``, compare them)."""
+    """Chunk one document and write its artifacts (or, with ``check``, compare them).
+    ``collisions``: names whose output folder would be this one's on a case-insensitive file
+    system (:func:`~chunker.sources.collision_index`); looked up in ``out_dir`` when not given."""
     from chunker.pipeline import chunk_markdown
     from chunker.reader import read_source
     from chunker.writer import write_document
@@ -220,7 +236,8 @@ def process_document(
         else:
             result = chunk_markdown(data.text, cfg, source.stem, source.display)
         extra = list(data.diagnostics)
-        collisions = case_collisions(source.stem, out_dir)
+        if collisions is None:
+            collisions = case_collisions(source.stem, out_dir)
         if collisions:
             extra.append(
                 Diagnostic(
@@ -295,7 +312,7 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _run_one(args: tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool]) -> DocOutcome:
+def _run_one(args: tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str]]) -> DocOutcome:
     return process_document(*args)
 
 
@@ -313,7 +330,8 @@ def run(
 ) -> RunSummary:
     """Chunk the given stems (or every source) into ``out_dir/<stem>/``."""
     sources = [find_source(sources_dir, validate_stem(s)) for s in stems] if stems else discover(sources_dir)
-    tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check) for s in sources]
+    collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
+    tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem]) for s in sources]
     outcomes: list[DocOutcome] = []
     if jobs == 0:
         jobs = os.cpu_count() or 1

@@ -21,6 +21,7 @@ import difflib
 import os
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ __all__ = [
     "SourceFile",
     "case_collisions",
     "check_inside",
+    "collision_index",
     "discover",
     "find_source",
     "scan",
@@ -232,9 +234,21 @@ def case_collisions(stem: str, out_dir: Path) -> list[str]:
     On case-insensitive file systems (macOS, Windows) such a name and ``stem`` are one folder.
     Any entry counts (a file of that name collides as well); a missing ``out_dir`` has none.
     """
-    key = _fold(stem)
+    return collision_index([stem], out_dir, with_stems=False).get(stem, [])
+
+
+def collision_index(stems: Iterable[str], out_dir: Path, *, with_stems: bool = True) -> dict[str, list[str]]:
+    """:func:`case_collisions` of every stem at once, with one listing of ``out_dir``. With
+    ``with_stems`` the stems collide with each other too (two sources whose folders would be one),
+    not only with the entries already in ``out_dir``."""
+    stems = list(stems)
     try:
-        names = os.listdir(out_dir)
+        names = set(os.listdir(out_dir))
     except OSError:
-        return []
-    return sorted(n for n in names if n != stem and _fold(n) == key)
+        names = set()
+    if with_stems:
+        names.update(stems)
+    groups: dict[str, list[str]] = {}
+    for name in sorted(names):
+        groups.setdefault(_fold(name), []).append(name)
+    return {stem: [n for n in groups.get(_fold(stem), []) if n != stem] for stem in stems}

@@ -13,6 +13,7 @@ from chunker.sources import (
     SourceFile,
     case_collisions,
     check_inside,
+    collision_index,
     discover,
     find_source,
     scan,
@@ -300,3 +301,10 @@ def test_display_is_absolute_for_a_sources_folder_outside_the_working_directory(
     found = find_source(tmp_path / "sources", "x")
     assert found.display == str(tmp_path / "sources" / "x.md")
     assert os.path.isabs(found.display)
+
+
+def test_the_collision_index_lists_the_folder_once_and_pairs_sources_of_one_run(tmp_path: Path) -> None:
+    (tmp_path / "Guide").mkdir()
+    index = collision_index(["guide", "Notes", "notes", "other"], tmp_path)
+    assert index == {"guide": ["Guide"], "Notes": ["notes"], "notes": ["Notes"], "other": []}
+    assert collision_index(["a", "A"], tmp_path / "missing") == {"a": ["A"], "A": ["a"]}
