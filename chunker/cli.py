@@ -91,28 +91,24 @@ def main_command(
     from chunker.report import render_run
     from chunker.runner import run
 
-    try:
-        settings = load(config)
-        summary = render_run(
-            lambda progress: run(
-                settings,
-                sources,
-                out,
-                stem or (),
-                force=force,
-                keep_orphans=keep_orphans,
-                jobs=jobs,
-                check=check,
-                progress=progress,
-            ),
-            expected=len(stem) if stem else None,
-            sources=sources,
-            quiet=quiet,
-            json_out=json_out,
-        )
-    except ChunkerError as exc:
-        _err(str(exc))
-        raise typer.Exit(exc.exit_code) from None
+    settings = load(config)
+    summary = render_run(
+        lambda progress: run(
+            settings,
+            sources,
+            out,
+            stem or (),
+            force=force,
+            keep_orphans=keep_orphans,
+            jobs=jobs,
+            check=check,
+            progress=progress,
+        ),
+        expected=len(stem) if stem else None,
+        sources=sources,
+        quiet=quiet,
+        json_out=json_out,
+    )
     raise typer.Exit(summary.exit_code)
 
 
@@ -146,12 +142,7 @@ def eval_command(
     opts = EvalOptions(
         cases, sources, out, tuple(stem or ()), k, retriever, model, min_hit_at_k, min_mrr, forbid, json_out
     )
-    try:
-        code = run_eval(load(config), opts)
-    except ChunkerError as exc:
-        _err(str(exc))
-        raise typer.Exit(exc.exit_code) from None
-    raise typer.Exit(code)
+    raise typer.Exit(run_eval(load(config), opts))
 
 
 @app.command("export")
@@ -167,11 +158,7 @@ def export_command(
     """Export chunks written by `chunker` as Markdown files with frontmatter, or as JSON Lines."""
     from chunker.export import export
 
-    try:
-        done = export(chunks, out, fmt, tuple(stem or ()))
-    except ChunkerError as exc:
-        _err(str(exc))
-        raise typer.Exit(exc.exit_code) from None
+    done = export(chunks, out, fmt, tuple(stem or ()))
     if not quiet:
         for doc in done:
             stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
@@ -180,7 +167,8 @@ def export_command(
 
 
 def run_cli(argv: list[str]) -> int:
-    """Run the command with ``argv``; return the exit code (callable from tests)."""
+    """Run the command with ``argv``; return the exit code (callable from tests). Every command's
+    :class:`ChunkerError` ends here: its message on stderr, its exit code."""
     try:
         app(args=argv, prog_name="chunker", standalone_mode=True)
     except SystemExit as exc:
