@@ -11,16 +11,14 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import re
 import stat
-from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
 from chunker.errors import SourceError
 from chunker.models import Diagnostic
 
-__all__ = ["SourceText", "decode_source", "line_of", "line_starts", "read_source"]
+__all__ = ["SourceText", "decode_source", "read_source"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -32,7 +30,6 @@ _OTHER_BOMS: tuple[tuple[bytes, str], ...] = (
     (b"\xfe\xff", "UTF-16 (big-endian)"),
 )
 
-_NEWLINE = re.compile("\n")
 
 _MAX_LISTED_LINES = 10
 """How many NUL lines a diagnostic names before it says 'and N more'."""
@@ -48,22 +45,6 @@ class SourceText:
     """Hex digest of the raw bytes as read (BOM and original newlines included)."""
     diagnostics: tuple[Diagnostic, ...]
     """Findings about the bytes that did not stop decoding (e.g. NUL characters)."""
-
-
-def line_starts(text: str) -> list[int]:
-    """Offsets at which each line starts, splitting on ``"\\n"`` only.
-
-    ``line_starts("a\\nb")`` is ``[0, 2]``. Compute it once per document and
-    look lines up with :func:`line_of`.
-    """
-    starts = [0]
-    starts.extend(map(re.Match.end, _NEWLINE.finditer(text)))
-    return starts
-
-
-def line_of(starts: list[int], offset: int) -> int:
-    """1-based line of a character offset, given :func:`line_starts` of the text."""
-    return max(1, bisect_right(starts, offset))
 
 
 def _size_error(size: int, max_bytes: int, display: str) -> SourceError:

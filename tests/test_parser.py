@@ -63,3 +63,8 @@ def test_tokens_equal_stock_markdown_it_on_the_spec_examples() -> None:
 def test_line_starts_are_the_offsets_after_each_newline(text: str) -> None:
     expected = [0] + [i + 1 for i, char in enumerate(text) if char == "\n" and i + 1 < len(text)]
     assert compute_line_starts(text) == expected
+
+
+def test_line_starts_split_on_lf_only_not_on_unicode_separators() -> None:
+    text = "a\u2028b\nc\u2029d\x85e\x0cf\x0bg\nh"
+    assert compute_line_starts(text) == [0, 4, text.index("h")]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from chunker.errors import EXIT_SOURCE, SourceError
-from chunker.reader import decode_source, line_of, line_starts, read_source
+from chunker.reader import decode_source, read_source
 
 BADINPUT = Path(__file__).resolve().parents[2] / "shared" / "badinput"
 LIMIT = 1 << 20
@@ -162,31 +162,6 @@ def test_empty_input_gives_empty_text() -> None:
     src = decode_source(b"", "x", LIMIT)
     assert src.text == ""
     assert src.sha256 == hashlib.sha256(b"").hexdigest()
-
-
-# -- line numbers ---------------------------------------------------------------
-
-
-def test_line_starts_split_on_lf_only_not_on_unicode_separators() -> None:
-    text = "a\u2028b\nc\u2029d\x85e\x0cf\x0bg\nh"
-    assert line_starts(text) == [0, 4, text.index("h")]
-    assert len(text.splitlines()) > 3  # what str.splitlines would have miscounted
-
-
-def test_line_of_maps_offsets_to_one_based_lines() -> None:
-    text = "ab\ncd\n\nef"
-    starts = line_starts(text)
-    assert starts == [0, 3, 6, 7]
-    assert [line_of(starts, i) for i in range(len(text) + 1)] == [1, 1, 1, 2, 2, 2, 3, 4, 4, 4]
-
-
-def test_line_starts_of_an_empty_text_is_one_line() -> None:
-    assert line_starts("") == [0]
-    assert line_of([0], 0) == 1
-
-
-def test_a_trailing_newline_starts_an_empty_last_line() -> None:
-    assert line_starts("a\n") == [0, 2]
 
 
 # -- files ----------------------------------------------------------------------
