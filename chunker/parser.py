@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate, repeat
 from operator import add, sub
-from typing import Any
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -150,7 +150,7 @@ def _speed_up(md: MarkdownIt) -> None:
     block.ruler.at("lheading", lheading, {"alt": []})
     _fast_paragraph_terminators(md)
     _dispatch_by_first_character(md)
-    _fast_line_markers(md)
+    _fast_block_state(md)
     _skip_needless_normalize(md)
 
 
@@ -201,14 +201,27 @@ _MARKER_SAMPLE = "a\n  b\n\t c\n \t\td\n\n   \n x \t\n\t\n \t "
 """Lines that exercise every branch of markdown-it's marker loop (checked against it once)."""
 
 
-def _fast_line_markers(md: MarkdownIt) -> None:
-    """The block parser's state computes its line caches with :func:`_line_markers`. Installed only
-    when markdown-it's own state gives the same caches on a sample (its attributes other than the
-    caches are set by its own ``__init__``)."""
+_TOKEN_FIELDS = ("type", "tag", "nesting", "attrs", "map", "level", "children", "content", "markup", "info", "meta",
+                 "block", "hidden")  # fmt: skip
+"""markdown-it's ``Token`` fields, which :func:`_fast_block_state` sets by hand."""
+_PARSE_SAMPLE = "# a\n\n- b\n  > c\n\n| x |\n|---|\n| y |\n\n```py\nz\n```\n\n    code\n\ntext\n===\n"
+
+
+def _fast_block_state(md: MarkdownIt) -> None:
+    """The block parser's state computes its line caches with :func:`_line_markers`, and creates
+    tokens by setting their fields directly: ``Token(...)`` through its dataclass ``__init__`` and
+    ``__post_init__`` plus ``push``'s own updates cost twice as much, and the block parse creates
+    half a million tokens over the corpus. Installed only when markdown-it's own state gives the
+    same caches on samples, and its parse the same tokens (other attributes of the state are set by
+    its own ``__init__``); tokens by hand only when ``Token`` has exactly the known fields."""
+    import dataclasses
     import types
 
     from markdown_it.parser_block import ParserBlock
     from markdown_it.rules_block.state_block import StateBlock
+
+    new_token = Token.__new__
+    known_token = tuple(f.name for f in dataclasses.fields(Token)) == _TOKEN_FIELDS
 
     class FastStateBlock(StateBlock):
         def __init__(self, src: str, md: MarkdownIt, env: Any, tokens: list[Token]) -> None:
@@ -218,6 +231,22 @@ def _fast_line_markers(md: MarkdownIt) -> None:
             self.bsCount = [0] * len(self.bMarks)
             self.lineMax = len(self.bMarks) - 1
 
+        if known_token:
+
+            def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
+                token = new_token(Token)
+                token.type, token.tag, token.nesting = ttype, tag, nesting
+                token.attrs, token.map, token.children = {}, None, None
+                token.content = token.markup = token.info = ""
+                token.meta, token.block, token.hidden = {}, True, False
+                if nesting < 0:
+                    self.level -= 1  # closing tag
+                token.level = self.level
+                if nesting > 0:
+                    self.level += 1  # opening tag
+                self.tokens.append(token)
+                return token
+
     for sample in (_MARKER_SAMPLE, _MARKER_SAMPLE + "\n", "", "\n", " ", "x"):
         stock, fast = StateBlock(sample, md, {}, []), FastStateBlock(sample, md, {}, [])
         if vars(stock) != vars(fast):
@@ -226,6 +255,8 @@ def _fast_line_markers(md: MarkdownIt) -> None:
     block_parse = types.FunctionType(
         parse.__code__, {**parse.__globals__, "StateBlock": FastStateBlock}, parse.__name__, parse.__defaults__
     )
+    if block_parse(md.block, _PARSE_SAMPLE, md, {}, []) != parse(md.block, _PARSE_SAMPLE, md, {}, []):
+        return
     md.block.parse = types.MethodType(block_parse, md.block)  # type: ignore[method-assign]
 
 
