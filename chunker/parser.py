@@ -343,9 +343,12 @@ def _dispatch_by_first_character(md: MarkdownIt) -> None:
     cache[""] = [dispatch]
 
 
+_LF = re.compile("\n")
+
+
 def compute_line_starts(text: str) -> list[int]:
-    starts = list(accumulate([len(line) + 1 for line in text.split("\n")], initial=0))
-    starts.pop()  # past the end: the last line has no newline after it
+    starts = [0]
+    starts.extend(map(re.Match.end, _LF.finditer(text)))  # no temporary list of every line
     if starts[-1] == len(text) and len(starts) > 1:
         starts.pop()  # a final newline does not open an empty last line
     return starts

@@ -77,7 +77,7 @@ def chunk_blocks(
         skipped.append(doc.frontmatter)
     skipped.extend(grouping.skipped)
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(), which copies the whole text
         found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
     elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:
         found.append(Diagnostic("warning", "empty", "the document has frontmatter only: no chunks"))
