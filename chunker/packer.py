@@ -97,31 +97,35 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     if mode == "heading":
         line = f"{'#' * max(section.level, 1)} {section.title}"
         return "" if content.startswith(line) else _shorten(line, limit)
-    texts = [h.text for h in path][-cfg.context_depth :] if cfg.context_depth else []
+    texts = [h.text for h in path[-cfg.context_depth :]] if cfg.context_depth else []
     if mode == "blockquote":
         parts = [title, *texts] if not texts or texts[0] != title else texts
         return _shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit)
     if not texts:
         return "" if not section.title or content.lstrip("# ").startswith(section.title) else section.title
-    leading = _leading_headings(content)
-    while texts and texts[-1] in leading:
-        texts.pop()  # the chunk starts with that very heading line: never say it twice
+    if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
+        leading = _leading_headings(content)
+        while texts and texts[-1] in leading:
+            texts.pop()  # the chunk starts with that very heading line: never say it twice
     return _shorten(" > ".join(texts), limit)
 
 
 def _leading_headings(content: str) -> set[str]:
     """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line)."""
     found: set[str] = set()
-    for number, line in enumerate(content.split("\n", 8)[:8]):
-        stripped = line.strip()
-        if not stripped:
-            continue
+    start = 0
+    for number in range(8):  # the first 8 lines, found one at a time (no split of a long chunk)
+        end = content.find("\n", start)
+        stripped = (content[start:] if end == -1 else content[start:end]).strip()
         if stripped.startswith("#"):
             found.add(stripped.lstrip("#").strip())
-        elif number == 0:
+        elif stripped and number == 0:
             found.add(stripped)  # a setext or plain-text heading line
-        else:
+        elif stripped:
             break
+        if end == -1:
+            break
+        start = end + 1
     return found
 
 
@@ -144,6 +148,12 @@ class _SectionPacker:
         longest_prefix = max((measure(p) for p in prefixes if p), default=0)
         self.budget = cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
         self.units: list[_Unit] = []
+        blocks = section.blocks
+        self.fits_whole = (
+            self.chars_mode and bool(blocks) and blocks[-1].end_offset - blocks[0].start_offset <= self.budget
+        )
+        """The section fits in the budget (in characters): one unit per block and one chunk, no
+        size to compute for either (about half of all sections)."""
         self._unit_sums: list[int] = []
         self._gap_sums: list[int] = []
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
@@ -156,20 +166,20 @@ class _SectionPacker:
 
     # -- units ---------------------------------------------------------------
     def build_units(self) -> None:
+        units, span, budget, fits_whole = self.units, self.span, self.budget, self.fits_whole
         glued_from: int | None = None  # start of the headings that stick to the next block
         for position, block in enumerate(self.section.blocks):
-            strength = HEADING_BASE - block.heading_level if block.kind == "heading" else BLOCK
-            if position == 0:
-                strength = BLOCK
-            lead = 0 if glued_from is None else self.span(glued_from, block.start_offset)
-            glued_from = (block.start_offset if glued_from is None else glued_from) if block.kind == "heading" else None
-            size = self.span(block.start_offset, block.end_offset)
-            if size <= self.budget and (lead + size <= self.budget or not self._splittable(block)):
-                self.units.append(
-                    _Unit(block.start_offset, block.end_offset, block, strength, glue=block.kind == "heading")
-                )
-                continue
-            self._split(block, strength)
+            start, end = block.start_offset, block.end_offset
+            heading = block.kind == "heading"
+            strength = HEADING_BASE - block.heading_level if heading and position else BLOCK
+            if not fits_whole:
+                lead = 0 if glued_from is None else span(glued_from, start)
+                glued_from = (start if glued_from is None else glued_from) if heading else None
+                size = span(start, end)
+                if size > budget or (lead + size > budget and self._splittable(block)):
+                    self._split(block, strength)
+                    continue
+            units.append(_Unit(start, end, block, strength, heading))
 
     def _splittable(self, block: Block) -> bool:
         """Whether the block may be cut into pieces (it fits alone but not after its headings)."""
@@ -402,11 +412,17 @@ class _SectionPacker:
             if len(self._unit_sums) != len(units) + 1:
                 self._sums()
             size = self._unit_sums[e] - self._unit_sums[i] + self._gap_sums[e - 1] - self._gap_sums[i]
-        if not first.first:
-            size += self._added_before(first.block)
-        if not last.last and last.block.fence is not None:
-            size += self.measure(self._closing_text(last.block) + "\n")
-        return size
+        return size + self._added_at_start(first) + self._added_at_end(last)
+
+    def _added_at_start(self, unit: _Unit) -> int:
+        """Size of the text a chunk starting with ``unit`` repeats before it (table header, fence)."""
+        return 0 if unit.first else self._added_before(unit.block)
+
+    def _added_at_end(self, unit: _Unit) -> int:
+        """Size of the closing fence a chunk ending with ``unit`` (a piece of fenced code) adds."""
+        if unit.last or unit.block.fence is None:
+            return 0
+        return self.measure(self._closing_text(unit.block) + "\n")
 
     # -- packing --------------------------------------------------------------
     def ranges(self) -> list[tuple[int, int]]:
@@ -414,16 +430,25 @@ class _SectionPacker:
         n = len(units)
         cfg = self.cfg
         budget = self.budget
+        if self.fits_whole:
+            return [(0, n)]
         out: list[tuple[int, int]] = []
-        # Whole blocks in characters: size(i, e) is just the span (no added text), computed inline.
-        spans_only = self.chars_mode and all(u.first and u.last for u in units)
+        chars_mode = self.chars_mode
+        # In characters, size(i, e) is computed inline: the span plus the text added at each end.
+        # Whole blocks add none; else what a chunk adds after each unit is looked up only once.
+        spans_only = chars_mode and all(u.first and u.last for u in units)
+        added_at_end = [0] * n if spans_only or not chars_mode else [self._added_at_end(u) for u in units]
         i = 0
         while i < n:
             chosen = -1
             candidates: list[tuple[int, int, int]] = []
             start_i = units[i].start
+            added_at_start = self._added_at_start(units[i])
             for e in range(i + 1, n + 1):
-                size = units[e - 1].end - start_i if spans_only else self.size(i, e)
+                if chars_mode:
+                    size = units[e - 1].end - start_i + added_at_start + added_at_end[e - 1]
+                else:
+                    size = self.size(i, e)
                 if size > budget:
                     break
                 if e == n:
@@ -536,23 +561,32 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
     for unit in units:
         if not blocks or blocks[-1] is not unit.block:
             blocks.append(unit.block)
-    body_blocks = [b for b in blocks if b.kind != "heading"]
-    path = (body_blocks[0] if body_blocks else blocks[-1]).header_path
-    kinds = frozenset({b.kind for b in blocks}.union(*(b.inner for b in blocks)))
+    path = blocks[-1].header_path  # that of the first body block; of the last heading if none
+    for block in blocks:
+        if block.kind != "heading":
+            path = block.header_path
+            break
+    kind_set: set[str] = {b.kind for b in blocks}
+    for block in blocks:
+        if block.inner:
+            kind_set |= block.inner
+    if len(blocks) == 1 and blocks[0].atomic:
+        kind_set.add("<atomic>")
+    # Fields by position: a dataclass called with keywords takes about twice as long.
     return _Draft(
-        packer=packer,
-        content=content,
-        start=first.start,
-        end=last.end,
-        start_line=first.block.start_line if first.first else _line(packer, first.start, first.block),
-        end_line=last.block.end_line if last.last else _line(packer, last.end, last.block),
-        path=path,
-        blocks=tuple(blocks),
-        kinds=kinds if not (len(blocks) == 1 and blocks[0].atomic) else kinds | {"<atomic>"},
-        added=tuple(added),
-        continuation=not first.first,
-        split_block=first.block if not first.first else (last.block if not last.last else None),
-        over=packer.size(i, e) > packer.budget,
+        packer,
+        content,
+        first.start,  # start
+        last.end,  # end
+        first.block.start_line if first.first else _line(packer, first.start, first.block),  # start_line
+        last.block.end_line if last.last else _line(packer, last.end, last.block),  # end_line
+        path,
+        tuple(blocks),
+        frozenset(kind_set),  # kinds
+        tuple(added),  # added
+        not first.first,  # continuation
+        first.block if not first.first else (last.block if not last.last else None),  # split_block
+        packer.size(i, e) > packer.budget,  # over
     )
 
 
@@ -580,9 +614,10 @@ def _number_parts(drafts: list[_Draft]) -> None:
     block it ends (it then starts the next split block)."""
     groups: dict[int, list[_Draft]] = {}
     for draft in drafts:
-        held = [
-            b for b in (draft.blocks[0], draft.blocks[-1]) if draft.start > b.start_offset or draft.end < b.end_offset
-        ]
+        first, last = draft.blocks[0], draft.blocks[-1]
+        if draft.start <= first.start_offset and draft.end >= last.end_offset:
+            continue  # whole blocks only (the common case): holds no piece
+        held = [b for b in (first, last) if draft.start > b.start_offset or draft.end < b.end_offset]
         for block in dict.fromkeys(held):
             groups.setdefault(id(block), []).append(draft)
     for block_id, members in groups.items():
@@ -662,43 +697,44 @@ def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk,
         size = measure(embedding)
         over = draft.over or size > cfg.max_chars
         atomic = "<atomic>" in draft.kinds
+        # Fields by position: a dataclass called with 28 keywords takes about four times as long.
         chunks.append(
             Chunk(
-                chunk_id=ids[k],
-                chunk_index=k,
-                content_original=draft.content,
-                content_for_embedding=embedding,
-                content_type="overflow" if over else ("atomic_block" if atomic else "section_fragment"),
-                start_line=draft.start_line,
-                end_line=draft.end_line,
-                start_offset=draft.start,
-                end_offset=draft.end,
-                header_path=draft.path,
-                section=section.title,
-                block_ids=tuple(b.id for b in draft.blocks),
-                has_code="code" in draft.kinds,
-                has_table="table" in draft.kinds,
-                has_math="math" in draft.kinds,
-                is_overflow=over,
-                is_sparse=size < cfg.min_chars,
-                previous_chunk_id=ids[k - 1] if k else None,
-                next_chunk_id=ids[k + 1] if k + 1 < count else None,
-                ziffer=ziffers[k],
-                page=section.page,
-                chunk_key=key,
-                content_hash=hashlib.sha256(draft.content.encode("utf-8", "surrogatepass")).hexdigest(),
-                is_continuation=draft.continuation,
-                part=draft.part,
-                parts=draft.parts,
-                added_lines=draft.added,
-                size=size,
+                ids[k],  # chunk_id
+                k,  # chunk_index
+                draft.content,  # content_original
+                embedding,  # content_for_embedding
+                "overflow" if over else ("atomic_block" if atomic else "section_fragment"),  # content_type
+                draft.start_line,  # start_line
+                draft.end_line,  # end_line
+                draft.start,  # start_offset
+                draft.end,  # end_offset
+                draft.path,  # header_path
+                section.title,  # section
+                tuple([b.id for b in draft.blocks]),  # block_ids
+                "code" in draft.kinds,  # has_code
+                "table" in draft.kinds,  # has_table
+                "math" in draft.kinds,  # has_math
+                over,  # is_overflow
+                size < cfg.min_chars,  # is_sparse
+                ids[k - 1] if k else None,  # previous_chunk_id
+                ids[k + 1] if k + 1 < count else None,  # next_chunk_id
+                ziffers[k],  # ziffer
+                section.page,  # page
+                key,  # chunk_key
+                hashlib.sha256(draft.content.encode("utf-8", "surrogatepass")).hexdigest(),  # content_hash
+                draft.continuation,  # is_continuation
+                draft.part,  # part
+                draft.parts,  # parts
+                draft.added,  # added_lines
+                size,  # size
             )
         )
     return tuple(chunks)
 
 
 def _join(prefix: str, overlap: str, content: str) -> str:
-    return PREFIX_SEPARATOR.join(p for p in (prefix, overlap, content) if p)
+    return PREFIX_SEPARATOR.join([p for p in (prefix, overlap, content) if p])
 
 
 def _overlap(previous: str, sentences: int) -> str:

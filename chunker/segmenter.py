@@ -71,7 +71,8 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
     def line_blank(index: int) -> bool:
         start = starts[index]
         end = starts[index + 1] - 1 if index + 1 < nlines else last_end
-        return start >= end or text[start:end].isspace()
+        # the last character first: most lines are not blank, and then no slice is made
+        return start >= end or (text[end - 1].isspace() and text[start:end].isspace())
 
     def add(
         kind: BlockKind,
@@ -93,21 +94,22 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
                 path.pop()
             path.append(Heading(level, title, first + 1))
             shared_path[0] = tuple(path)
+        # Fields by position: a dataclass called with keywords takes about twice as long.
         blocks.append(
             Block(
-                id=f"blk_{len(blocks) + 1:04d}",
-                kind=kind,
-                start_offset=start,
-                end_offset=end,
-                start_line=first + 1,
-                end_line=last,
-                header_path=shared_path[0],
-                atomic=kind in atomic_kinds,
-                source=text,
-                heading_level=level,
-                inner=inner,
-                joints=tuple(j for j in joints if start < j < end) if joints else (),
-                fence=fence,
+                "blk_" + str(len(blocks) + 1).zfill(4),  # id
+                kind,
+                start,  # start_offset
+                end,  # end_offset
+                first + 1,  # start_line
+                last,  # end_line
+                shared_path[0],  # header_path
+                kind in atomic_kinds,  # atomic
+                text,  # source
+                level,  # heading_level
+                inner,
+                tuple(j for j in joints if start < j < end) if joints else (),  # joints
+                fence,
             )
         )
 
@@ -134,24 +136,26 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
                 i += 1
                 continue
             first, last = token.map
+            kind = _KIND_OF_TOKEN.get(token.type, "raw")
             if token.nesting != 1:
                 close = i
-            elif i + 2 < n and tokens[i + 2].nesting == -1 and tokens[i + 1].nesting == 0:
+                inner, joints = _NOTHING_INSIDE
+            elif i + 2 < n and tokens[i + 1].type == "inline" and tokens[i + 2].nesting == -1:
                 close = i + 2  # paragraph, heading: open, inline, close
+                inner, joints = _NOTHING_INSIDE
             else:
-                close = _matching_close(tokens, i)
-            kind = _KIND_OF_TOKEN.get(token.type, "raw")
-            first = max(first, covered)
-            last = min(max(last, first), nlines)
+                close, inner, joints = _container(tokens, i, kind, starts)
+            if first < covered:
+                first = covered
+            if last < first:
+                last = first
+            if last > nlines:
+                last = nlines
             if first >= last:
                 i = close + 1
                 continue
             if first > covered:
                 add_raw(covered, first)
-            if close <= i + 1 or (close == i + 2 and tokens[i + 1].type == "inline"):
-                inner, joints = _NOTHING_INSIDE
-            else:
-                inner, joints = _inner(tokens, i, close, kind, starts)
             if kind == "heading":
                 raw = tokens[i + 1].content if i + 1 < n and tokens[i + 1].type == "inline" else ""
                 add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)
@@ -173,38 +177,35 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
-def _matching_close(tokens: Sequence[Token], index: int) -> int:
-    if tokens[index].nesting != 1:
-        return index
-    depth = 0
-    for j in range(index, len(tokens)):
-        depth += tokens[j].nesting
-        if depth == 0:
-            return j
-    return len(tokens) - 1
-
-
-def _inner(
-    tokens: Sequence[Token], open_index: int, close_index: int, kind: BlockKind, starts: Sequence[int]
-) -> tuple[frozenset[str], tuple[int, ...]]:
-    """Kinds nested in a block, and its joints: offsets where it may be split when oversize."""
+def _container(
+    tokens: Sequence[Token], open_index: int, kind: BlockKind, starts: Sequence[int]
+) -> tuple[int, frozenset[str], tuple[int, ...]]:
+    """Index of the token closing a container block (the last token if none does), the kinds
+    nested in the block, and its joints: offsets where it may be split when oversize. One pass."""
     inner: set[str] = set()
     joints: list[int] = []
     in_body = False
-    for j in range(open_index + 1, close_index):
+    depth = 1
+    close = len(tokens) - 1
+    for j in range(open_index + 1, close):
         token = tokens[j]
-        nested = _INNER_KIND.get(token.type)
+        depth += token.nesting
+        if depth == 0:
+            close = j
+            break
+        token_type = token.type
+        nested = _INNER_KIND.get(token_type)
         if nested is not None:
             inner.add(nested)
-        if token.type == "tbody_open":
+        if token_type == "tbody_open":
             in_body = True
         if token.map is None:
             continue
-        if (kind == "list" and token.type == "list_item_open" and token.level == 1) or (
-            kind == "table" and in_body and token.type == "tr_open"
+        if (kind == "list" and token_type == "list_item_open" and token.level == 1) or (
+            kind == "table" and in_body and token_type == "tr_open"
         ):
             joints.append(starts[token.map[0]])
-    return frozenset(inner), tuple(joints)
+    return close, frozenset(inner), tuple(joints)
 
 
 def _fence_info(
