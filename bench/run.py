@@ -8,6 +8,7 @@ fastest round and the ratios are medians of the per-round ratios (machine noise 
 
 Other modes::
 
+    --interleaved  chunker and block-only parse alternating per file in one process (drift-proof ratio)
     --scaling   one synthetic document of 0.1 / 1 / 10 MB (concatenated corpus files), each in a fresh process
     --jobs      CLI ``chunker --jobs 1`` vs ``--jobs 2`` --force on a temp copy of the corpus (sources/)
     --noop      incremental no-op CLI run after a full run
@@ -233,6 +234,37 @@ def library(corpus: Path, repeat: int, peers: bool) -> None:
     print(f"\nchunker / block parse per round: {ratios} (target <= 1.3)")
 
 
+def interleaved(corpus: Path, repeat: int) -> None:
+    """chunker vs markdown-it-py block-only parse in one process, alternating per file (which of the
+    two runs first alternates too): slow drifts of a shared machine hit both alike, which separate
+    processes run one after the other cannot promise. CPU time per call."""
+    sys.path.insert(0, str(REPO))
+    texts = [text for _, text in load_texts(corpus)]
+    engines = {"mdit-block": ENGINE_FACTORIES["mdit-block"](), "chunker": ENGINE_FACTORIES["chunker"]()}
+    for run in engines.values():
+        run("# warm up\n\ntext\n")
+    ratios: list[float] = []
+    for r in range(repeat):
+        spent = dict.fromkeys(engines, 0.0)
+        for k, text in enumerate(texts):
+            order = list(engines) if (k + r) % 2 == 0 else list(reversed(engines))
+            for name in order:
+                started = time.process_time()
+                engines[name](text)
+                spent[name] += time.process_time() - started
+        ratios.append(spent["chunker"] / spent["mdit-block"])
+        print(
+            f"round {r + 1}/{repeat}: mdit-block {spent['mdit-block']:.2f}s  chunker {spent['chunker']:.2f}s  "
+            f"ratio {ratios[-1]:.3f}",
+            file=sys.stderr,
+        )
+    shown = ", ".join(f"{x:.2f}" for x in ratios)
+    print(
+        f"\nInterleaved, one process, {len(texts)} files, cpu time: chunker / block parse per round: {shown}; "
+        f"median {statistics.median(ratios):.2f} (target <= 1.3)"
+    )
+
+
 def scaling(corpus: Path, repeat: int) -> None:
     sizes = (100_000, 1_000_000, 10_000_000)
     runs: dict[int, list[dict[str, Any]]] = {s: [] for s in sizes}
@@ -415,6 +447,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="Speed and scale benchmark of the chunker (see bench/README.md).")
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--repeat", type=int, default=3, help="rounds per measurement (default 3)")
+    parser.add_argument("--interleaved", action="store_true", help="chunker vs block parse alternating per file")
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--jobs", action="store_true")
     parser.add_argument("--noop", action="store_true")
@@ -435,9 +468,11 @@ def main() -> int:
         return 0
     corpus = args.corpus.resolve()
     print(f"# {machine()}\n# command: {' '.join([Path(PY).name, *sys.argv])}")
-    modes = args.scaling or args.jobs or args.noop or args.startup
+    modes = args.interleaved or args.scaling or args.jobs or args.noop or args.startup
     if args.all or not modes:
         library(corpus, args.repeat, not args.no_peers)
+    if args.all or args.interleaved:
+        interleaved(corpus, args.repeat)
     if args.all or args.scaling:
         scaling(corpus, args.repeat)
     if args.all or args.jobs or args.noop:
