@@ -18,7 +18,7 @@ from pathlib import Path
 from chunker.errors import SourceError
 from chunker.models import Diagnostic
 
-__all__ = ["SourceText", "decode_source", "read_source"]
+__all__ = ["SourceText", "decode_source", "read_source", "read_source_bytes"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -170,6 +170,11 @@ def _open_error(exc: OSError, display: str) -> SourceError:
 
 def read_source(path: Path, display: str, max_bytes: int) -> SourceText:
     """Read and decode one source file; every failure is a :class:`SourceError` naming ``display``."""
+    return decode_source(read_source_bytes(path, display, max_bytes), display, max_bytes)
+
+
+def read_source_bytes(path: Path, display: str, max_bytes: int) -> bytes:
+    """The bytes of one source file (a regular file of at most ``max_bytes``), undecoded."""
     try:
         # O_NONBLOCK: opening a FIFO must not hang; it has no effect on regular files.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -201,4 +206,4 @@ def read_source(path: Path, display: str, max_bytes: int) -> SourceText:
         raise _open_error(exc, display) from None
     finally:
         os.close(fd)
-    return decode_source(data, display, max_bytes)
+    return data

@@ -209,26 +209,29 @@ def process_document(
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
     system (:func:`~chunker.sources.collision_index`); looked up in ``out_dir`` when not given."""
-    from chunker.pipeline import chunk_markdown
-    from chunker.reader import read_source
-    from chunker.writer import write_document
+    from chunker.reader import decode_source, read_source_bytes
 
     folder = out_dir / source.stem
     try:
         check_inside(source.path, sources_dir, source.display)
-        data = read_source(source.path, source.display, cfg.max_file_bytes)
+        raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
         previous, report, intact = _previous_state(folder, verify=check)
         fingerprint = _fingerprint(cfg)
         fresh = (
             previous is not None
             and intact
-            and previous.get("source_sha256") == data.sha256
+            and previous.get("source_sha256") == hashlib.sha256(raw).hexdigest()
             and previous.get("fingerprint") == fingerprint
         )
         if fresh and not force and not check:
             return DocOutcome(source.stem, source.display, "unchanged", EXIT_OK, _old_metrics(report))
+        data = decode_source(raw, source.display, cfg.max_file_bytes)  # not needed for an unchanged one
         if cfg.strategy == "off" and not check:
             return DocOutcome(source.stem, source.display, "off", EXIT_OK)
+        # imported only here: an unchanged document needs neither the parser nor the writer
+        from chunker.pipeline import chunk_markdown
+        from chunker.writer import write_document
+
         if source.path.suffix == ".txt":
             from chunker.plaintext import chunk_text
 
