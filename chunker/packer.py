@@ -375,19 +375,15 @@ class _SectionPacker:
     # -- sizes ----------------------------------------------------------------
     def _added_before(self, block: Block) -> int:
         """Size of the text a piece of ``block`` repeats before itself (table header, opening fence)."""
-        if block.kind == "table" and block.joints:
-            return self.span(block.start_offset, block.joints[0])
-        if block.kind == "code" and block.fence is not None:
-            return self.measure(block.fence[0] + "\n")
-        return 0
+        return self.measure(_repeated_before(block, self.source))
 
     def _closing_text(self, block: Block) -> str:
+        """The fence line that closes a piece of fenced ``block``: its indentation and marker run."""
         if block.fence is None:
             return ""
-        opening = block.fence[0]
-        run = opening.lstrip(" ")
-        marker = run[0] * (len(run) - len(run.lstrip(run[0])))
-        return opening[: len(opening) - len(run)] + marker
+        indent = _fence_indent(block)
+        run = block.fence[0][len(indent) :]
+        return indent + run[0] * (len(run) - len(run.lstrip(run[0])))
 
     def _sums(self) -> None:
         """Prefix sums of unit sizes and of the gaps between units (token mode)."""
@@ -534,11 +530,9 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
     first, last = units[0], units[-1]
     added: list[AddedText] = []
     if not first.first:
-        block = first.block
-        if block.kind == "table" and block.joints:
-            added.append(AddedText("before", source[block.start_offset : block.joints[0]]))
-        elif block.kind == "code" and block.fence is not None:
-            added.append(AddedText("before", block.fence[0] + "\n"))
+        repeated = _repeated_before(first.block, source)
+        if repeated:
+            added.append(AddedText("before", repeated))
     content = (added[0].text if added else "") + source[first.start : last.end]
     if has_fence_marker(content):
         still_open = open_fence(content)
@@ -588,6 +582,16 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
         first.block if not first.first else (last.block if not last.last else None),  # split_block
         packer.size(i, e) > packer.budget,  # over
     )
+
+
+def _repeated_before(block: Block, source: str) -> str:
+    """The text a piece of ``block`` (not its first) repeats before itself: a table's header and
+    delimiter rows, a fenced code block's opening fence line; else nothing."""
+    if block.kind == "table" and block.joints:
+        return source[block.start_offset : block.joints[0]]
+    if block.kind == "code" and block.fence is not None:
+        return block.fence[0] + "\n"
+    return ""
 
 
 def _fence_indent(block: Block) -> str:
