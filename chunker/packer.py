@@ -30,6 +30,7 @@ from chunker.strategies import Section
 # Strength of the boundary before a unit: the packer cuts at the strongest one in reach.
 HEADING_BASE = 20  # before a heading of level L: HEADING_BASE - L
 BLOCK = 10
+INTRODUCED = 8  # a block after a paragraph ending with ':' that introduces it ("For example:")
 JOINT = 6  # list item, table row, code line after a blank line
 CODE_LINE_LOW_INDENT = 5
 SENTENCE = 4
@@ -168,10 +169,14 @@ class _SectionPacker:
     def build_units(self) -> None:
         units, span, budget, fits_whole = self.units, self.span, self.budget, self.fits_whole
         glued_from: int | None = None  # start of the headings that stick to the next block
+        introduces = False  # the previous block is a paragraph that ends with a colon
         for position, block in enumerate(self.section.blocks):
             start, end = block.start_offset, block.end_offset
             heading = block.kind == "heading"
             strength = HEADING_BASE - block.heading_level if heading and position else BLOCK
+            if introduces and not heading and position:
+                strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
+            introduces = block.kind == "paragraph" and _ends_with_colon(self.source, start, end)
             if not fits_whole:
                 lead = 0 if glued_from is None else span(glued_from, start)
                 glued_from = (start if glued_from is None else glued_from) if heading else None
@@ -582,6 +587,13 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
         first.block if not first.first else (last.block if not last.last else None),  # split_block
         packer.size(i, e) > packer.budget,  # over
     )
+
+
+def _ends_with_colon(source: str, start: int, end: int) -> bool:
+    """Whether source[start:end] ends with a colon, trailing whitespace aside."""
+    while end > start and source[end - 1].isspace():
+        end -= 1
+    return end > start and source[end - 1] in ":："
 
 
 def _repeated_before(block: Block, source: str) -> str:

@@ -185,3 +185,16 @@ def test_a_long_section_is_cut_at_a_sub_heading_rather_than_inside_the_next_subs
     documents = next(c for c in result.chunks if "### Documents" in c.content_original)
     assert documents.content_original.startswith("### Documents")
     assert {c.section for c in result.chunks} == {"Apply"}
+
+
+def test_a_paragraph_ending_with_a_colon_stays_with_the_block_it_introduces() -> None:
+    # The cut nearest the 800-char target would fall right after "For example:" (~720 chars in).
+    before = " ".join(f"Sentence {i} says what the settings file holds." for i in range(15))  # ~700 chars
+    code = "\n".join(f'"setting.{i}": "value number {i}",' for i in range(10))  # ~300 chars
+    after = " ".join(f"Closing sentence {i} adds a remark." for i in range(14))  # ~500 chars
+    text = f"## Settings\n\n{before}\n\nFor example:\n\n```json\n{code}\n```\n\n{after}\n"
+    result = chunk_markdown(text, ChunkerConfig(), "s", "s.md")
+    assert len(result.chunks) == 2
+    holder = next(c for c in result.chunks if "For example:" in c.content_original)
+    assert "```json" in holder.content_original  # not cut between the lead-in and its example
+    assert not any(c.content_original.rstrip().endswith(":") for c in result.chunks)
