@@ -7,6 +7,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from chunker import frontmatter
 from chunker.config import ChunkerConfig
@@ -311,3 +313,36 @@ def test_values_that_match_a_tag_but_cannot_be_built_are_refused_with_their_line
 def test_an_integer_too_long_for_str_is_converted_without_error() -> None:
     result = load_frontmatter("x: " + ":".join(["59"] * 3000) + "\n", 2, CFG)
     assert result.metadata is not None and isinstance(result.metadata["x"], str)
+
+
+# -- libyaml fast path -----------------------------------------------------------
+
+YAML_PIECES = ["title", "tags", ": ", ":", "\n", "  ", "- ", "[", "]", "{", "}", ", ", "a", "1", "2024-01-02",
+               "&x ", "*x", "!!str ", "!!binary ", "'", '"', "#", "\t", "? ", "yes", "null", "~", "1e9", "<<: ",
+               "é", "|\n  "]  # fmt: skip
+
+
+def hardened(yaml_text: str, monkeypatch: pytest.MonkeyPatch) -> FrontmatterResult:
+    with monkeypatch.context() as patched:
+        patched.setattr(frontmatter, "_CLoader", None)  # the pure-Python loader only
+        return load_frontmatter(yaml_text, 2, CFG)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(YAML_PIECES), max_size=30).map("".join))
+def test_the_libyaml_fast_path_never_changes_an_outcome(monkeypatch: pytest.MonkeyPatch, yaml_text: str) -> None:
+    assert load_frontmatter(yaml_text, 2, CFG) == hardened(yaml_text, monkeypatch)
+
+
+def test_a_plain_mapping_takes_the_fast_path_and_anything_else_the_hardened_loader() -> None:
+    if frontmatter._CLoader is None:
+        pytest.skip("PyYAML without libyaml")
+    assert frontmatter._plain_mapping("title: Привет\ntags: [a, b]\ndate: x\n", CFG) == {
+        "title": "Привет",
+        "tags": ["a", "b"],
+        "date": "x",
+    }
+    assert frontmatter._plain_mapping("a: 1\na: 2\n", CFG) is None  # a duplicate key: reported by the other
+    assert frontmatter._plain_mapping("d: 2024-01-02\n", CFG) is None  # a date to convert: reported too
+    assert frontmatter._plain_mapping("- a\n", CFG) is None  # not a mapping
+    assert frontmatter._plain_mapping("[" * 2000, CFG) is None  # too many openers for libyaml's recursion
