@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from eval_compare import DEFAULT_CORPUS, HERE, LANGUAGES, section_headings  # noqa: E402
+from eval_compare import DEFAULT_CORPUS, HERE, LANGUAGES, section_headings
 
 MIN_BYTES, MAX_BYTES = 6_000, 60_000
 MIN_SECTIONS, MAX_SECTIONS = 5, 40
