@@ -3,11 +3,13 @@
     .venv/bin/python bench/eval_compare.py [--cases FILE.jsonl ...] [--corpus ../shared/corpus]
                                            [--out bench/EVAL.md] [--check]
 
-``--cases`` may be given several times; without it the two case sets are used, in this order:
+``--cases`` may be given several times; without it the three case sets are used, in this order:
 
 - ``bench/eval_cases.jsonl``, the dev set: written first; chunker changes were checked against it;
 - ``bench/eval_cases_heldout.jsonl``, the held-out set: written blind afterwards (without running
-  any retrieval), over other documents, and never used for tuning.
+  any retrieval), over other documents, and never used for tuning;
+- ``bench/eval_cases_test.jsonl``, the test set: 100 cases written blind last, over 20 documents
+  drawn at random by ``bench/draw_eval_docs.py`` from those no other set uses.
 
 Each case set is run on its own: all chunks of all documents of that set are indexed together
 (not with the other sets' documents). The report has, per set, the totals, a per-language table
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 import os
 import platform
 import sys
@@ -59,13 +62,19 @@ ROOT = HERE.parent
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 DEV_CASES = HERE / "eval_cases.jsonl"
 HELDOUT_CASES = HERE / "eval_cases_heldout.jsonl"
-DEFAULT_CASES = (DEV_CASES, HELDOUT_CASES)
+TEST_CASES = HERE / "eval_cases_test.jsonl"
+DEFAULT_CASES = (DEV_CASES, HELDOUT_CASES, TEST_CASES)
 # How each known case set was made (file name -> (set name, provenance)).
 KNOWN_SETS = {
     DEV_CASES.name: ("dev", "written first; chunker changes were checked against it"),
     HELDOUT_CASES.name: (
         "held-out",
         "written blind afterwards (no retrieval was run while writing it), over other documents; never used for tuning",
+    ),
+    TEST_CASES.name: (
+        "test",
+        "written blind last, over 20 documents drawn at random (bench/draw_eval_docs.py, seed 20261130) from those"
+        " no other set uses; committed before any method was run on it",
     ),
 }
 SIZE = 1000
@@ -356,6 +365,50 @@ def render_pooled(runs: Sequence[tuple[CaseSet, Reports]]) -> list[str]:
     return lines
 
 
+def mcnemar_p(only_a: int, only_b: int) -> float:
+    """Exact two-sided McNemar test: the binomial probability of a split of the discordant cases
+    at least this uneven when either method is as likely to win each of them."""
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(only_a, only_b) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def render_paired(runs: Sequence[tuple[CaseSet, Reports]]) -> list[str]:
+    """Case-by-case comparison of the chunker with each baseline, per set and pooled."""
+    lines = [
+        "## Paired: the chunker against each baseline, case by case",
+        "",
+        "Per case, does the chunker hit and does the baseline hit? Only the cases where exactly one of the two hits "
+        "tell them apart; p is the exact two-sided McNemar test on those cases (small p: the split is unlikely "
+        "to be chance).",
+        "",
+        "| baseline | set | hit@5: only chunker / only baseline | p | hit@1: only chunker / only baseline | p |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    scopes = [(s.name, [(s, r)]) for s, r in runs]
+    if len(runs) > 1:
+        scopes.append(("pooled", list(runs)))
+    for name in METHODS:
+        if name == "chunker":
+            continue
+        for scope, members in scopes:
+            pairs = [
+                (ours_result, theirs)
+                for _, reports in members
+                for ours_result, theirs in zip(reports["chunker"][0].results, reports[name][0].results, strict=True)
+            ]
+            cells = []
+            for attr in ("section_hit_at_k", "section_hit_at_1"):
+                only_ours = sum(getattr(a, attr) and not getattr(b, attr) for a, b in pairs)
+                only_theirs = sum(getattr(b, attr) and not getattr(a, attr) for a, b in pairs)
+                cells.append(f"{only_ours} / {only_theirs} | {mcnemar_p(only_ours, only_theirs):.3f}")
+            lines.append(f"| {METHOD_LABELS[name]} | {scope} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
+
+
 def render(runs: Sequence[tuple[CaseSet, Reports]], command: str, corpus: Path) -> str:
     now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
@@ -383,6 +436,7 @@ def render(runs: Sequence[tuple[CaseSet, Reports]], command: str, corpus: Path) 
         lines += render_set(case_set, reports)
     if len(runs) > 1:
         lines += render_pooled(runs)
+    lines += render_paired(runs)
     return "\n".join(lines)
 
 
