@@ -224,7 +224,11 @@ def process_document(
             and previous.get("fingerprint") == fingerprint
         )
         if fresh and not force and not check:
-            return DocOutcome(source.stem, source.display, "unchanged", EXIT_OK, _old_metrics(report))
+            # The policies are part of the fingerprint, so the errors recorded then are the ones
+            # the same run would find now: an unchanged document fails the run as it did then.
+            errors = _recorded_errors(report)
+            code = EXIT_VALIDATION if errors else EXIT_OK
+            return DocOutcome(source.stem, source.display, "unchanged", code, _old_metrics(report), errors)
         data = decode_source(raw, source.display, cfg.max_file_bytes)  # not needed for an unchanged one
         if cfg.strategy == "off" and not check:
             return DocOutcome(source.stem, source.display, "off", EXIT_OK)
@@ -301,6 +305,27 @@ def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> Ch
 
     diagnostics = replace(result.diagnostics, diagnostics=(*extra, *result.diagnostics.diagnostics))
     return replace(result, diagnostics=diagnostics)
+
+
+def _recorded_errors(report: dict[str, Any] | None) -> tuple[Diagnostic, ...]:
+    """The errors a previous run wrote into report.json."""
+    found = report.get("errors") if isinstance(report, dict) else None
+    if not isinstance(found, list):
+        return ()
+    errors: list[Diagnostic] = []
+    for item in found:
+        if isinstance(item, dict):
+            line, chunk_id = item.get("line"), item.get("chunk_id")
+            errors.append(
+                Diagnostic(
+                    "error",
+                    str(item.get("code", "error")),
+                    str(item.get("message", "")),
+                    line if isinstance(line, int) and not isinstance(line, bool) else None,
+                    chunk_id if isinstance(chunk_id, str) else None,
+                )
+            )
+    return tuple(errors)
 
 
 def _old_metrics(report: dict[str, Any] | None) -> dict[str, Any]:

@@ -184,6 +184,21 @@ def test_validator_errors_under_a_policy_exit_1_and_still_write_artifacts(
     assert cli("--stem", "bad") == 0
 
 
+def test_an_unchanged_document_fails_a_rerun_as_it_failed_the_first_run(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / "orphan.md").write_text("# Doc\n\nBody.\n\n## A\n\nText.\n\n### Empty\n", encoding="utf-8")
+    (work / "config.yaml").write_text("fail_on_orphan_heading: true\n", encoding="utf-8")
+    assert cli() == 1
+    capsys.readouterr()
+    data = summary(capsys)
+    assert statuses(data)["orphan"] == "unchanged" and data["exit_code"] == 1
+    assert cli() == 1
+    assert "sources/orphan.md:9: error: orphan-heading" in capsys.readouterr().err
+    (work / "config.yaml").write_text("fail_on_orphan_heading: false\n", encoding="utf-8")
+    assert cli() == 0  # the policy is part of the fingerprint: the document is re-chunked and passes
+
+
 def test_an_unwritable_output_exits_4(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (work / "blocked").write_text("a file where a folder should be", encoding="utf-8")
     assert cli("--out", "blocked") == 4
