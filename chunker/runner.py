@@ -17,19 +17,22 @@ from typing import Any, Literal
 
 from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig, Settings
-from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_VALIDATION, ChunkerError
+from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
 from chunker.sources import (
+    Scan,
+    Shadowed,
     SourceFile,
+    ambiguous_message,
     case_collisions,
     check_inside,
     collision_index,
-    discover,
     find_source,
+    scan,
     validate_stem,
 )
 
-Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok"]
+Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +360,16 @@ def run(
     progress: Any = None,
 ) -> RunSummary:
     """Chunk the given stems (or every source) into ``out_dir/<stem>/``."""
-    sources = [find_source(sources_dir, validate_stem(s)) for s in stems] if stems else discover(sources_dir)
+    left_out: list[DocOutcome] = []
+    if stems:
+        sources = [find_source(sources_dir, validate_stem(s)) for s in dict.fromkeys(stems)]
+        kept = {s.stem for s in sources}
+    else:
+        scanned = scan(sources_dir)
+        left_out = _left_out(scanned)
+        kept = {s.stem for s in scanned.found}  # a stem that fails here keeps its previous artifacts
+        failed = {o.stem for o in left_out if o.status == "failed"}
+        sources = [s for s in scanned.found if s.stem not in failed]
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
     tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem]) for s in sources]
     outcomes: list[DocOutcome] = []
@@ -382,9 +394,37 @@ def run(
             outcomes.append(_run_one(task))
             if progress is not None:
                 progress()
+    outcomes.extend(left_out)
     if not stems and not check and not keep_orphans:
-        outcomes.extend(remove_orphans(out_dir, {s.stem for s in sources}))
+        outcomes.extend(remove_orphans(out_dir, kept))
     return RunSummary(tuple(outcomes))
+
+
+def _left_out(scanned: Scan) -> list[DocOutcome]:
+    """Files of ``sources/`` that a full run does not chunk, said out loud: a name that is not a
+    valid stem or a stem found in several subfolders fails the run (exit 2, nothing is chunked
+    under that stem); a file that the lookup order puts behind another is a warning."""
+    out: list[DocOutcome] = []
+    for display in scanned.refused:
+        stem = Path(display).stem
+        message = (
+            f"{display}: not chunked: {stem!r} is not a valid stem (use only ASCII letters, digits, '.', '_' "
+            "and '-', starting with a letter or digit); rename the file"
+        )
+        out.append(DocOutcome(stem, display, "failed", EXIT_USAGE, message=message))
+    ambiguous: dict[str, list[Shadowed]] = {}
+    for item in scanned.shadowed:
+        if item.ambiguous:
+            ambiguous.setdefault(item.stem, []).append(item)
+        else:
+            warning = Diagnostic(
+                "warning", "shadowed", f"not chunked: {item.chosen} has the same stem and comes first in lookup order"
+            )
+            out.append(DocOutcome(item.stem, item.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
+    for stem, items in ambiguous.items():
+        message = ambiguous_message(stem, items[0].chosen, [i.display for i in items])
+        out.append(DocOutcome(stem, items[0].chosen, "failed", EXIT_USAGE, message=message))
+    return out
 
 
 def _size(path: Path) -> int:

@@ -9,7 +9,9 @@ by :func:`find_source` and :func:`discover`:
 2. ``sources/<stem>.md``
 3. ``sources/_output/auto/<stem>.txt``
 4. ``sources/<stem>.txt``
-5. deeper folders of ``sources/``: ``.md`` before ``.txt``, shallower first, then by path.
+5. deeper folders of ``sources/``: ``.md`` before ``.txt`` in one folder. A stem found in two
+   different subfolders is refused (:func:`find_source` raises, a full run fails that stem)
+   rather than chosen by path order; every file left out is listed by :func:`scan`.
 
 Hidden files and folders (name starting with ``.``) are ignored, and so is
 ``sources/_output/`` apart from its ``auto/`` folder.
@@ -30,7 +32,10 @@ from chunker.errors import SourceError, UsageError
 __all__ = [
     "EXTENSIONS",
     "STEM_RE",
+    "Scan",
+    "Shadowed",
     "SourceFile",
+    "ambiguous_message",
     "case_collisions",
     "check_inside",
     "collision_index",
@@ -135,7 +140,7 @@ _Rank = tuple[int, int, int, str]
 
 
 def _walk(
-    start: Path, sources_dir: Path, top_bias: int, ranked: dict[str, tuple[_Rank, Path]], refused: list[str]
+    start: Path, sources_dir: Path, top_bias: int, ranked: dict[str, list[tuple[_Rank, Path]]], refused: list[str]
 ) -> None:
     """Rank every source file below ``start``; ``top_bias`` orders the top folders (auto/ 0, sources/ 1)."""
     for root, dirs, files in os.walk(start, followlinks=False):
@@ -158,31 +163,63 @@ def _walk(
                 continue
             ext_rank = EXTENSIONS.index(ext)
             rank = (0, ext_rank * 2 + top_bias, 0, "") if top else (1, ext_rank, len(rel), path.as_posix())
-            best = ranked.get(stem)
-            if best is None or rank < best[0]:
-                ranked[stem] = (rank, path)
+            ranked.setdefault(stem, []).append((rank, path))
 
 
-def scan(sources_dir: Path) -> tuple[list[SourceFile], list[str]]:
-    """Every source document (one per stem, by lookup order, sorted by stem), and the
-    display paths of files refused because their name is not a valid stem."""
+@dataclass(frozen=True, slots=True)
+class Shadowed:
+    """A source file left out because another file has the same stem."""
+
+    stem: str
+    display: str
+    chosen: str
+    """Display path of the file that is chunked under this stem."""
+    ambiguous: bool
+    """Both files lie in different subfolders of ``sources/``: only the paths' sort order would choose
+    between them, so the run refuses to guess (an error); otherwise the documented lookup order chose."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """What :func:`scan` found under ``sources/``."""
+
+    found: list[SourceFile]
+    """One source per stem, by lookup order, sorted by stem."""
+    refused: list[str]
+    """Display paths of files whose name is not a valid stem."""
+    shadowed: list[Shadowed]
+    """Files with the stem of a file that comes first in lookup order."""
+
+
+def scan(sources_dir: Path) -> Scan:
+    """Every source document under ``sources_dir``, and the files that will not be chunked."""
     _require_dir(sources_dir)
-    ranked: dict[str, tuple[_Rank, Path]] = {}
+    ranked: dict[str, list[tuple[_Rank, Path]]] = {}
     refused: list[str] = []
     auto = sources_dir.joinpath(*AUTO_DIR)
     if auto.is_dir():
         _walk(auto, sources_dir, 0, ranked, refused)
     _walk(sources_dir, sources_dir, 1, ranked, refused)
-    found = [_source_file(stem, path) for stem, (_, path) in sorted(ranked.items())]
-    return found, sorted(set(refused))
+    found: list[SourceFile] = []
+    shadowed: list[Shadowed] = []
+    for stem, candidates in sorted(ranked.items()):
+        candidates.sort()
+        (best_rank, best), *others = candidates
+        chosen = _source_file(stem, best)
+        found.append(chosen)
+        for rank, path in others:
+            ambiguous = best_rank[0] == 1 and rank[0] == 1 and path.parent != best.parent
+            shadowed.append(Shadowed(stem, display_path(path), chosen.display, ambiguous))
+    return Scan(found, sorted(set(refused)), shadowed)
 
 
 def discover(sources_dir: Path) -> list[SourceFile]:
     """Every source document under ``sources_dir``, one per stem (lookup order wins), sorted by stem.
 
-    Files whose name is not a valid stem are left out; :func:`scan` lists them.
+    Files whose name is not a valid stem, and files with the stem of one that comes first, are
+    left out; :func:`scan` lists them.
     """
-    return scan(sources_dir)[0]
+    return scan(sources_dir).found
 
 
 def find_source(sources_dir: Path, stem: str) -> SourceFile:
@@ -192,11 +229,14 @@ def find_source(sources_dir: Path, stem: str) -> SourceFile:
         if _is_candidate(path):
             return _source_file(stem, path)
     _require_dir(sources_dir)
-    found = discover(sources_dir)
-    for source in found:
+    scanned = scan(sources_dir)
+    for source in scanned.found:
         if source.stem == stem:
+            clash = [s.display for s in scanned.shadowed if s.stem == stem and s.ambiguous]
+            if clash:
+                raise UsageError(ambiguous_message(stem, source.display, clash))
             return source
-    names = [s.stem for s in found]
+    names = [s.stem for s in scanned.found]
     close = difflib.get_close_matches(stem, names, n=3, cutoff=0.6)
     if not close:
         folded = stem.casefold()
@@ -206,6 +246,12 @@ def find_source(sources_dir: Path, stem: str) -> SourceFile:
     raise UsageError(
         f"no source for stem '{stem}': looked for {stem}.md and {stem}.txt in {where}/_output/auto/ and {where}/{hint}"
     )
+
+
+def ambiguous_message(stem: str, chosen: str, others: Iterable[str]) -> str:
+    """Why a stem found in several subfolders of ``sources/`` is not chunked."""
+    paths = ", ".join([chosen, *others])
+    return f"stem {stem!r} names several files in subfolders of sources/ ({paths}); rename all but one"
 
 
 def check_inside(path: Path, root: Path, display: str) -> None:

@@ -113,9 +113,7 @@ def test_find_source_accepts_a_relative_sources_folder(sources: Path) -> None:
         (["x.md", "_output/auto/x.txt", "x.txt"], "x.md"),
         (["_output/auto/x.txt", "x.txt"], "_output/auto/x.txt"),
         (["x.txt", "deep/x.md"], "x.txt"),
-        (["deep/x.txt", "deep/er/x.md"], "deep/er/x.md"),
-        (["deep/er/x.md", "deep/x.md"], "deep/x.md"),
-        (["b/x.md", "a/x.md"], "a/x.md"),
+        (["deep/x.txt", "deep/x.md"], "deep/x.md"),
     ],
 )
 def test_lookup_order_is_the_same_for_find_source_and_discover(sources: Path, present: list[str], winner: str) -> None:
@@ -123,6 +121,18 @@ def test_lookup_order_is_the_same_for_find_source_and_discover(sources: Path, pr
         touch(sources / name)
     assert find_source(sources, "x").path == sources / winner
     assert [s.path for s in discover(sources) if s.stem == "x"] == [sources / winner]
+
+
+@pytest.mark.parametrize(
+    "present",
+    [["deep/x.txt", "deep/er/x.md"], ["deep/er/x.md", "deep/x.md"], ["b/x.md", "a/x.md"]],
+)
+def test_one_stem_in_two_subfolders_is_refused_rather_than_guessed(sources: Path, present: list[str]) -> None:
+    for name in present:
+        touch(sources / name)
+    with pytest.raises(UsageError) as info:
+        find_source(sources, "x")
+    assert all(f"sources/{name}" in str(info.value) for name in present)
 
 
 def test_a_missing_stem_is_a_usage_error_naming_it_and_close_matches(sources: Path) -> None:
@@ -201,9 +211,29 @@ def test_discover_does_not_follow_symlinked_folders(sources: Path, tmp_path: Pat
 def test_scan_reports_files_whose_name_is_not_a_valid_stem(sources: Path) -> None:
     touch(sources / "with space.md")
     touch(sources / "ok.md")
-    found, refused = scan(sources)
-    assert [s.stem for s in found] == ["ok"]
-    assert refused == ["sources/with space.md"]
+    scanned = scan(sources)
+    assert [s.stem for s in scanned.found] == ["ok"]
+    assert scanned.refused == ["sources/with space.md"]
+
+
+def test_scan_reports_every_file_that_another_file_with_its_stem_shadows(sources: Path) -> None:
+    for rel in ("x.md", "x.txt", "_output/auto/x.md", "a/y.md", "b/y.md", "a/z.md", "a/z.txt", "deep/w.md", "w.md"):
+        touch(sources / rel)
+    scanned = scan(sources)
+    assert [s.display for s in scanned.found] == [
+        "sources/w.md",
+        "sources/_output/auto/x.md",
+        "sources/a/y.md",
+        "sources/a/z.md",
+    ]
+    shadowed = {(s.display, s.chosen, s.ambiguous) for s in scanned.shadowed}
+    assert shadowed == {
+        ("sources/x.md", "sources/_output/auto/x.md", False),
+        ("sources/x.txt", "sources/_output/auto/x.md", False),
+        ("sources/b/y.md", "sources/a/y.md", True),  # two subfolders: only the sort order would choose
+        ("sources/a/z.txt", "sources/a/z.md", False),
+        ("sources/deep/w.md", "sources/w.md", False),
+    }
 
 
 def test_a_directory_named_like_a_source_is_not_a_source(sources: Path) -> None:
