@@ -161,6 +161,9 @@ def export_command(
     done = export(chunks, out, fmt, tuple(stem or ()))
     if not quiet:
         for doc in done:
+            if not doc.written:
+                typer.echo(f"{doc.stem}: no longer chunked, {len(doc.removed)} exported file(s) removed from {out}")
+                continue
             stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
             typer.echo(f"{doc.stem}: {len(doc.written)} file(s) in {out}{stale}")
     raise typer.Exit(0)

@@ -117,6 +117,8 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             raise ConfigError(f"'{key}' must be true or false, got {value!r}", path=path)
         return value
     if kind == "str":
+        if value is False and key == "strategy":
+            return "off"  # YAML 1.1 reads an unquoted `off` as false
         if not isinstance(value, str):
             raise ConfigError(f"'{key}' must be a string, got {value!r}", path=path)
         if key in _CHOICES and value not in _CHOICES[key]:
@@ -157,7 +159,10 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
     try:
         return replace(base, **changes)
     except ConfigError as exc:
-        raise ConfigError(exc.detail, path=where) from None
+        detail = exc.detail
+        if "target_chars" not in changes and ("max_chars" in changes or "min_chars" in changes):
+            detail += " (target_chars is inherited: set it too)"
+        raise ConfigError(detail, path=where) from None
 
 
 def check_values(cfg: ChunkerConfig) -> None:
@@ -166,6 +171,9 @@ def check_values(cfg: ChunkerConfig) -> None:
     def bad(key: str, message: str) -> ConfigError:
         return ConfigError(f"'{key}': {message}")
 
+    for key, choices in _CHOICES.items():
+        if getattr(cfg, key) not in choices:
+            raise bad(key, f"must be one of {', '.join(choices)}; got {getattr(cfg, key)!r}")
     for key in ("max_chars", "min_chars", "target_chars"):
         if getattr(cfg, key) < 1:
             raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")

@@ -12,11 +12,15 @@ not chunk: run ``chunker`` first) and writes, under ``<out>`` (default ``chunks/
   the chunk_key, text the content_for_embedding, metadata everything else (plus parent,
   parent_hash, stem and the document's frontmatter under ``document``).
 
+``<out>/.chunker-export.json`` lists the stems each format exported; a full export removes the
+exports of listed stems that are no longer chunked (their source is gone or switched off).
+
 Every file is written atomically; the same chunks give the same bytes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -221,8 +225,58 @@ def export_jsonl(doc: ChunkedDocument, out_dir: Path) -> ExportedDocument:
     return ExportedDocument(doc.stem, (path,))
 
 
+MANIFEST = ".chunker-export.json"
+"""In the export folder: the stems each format has exported, so that a full export can remove the
+exports of documents that are no longer chunked, and never touches a file it did not write."""
+
+
+def _read_manifest(out_dir: Path) -> dict[str, list[str]]:
+    import orjson
+
+    try:
+        data = orjson.loads((out_dir / MANIFEST).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: [s for s in v if isinstance(s, str)] for k, v in data.items() if k in FORMATS and isinstance(v, list)}
+
+
+def remove_export(out_dir: Path, stem: str, fmt: str) -> tuple[Path, ...]:
+    """Remove what an export in ``fmt`` wrote for ``stem`` (only files named as the export names them)."""
+    try:
+        validate_stem(stem)
+    except UsageError:
+        return ()  # a hand-edited manifest: never a path
+    if fmt == "jsonl":
+        targets = [out_dir / f"{stem}.jsonl"]
+    else:
+        folder = out_dir / stem
+        try:
+            targets = sorted(p for p in folder.iterdir() if _EXPORTED_MD.match(p.name))
+        except OSError:
+            targets = []
+    removed: list[Path] = []
+    for path in targets:
+        if path.is_file() and not path.is_symlink():
+            try:
+                path.unlink()
+            except OSError as exc:
+                raise OutputError(f"cannot remove a stale export: {exc.strerror or exc}", path=str(path)) from None
+            removed.append(path)
+    if fmt == "md":
+        with contextlib.suppress(OSError):
+            (out_dir / stem).rmdir()  # only when nothing else is left in it
+    return tuple(removed)
+
+
 def export(chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = ()) -> tuple[ExportedDocument, ...]:
-    """Export the given stems (or every chunked document) in ``fmt``."""
+    """Export the given stems (or every chunked document) in ``fmt``. A full export (no ``stems``)
+    also removes the exports of documents it exported before that are no longer chunked."""
+    import orjson
+
+    from chunker.writer import write_atomic
+
     if fmt not in FORMATS:
         raise UsageError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     names = tuple(stems) or chunked_stems(chunks_dir)
@@ -230,4 +284,14 @@ def export(chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = ())
         raise UsageError(f"no chunked documents in {chunks_dir}; run `chunker` first")
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
     writer = export_markdown if fmt == "md" else export_jsonl
-    return tuple(writer(doc, out_dir) for doc in documents)
+    done = [writer(doc, out_dir) for doc in documents]
+    manifest = _read_manifest(out_dir)
+    before = manifest.get(fmt, [])
+    if stems:
+        manifest[fmt] = sorted({*before, *names})
+    else:
+        gone = sorted(set(before) - set(names))
+        done += [ExportedDocument(stem, (), remove_export(out_dir, stem, fmt)) for stem in gone]
+        manifest[fmt] = sorted(names)
+    write_atomic(out_dir / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_SORT_KEYS) + b"\n", display=str(out_dir))
+    return tuple(done)

@@ -64,6 +64,8 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -
                 out.print(f"[yellow]{text}[/]")
         if doc.status == "removed" and not quiet:
             out.print(f"removed {escape(doc.display)} (its source no longer exists)")
+        elif doc.status == "off" and doc.delta and not quiet:
+            out.print(f"removed the chunks of {escape(doc.display)} (strategy: off)")
 
 
 def summary_table(summary: RunSummary) -> Any:

@@ -233,8 +233,8 @@ def process_document(
             code = EXIT_VALIDATION if errors else EXIT_OK
             return DocOutcome(source.stem, source.display, "unchanged", code, _old_metrics(report), errors)
         data = decode_source(raw, source.display, cfg.max_file_bytes)  # not needed for an unchanged one
-        if cfg.strategy == "off" and not check:
-            return DocOutcome(source.stem, source.display, "off", EXIT_OK)
+        if cfg.strategy == "off":
+            return _switched_off(source, folder, check, previous)
         # imported only here: an unchanged document needs neither the parser nor the writer
         from chunker.pipeline import chunk_markdown
         from chunker.writer import write_document
@@ -301,6 +301,23 @@ def process_document(
             EXIT_INTERNAL,
             message=f"{source.display}: internal error: {type(exc).__name__}: {exc} (please report it with the input)",
         )
+
+
+def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None) -> DocOutcome:
+    """``strategy: off``: the document has no chunks. Chunks of an earlier run are stale (a vector
+    store fed from them would keep them): removed, or with ``check`` reported as stale."""
+    if previous is None:
+        return DocOutcome(source.stem, source.display, "off", EXIT_OK)
+    if check:
+        return DocOutcome(source.stem, source.display, "stale", EXIT_VALIDATION)
+    from chunker.writer import remove_folder
+
+    remove_folder(folder, _display(folder))
+    count = previous.get("total_chunks")
+    removed = count if isinstance(count, int) and not isinstance(count, bool) else 0
+    return DocOutcome(
+        source.stem, source.display, "off", EXIT_OK, delta={"added": 0, "removed": removed, "unchanged": 0}
+    )
 
 
 def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> ChunkingResult:
@@ -395,8 +412,14 @@ def run(
             if progress is not None:
                 progress()
     outcomes.extend(left_out)
-    if not stems and not check and not keep_orphans:
-        outcomes.extend(remove_orphans(out_dir, kept))
+    if not stems and not keep_orphans:
+        if check:  # what a run would remove is stale too
+            for entry in orphan_folders(out_dir, kept):
+                display = _display(entry)
+                message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
+                outcomes.append(DocOutcome(entry.name, display, "stale", EXIT_VALIDATION, message=message))
+        else:
+            outcomes.extend(remove_orphans(out_dir, kept))
     return RunSummary(tuple(outcomes))
 
 
@@ -434,18 +457,26 @@ def _size(path: Path) -> int:
         return 0
 
 
+def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
+    """Document folders of ``out_dir`` (those holding our meta.json) whose stem is not in ``stems``."""
+    if not out_dir.is_dir():
+        return []
+    return [
+        entry
+        for entry in sorted(out_dir.iterdir())
+        if not entry.name.startswith((".", "_"))
+        and entry.name not in stems
+        and entry.is_dir()
+        and (entry / "meta.json").is_file()
+    ]
+
+
 def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
     """Remove document folders whose source is gone (only folders that hold our meta.json)."""
     from chunker.writer import remove_folder
 
     removed: list[DocOutcome] = []
-    if not out_dir.is_dir():
-        return removed
-    for entry in sorted(out_dir.iterdir()):
-        if entry.name.startswith((".", "_")) or entry.name in stems or not entry.is_dir():
-            continue
-        if not (entry / "meta.json").is_file():
-            continue
+    for entry in orphan_folders(out_dir, stems):
         display = _display(entry)
         try:
             remove_folder(entry, display)

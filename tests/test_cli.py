@@ -151,6 +151,30 @@ def test_a_bad_config_is_a_usage_error_naming_the_key(work: Path, capsys: pytest
     assert "documents.guide" in err and "max_char" in err and "max_chars" in err
 
 
+def test_strategy_off_written_unquoted_as_the_docs_show_it_is_accepted(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "config.yaml").write_text("documents:\n  guide:\n    strategy: off\n", encoding="utf-8")
+    assert statuses(summary(capsys)) == {"clinic": "new", "guide": "off"}
+
+
+def test_lowering_max_chars_alone_says_that_target_chars_is_inherited(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "config.yaml").write_text("documents:\n  guide:\n    max_chars: 500\n", encoding="utf-8")
+    assert cli() == 2
+    assert "target_chars is inherited: set it too" in capsys.readouterr().err
+
+
+def test_library_configs_refuse_unknown_choices() -> None:
+    from chunker.config import ChunkerConfig
+    from chunker.errors import ConfigError
+
+    for key in ("strategy", "context_prefix", "size_unit"):
+        with pytest.raises(ConfigError, match=key):
+            ChunkerConfig(**{key: "bogus"})
+
+
 def test_a_missing_tokenizer_is_refused_at_load_time_naming_the_config_file(
     work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -258,6 +282,27 @@ def test_check_finds_a_chunks_json_edited_after_the_run_stale(work: Path, capsys
     chunks.write_bytes(chunks.read_bytes().replace(b"chunk_", b"chunk-", 1))
     assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "stale"}
     assert cli("--check") == 1
+
+
+def test_check_finds_the_artifacts_of_a_removed_source_stale(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli() == 0
+    (work / "sources" / "guide.md").unlink()
+    assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "stale"}
+    assert cli("--check") == 1
+    assert "chunks/guide: stale: its source no longer exists" in capsys.readouterr().err
+    assert (work / "chunks" / "guide" / "chunks.json").is_file()  # --check writes and removes nothing
+    assert statuses(summary(capsys, "--check", "--keep-orphans")) == {"clinic": "ok"}
+
+
+def test_switching_a_document_off_removes_its_chunks(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli() == 0
+    (work / "config.yaml").write_text("documents:\n  guide:\n    strategy: 'off'\n", encoding="utf-8")
+    assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "stale"}
+    assert cli() == 0
+    assert "removed the chunks of sources/guide.md (strategy: off)" in capsys.readouterr().out
+    assert not (work / "chunks" / "guide").exists()
+    assert statuses(summary(capsys)) == {"clinic": "unchanged", "guide": "off"}
+    assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "off"}
 
 
 def test_help_documents_the_exit_codes() -> None:

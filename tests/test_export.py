@@ -162,3 +162,25 @@ def test_a_hand_edited_chunks_json_is_exported_by_position_or_refused_naming_its
     code = run_cli(["export", "--format", "md", "--chunks", str(out), "--out", str(tmp_path / "export")])
     assert code == 2
     assert f"{out / 'guide'}: artifacts of 'guide' have an unexpected shape" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["md", "jsonl"])
+def test_a_full_export_removes_the_exports_of_documents_no_longer_chunked_and_nothing_else(
+    tmp_path: Path, fmt: str
+) -> None:
+    sources, out = chunked(tmp_path)
+    (sources / "other.md").write_text("# Other\n\nSome text of another document.\n", encoding="utf-8")
+    assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code == 0
+    target = tmp_path / "export"
+    target.mkdir()
+    (target / "mine.jsonl").write_text("{}\n", encoding="utf-8")  # not ours: never touched
+    export(out, target, fmt)
+    exported = {p.name for p in target.iterdir()}
+    assert {"guide.jsonl", "other.jsonl"} <= exported if fmt == "jsonl" else {"guide", "other"} <= exported
+    (sources / "other.md").unlink()
+    assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code == 0  # removes chunks/other
+    done = export(out, target, fmt)
+    assert [d.stem for d in done if d.removed and not d.written] == ["other"]
+    left = {p.name for p in target.iterdir()}
+    assert "other.jsonl" not in left and "other" not in left
+    assert "mine.jsonl" in left and ("guide.jsonl" in left if fmt == "jsonl" else "guide" in left)
