@@ -178,13 +178,27 @@ class _SectionPacker:
                 strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
             introduces = block.kind == "paragraph" and _ends_with_colon(self.source, start, end)
             if not fits_whole:
-                lead = 0 if glued_from is None else span(glued_from, start)
+                lead_from = glued_from
+                lead = 0 if lead_from is None else span(lead_from, start)
                 glued_from = (start if glued_from is None else glued_from) if heading else None
                 size = span(start, end)
-                if size > budget or (lead + size > budget and self._splittable(block)):
+                if size > budget or (
+                    lead_from is not None
+                    and lead + size > budget
+                    and self._splittable(block)
+                    and self._over_max(lead_from, block)
+                ):
                     self._split(block, strength)
                     continue
             units.append(_Unit(start, end, block, strength, heading))
+
+    def _over_max(self, lead_from: int, block: Block) -> bool:
+        """Whether the headings from ``lead_from`` and ``block`` after them, with the context prefix
+        a chunk starting there gets, pass max_chars. The budget allows for the section's longest
+        prefix; a chunk that starts with its headings often has a shorter one and fits whole."""
+        content = self.source[lead_from : block.end_offset]
+        prefix = context_prefix(block.header_path, self.section, self.title, content, self.cfg)
+        return self.measure(_join(prefix, "", content)) > self.cfg.max_chars
 
     def _splittable(self, block: Block) -> bool:
         """Whether the block may be cut into pieces (it fits alone but not after its headings)."""
@@ -218,7 +232,8 @@ class _SectionPacker:
         elif block.kind == "code":
             self._split_indented_code(block, strength)
         else:
-            self._split_text(block, block.start_offset, block.end_offset, strength, True, True)
+            # force: a block that fits alone but not after its headings is cut at sentences too
+            self._split_text(block, block.start_offset, block.end_offset, strength, True, True, force=True)
 
     def _split_at(self, block: Block, cuts: list[int], strength: int, joint: int, glue_first: bool = False) -> None:
         bounds = [*cuts, block.end_offset + 1]
@@ -338,20 +353,36 @@ class _SectionPacker:
                 self._split_text(block, start, end, piece_strength, first, last, reserve)
 
     def _split_text(
-        self, block: Block, start: int, end: int, strength: int, first: bool, last: bool, reserve: int = 0
+        self,
+        block: Block,
+        start: int,
+        end: int,
+        strength: int,
+        first: bool,
+        last: bool,
+        reserve: int = 0,
+        force: bool = False,
     ) -> None:
-        """Cut [start, end) at sentences, then words, then hard cuts, each piece within budget."""
+        """Cut [start, end) at sentences, then words, then hard cuts, each piece within budget
+        (with ``force``, at sentences even when the whole fits)."""
         budget = max(self.budget - reserve - (self._added_before(block) if block.kind == "table" else 0), 8)
         text = self.source[start:end]
         pieces: list[tuple[int, int, int]] = []  # (start, end, strength)
-        self._cut(text, start, budget, strength, pieces, level=0)
+        self._cut(text, start, budget, strength, pieces, level=0, force=force)
         for k, (a, b, s) in enumerate(pieces):
             self.units.append(_Unit(a, b, block, s, False, first and k == 0, last and k == len(pieces) - 1))
 
     def _cut(
-        self, text: str, base: int, budget: int, strength: int, out: list[tuple[int, int, int]], level: int
+        self,
+        text: str,
+        base: int,
+        budget: int,
+        strength: int,
+        out: list[tuple[int, int, int]],
+        level: int,
+        force: bool = False,
     ) -> None:
-        if self.measure(text) <= budget:
+        if not force and self.measure(text) <= budget:
             out.append((base, base + len(text), strength))
             return
         if level == 0:
@@ -524,7 +555,6 @@ class _Draft:
     added: tuple[AddedText, ...]
     continuation: bool
     split_block: Block | None
-    over: bool
     part: int | None = None
     parts: int | None = None
 
@@ -585,7 +615,6 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
         tuple(added),  # added
         not first.first,  # continuation
         first.block if not first.first else (last.block if not last.last else None),  # split_block
-        packer.size(i, e) > packer.budget,  # over
     )
 
 
@@ -711,7 +740,7 @@ def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk,
             embedding = _join(prefix, "", draft.content)
         previous = draft
         size = measure(embedding)
-        over = draft.over or size > cfg.max_chars
+        over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix
         atomic = "<atomic>" in draft.kinds
         # Fields by position: a dataclass called with 28 keywords takes about four times as long.
         chunks.append(

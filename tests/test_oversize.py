@@ -267,3 +267,29 @@ def test_a_real_loss_inside_a_split_table_is_still_caught() -> None:
     )
     found = validate(text, result.blocks, pieces, (), CFG)
     assert any(d.code == "content-loss" for d in found.diagnostics)
+
+
+def _paragraph(chars: int) -> str:
+    words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "near", "river", "banks"]
+    sentences: list[str] = []
+    k = 0
+    while sum(len(s) + 1 for s in sentences) < chars:
+        sentences.append(" ".join(words[(k + j) % len(words)] for j in range(7)).capitalize() + ".")
+        k += 1
+    return " ".join(sentences)[:chars].rstrip() + "."
+
+
+@pytest.mark.parametrize("context_prefix", ["breadcrumb", "heading", "blockquote", "none"])
+@pytest.mark.parametrize("chars", range(1080, 1240, 8))
+def test_a_heading_and_a_paragraph_of_sentences_never_make_an_overflow_chunk(context_prefix: str, chars: int) -> None:
+    """Overflow is for blocks that cannot be split: sentences can, so no chunk is over max_chars,
+    and none is called an overflow; a heading and paragraph that fit max_chars stay one chunk."""
+    cfg = ChunkerConfig(context_prefix=context_prefix)
+    text = f"# Guide to the long section\n\n## A fairly long section heading here\n\n{_paragraph(chars)}\n"
+    result = chunk_markdown(text, cfg, "doc", "doc.md")
+    assert [d.code for d in result.diagnostics.diagnostics if d.code in ("overflow", "oversize")] == []
+    assert all(not c.is_overflow and c.size <= cfg.max_chars for c in result.chunks)
+    first, last = result.chunks[0], result.chunks[-1]
+    if len(result.chunks) > 1:  # split only when one chunk, with the prefix it would get, is too large
+        prefix = len(first.content_for_embedding) - len(first.content_original)
+        assert prefix + last.end_offset - first.start_offset > cfg.max_chars
