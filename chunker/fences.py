@@ -1,9 +1,10 @@
 """Code-fence balance of a piece of Markdown, line by line.
 
-The packer uses it to close a fence that a chunk leaves open (an unclosed fence
-in the source), the validator to prove that no chunk does. The scan is
-deliberately conservative: container prefixes (``>``, list indentation) are
-stripped, so a fence inside a quote or a list item counts too.
+The packer uses it to close a fence that a chunk leaves open (cut inside code, or a fence the
+source never closes) and to reopen, in the next piece, a fence nested in a list or quote; the
+validator uses it to prove that no chunk leaves a fence open. The scan is deliberately
+conservative: container prefixes (``>``, list indentation) are stripped, so a fence inside a
+quote or a list item counts too.
 """
 
 from __future__ import annotations
@@ -21,34 +22,39 @@ def has_fence_marker(text: str) -> bool:
     return "```" in text or "~~~" in text
 
 
-def open_fence(text: str) -> tuple[str, int] | None:
-    """The fence left open at the end of ``text`` as (marker, line index), else None."""
-    open_run = ""
-    open_line = 0
-    index = counted = 0
+def fence_after(text: str, opened: tuple[str, str] | None = None) -> tuple[str, str] | None:
+    """The fence open at the end of ``text`` as (marker run, opening line), given the fence
+    ``opened`` before it (or None), so that a long text can be scanned piece by piece."""
+    open_run, open_line = opened if opened is not None else ("", "")
     line_end = -1
-    for hit in _RUN.finditer(text):  # only lines with a run of three can be fence lines
+    for hit in _RUN.finditer(text):
         if hit.start() < line_end:
-            continue  # a second run on a line already looked at
+            continue
         start = text.rfind("\n", 0, hit.start()) + 1
         line_end = text.find("\n", hit.start())
         if line_end == -1:
             line_end = len(text)
-        index += text.count("\n", counted, start)
-        counted = start
-        stripped = _QUOTE_PREFIX.sub("", text[start:line_end])
+        line = text[start:line_end]
+        stripped = _QUOTE_PREFIX.sub("", line)
         match = _FENCE.match(stripped) or _FENCE.match(stripped.lstrip())
         if match is None:
             continue
         run, rest = match.group(1), match.group(2)
         if not open_run:
             if run[0] == "`" and "`" in rest:
-                continue  # not a fence: a backtick fence's info string has no backtick
-            open_run, open_line = run, index
+                continue
+            open_run, open_line = run, line
         elif run[0] == open_run[0] and len(run) >= len(open_run) and not rest.strip():
-            open_run = ""
+            open_run, open_line = "", ""
     return (open_run, open_line) if open_run else None
 
 
+def closing_line(opening: str, run: str) -> str:
+    """The line that closes the fence opened by ``opening`` inside the same container: the
+    opening's quote markers kept, any list marker turned into spaces, then the marker run."""
+    head = opening[: opening.find(run)] if run in opening else ""
+    return "".join(c if c in " >" else " " for c in head) + run
+
+
 def is_balanced(text: str) -> bool:
-    return not has_fence_marker(text) or open_fence(text) is None
+    return not has_fence_marker(text) or fence_after(text) is None

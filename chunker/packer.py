@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from chunker.config import ChunkerConfig
-from chunker.fences import has_fence_marker, open_fence
+from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.models import AddedText, Block, Chunk, Diagnostic, Heading
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
 from chunker.sizes import Counter, make_counter
@@ -157,6 +157,8 @@ class _SectionPacker:
         size to compute for either (about half of all sections)."""
         self._unit_sums: list[int] = []
         self._gap_sums: list[int] = []
+        self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
+        """(block start offset, offset, fence open there) of the last ``_nested_fence`` lookup."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``_line`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
@@ -255,6 +257,8 @@ class _SectionPacker:
         indented code), then at sentences, words, hard cuts."""
         src = self.source
         cuts: list[tuple[int, int]] = [(start, strength)]
+        fenced = "code" in block.inner and has_fence_marker(src[start:end])
+        opened = self._nested_fence(block, start) if fenced else None
         pos = src.find("\n", start, end)
         while pos != -1:
             line_start = pos + 1
@@ -262,6 +266,15 @@ class _SectionPacker:
             while text_start < end and src[text_start] in " \t":
                 text_start += 1
             after_blank = src[pos - 1 : pos] == "\n" or not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
+            if fenced:
+                before = opened
+                line_end = src.find("\n", line_start, end)
+                opened = fence_after(src[line_start : end if line_end == -1 else line_end], opened)
+                if before is not None:  # inside a nested code fence: only weak cuts between its lines
+                    if opened is not None and text_start < end and src[text_start] != "\n":
+                        cuts.append((line_start, CODE_LINE))
+                    pos = src.find("\n", line_start, end)
+                    continue
             if text_start < end and src[text_start] != "\n":
                 if _LIST_MARKER.match(src, text_start):
                     cuts.append((text_start, JOINT - 1 if text_start - line_start < 4 else CODE_LINE))
@@ -269,6 +282,17 @@ class _SectionPacker:
                     cuts.append((text_start, SENTENCE))
             pos = src.find("\n", line_start, end)
         self._emit_cuts(block, cuts, end, first, last)
+
+    def _nested_fence(self, block: Block, offset: int) -> tuple[str, str] | None:
+        """The code fence nested in ``block`` (a list or quote) that is open at ``offset``, as
+        (marker run, opening line). Scans on from the previous call in the same block, so the
+        pieces of a long list cost one pass."""
+        memo_start, memo_offset, state = self.fence_memo
+        if memo_start != block.start_offset or offset < memo_offset:
+            memo_offset, state = block.start_offset, None
+        state = fence_after(self.source[memo_offset:offset], state)
+        self.fence_memo = (block.start_offset, offset, state)
+        return state
 
     def _emit_cuts(self, block: Block, cuts: list[tuple[int, int]], end: int, first: bool, last: bool) -> None:
         """Units from (offset, strength) cuts ending at ``end``, trailing whitespace trimmed; a
@@ -566,20 +590,25 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
     added: list[AddedText] = []
     if not first.first:
         repeated = _repeated_before(first.block, source)
+        if not repeated and first.block.fence is None and "code" in first.block.inner:
+            nested = packer._nested_fence(first.block, first.start)  # a piece that starts inside it reopens it
+            if nested is not None:
+                repeated = nested[1] + "\n"
         if repeated:
             added.append(AddedText("before", repeated))
     content = (added[0].text if added else "") + source[first.start : last.end]
     if has_fence_marker(content):
-        still_open = open_fence(content)
+        still_open = fence_after(content)
         if still_open is not None:
-            closing = "\n" + _fence_indent(last.block) + still_open[0]
+            closing = "\n" + closing_line(still_open[1], still_open[0])
             added.append(AddedText("after", closing))
             content += closing
-            cut_inside_code = not last.last and last.block.fence is not None
-            if not cut_inside_code:
+            # Reported only where the source leaves the fence open: not when the chunk ends inside a
+            # block that goes on, nor inside fenced code the source closes (its closing line cut apart).
+            if last.last and (last.block.fence is None or not last.block.fence[1]):
                 diagnostics.append(
                     Diagnostic(
-                        "warning",
+                        "error" if packer.cfg.fail_on_broken_fence else "warning",
                         "unclosed-fence",
                         f"a code fence in lines {first.block.start_line}-{last.block.end_line} is never closed; "
                         "the chunk closes it (declared in added_lines)",

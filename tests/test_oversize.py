@@ -293,3 +293,39 @@ def test_a_heading_and_a_paragraph_of_sentences_never_make_an_overflow_chunk(con
     if len(result.chunks) > 1:  # split only when one chunk, with the prefix it would get, is too large
         prefix = len(first.content_for_embedding) - len(first.content_original)
         assert prefix + last.end_offset - first.start_offset > cfg.max_chars
+
+
+def _code_lines(tokens: list[Token]) -> set[str]:
+    """Lines that markdown-it renders as code (fenced or indented), at any nesting depth."""
+    return {
+        line.strip()
+        for t in tokens
+        if t.type in ("fence", "code_block")
+        for line in t.content.splitlines()
+        if line.strip()
+    }
+
+
+@pytest.mark.parametrize("marker", ["-", "1.", "10)"])
+@pytest.mark.parametrize("lines", [30, 90, 200])
+def test_a_list_item_split_inside_its_fenced_code_reopens_the_fence_in_every_piece(marker: str, lines: int) -> None:
+    """A piece of a list item that starts or ends inside a nested code fence repeats its opening
+    line and closes it with the item's indentation: every code line renders as code, and the
+    text after the code never does. (Standalone, a piece whose fence is indented four or more
+    spaces renders as indented code: still code.)"""
+    pad = " " * (len(marker) + 1)
+    code = [f"{pad}    let value_{k} = compute_something({k}); // step {k}" for k in range(lines)]
+    item = [f"{marker} Copy this code into the file:", "", f"{pad}```rust", *code, f"{pad}```", ""]
+    text = "# Guide\n\n## Setup\n\n" + "\n".join(item) + f"\n{marker} Then run it.\n"
+    result = chunk_markdown(text, CFG, "doc", "doc.md")
+    assert [d.code for d in result.diagnostics.diagnostics if d.code in ("unclosed-fence", "broken-fence")] == []
+    rendered: set[str] = set()
+    for chunk in result.chunks:
+        in_code = _code_lines(MD.parse(chunk.content_original))
+        for line in chunk.content_original.splitlines():
+            if "compute_something" in line:
+                assert line.strip() in in_code, (chunk.chunk_id, line)
+                rendered.add(line.strip())
+        assert not any("Then run it" in line for line in in_code), chunk.chunk_id
+    assert rendered == {line.strip() for line in code}
+    assert len(result.chunks) > 1 or lines < 30

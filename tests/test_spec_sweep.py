@@ -43,7 +43,8 @@ EXAMPLES = spec_examples()
 
 
 def assert_invariants(result: ChunkingResult, text: str) -> None:
-    errors = [(d.code, d.line, d.message) for d in result.diagnostics.errors]
+    # unclosed-fence reports the source (examples 126-128, 139, 320, 326 leave a fence open), not the chunks
+    errors = [(d.code, d.line, d.message) for d in result.diagnostics.errors if d.code != "unclosed-fence"]
     assert errors == []
     assert not [d for d in result.diagnostics.diagnostics if d.code == "content-loss"]
     source = text.replace("\r\n", "\n").replace("\r", "\n")
