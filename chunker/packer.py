@@ -98,7 +98,7 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     if mode == "heading":
         line = f"{'#' * max(section.level, 1)} {section.title}"
         return "" if content.startswith(line) else _shorten(line, limit)
-    texts = [h.text for h in path[-cfg.context_depth :]] if cfg.context_depth else []
+    texts = _breadcrumb(path, section, cfg.context_depth)
     if mode == "blockquote":
         parts = [title, *texts] if not texts or texts[0] != title else texts
         return _shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit)
@@ -111,19 +111,38 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     return _shorten(" > ".join(texts), limit)
 
 
+def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[str]:
+    """The heading texts of a breadcrumb: the last ``depth`` of ``path``; when the path is deeper
+    than that, the section's own heading first, then the deepest ``depth - 1`` (the section is
+    what a chunk belongs to, so its name is never dropped)."""
+    if depth <= 0:
+        return []
+    tail = path[-depth:]
+    if depth == 1 or len(path) <= depth or not section.level:
+        return [h.text for h in tail]
+    anchor = next((h for h in path if h.level == section.level and h.text == section.title), None)
+    if anchor is None or anchor in tail:
+        return [h.text for h in tail]
+    return [anchor.text, *(h.text for h in path[-(depth - 1) :])]
+
+
 def _leading_headings(content: str) -> set[str]:
-    """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line)."""
+    """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line);
+    blank lines between them do not count."""
     found: set[str] = set()
     start = 0
-    for number in range(8):  # the first 8 lines, found one at a time (no split of a long chunk)
+    seen = 0
+    while seen < 8 and start < len(content):  # the first 8 lines with text, one at a time
         end = content.find("\n", start)
         stripped = (content[start:] if end == -1 else content[start:end]).strip()
-        if stripped.startswith("#"):
-            found.add(stripped.lstrip("#").strip())
-        elif stripped and number == 0:
-            found.add(stripped)  # a setext or plain-text heading line
-        elif stripped:
-            break
+        if stripped:
+            if stripped.startswith("#"):
+                found.add(stripped.lstrip("#").strip())
+            elif seen == 0:
+                found.add(stripped)  # a setext or plain-text heading line
+            else:
+                break
+            seen += 1
         if end == -1:
             break
         start = end + 1

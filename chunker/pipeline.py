@@ -25,10 +25,16 @@ def normalise_newlines(text: str) -> str:
     return text
 
 
-def document_title(metadata: dict[str, Any], stem: str) -> str:
-    title = metadata.get("title")
-    if isinstance(title, str) and title.strip():
-        return " ".join(title.split())
+def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:
+    """The frontmatter's ``title`` (any case: ``Title:`` too), else the first H1, else the stem."""
+    for key, value in metadata.items():
+        if isinstance(key, str) and key.casefold() == "title" and isinstance(value, str) and value.strip():
+            return " ".join(value.split())
+    for block in blocks:
+        if block.kind == "heading" and block.heading_level == 1 and block.header_path:
+            text = block.header_path[-1].text
+            if text.strip():
+                return " ".join(text.split())
     return stem
 
 
@@ -68,10 +74,11 @@ def chunk_blocks(
 ) -> ChunkingResult:
     """Everything after segmentation, shared by Markdown and plain-text sources: group the blocks
     by the strategy, pack, validate. ``earlier`` and ``decisions`` come from the caller's stages."""
-    title = document_title(doc.metadata, stem)
     strategy = STRATEGIES[config.strategy]
-    grouping = strategy(blocks, doc, config, title)
-    packed = pack(grouping.sections, text, config, stem, title)
+    # Text before the first heading is named by the frontmatter title or the stem, never by an
+    # H1 that comes after it; the context line names the document by its H1 as well.
+    grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem))
+    packed = pack(grouping.sections, text, config, stem, document_title(doc.metadata, stem, blocks))
     skipped: list[SkippedRange] = []
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)

@@ -198,3 +198,50 @@ def test_a_paragraph_ending_with_a_colon_stays_with_the_block_it_introduces() ->
     holder = next(c for c in result.chunks if "For example:" in c.content_original)
     assert "```json" in holder.content_original  # not cut between the lead-in and its example
     assert not any(c.content_original.rstrip().endswith(":") for c in result.chunks)
+
+
+def _deep_document(blank_lines: int) -> str:
+    """H1 > H2 > H3 > H4 > H5 > H6, each level with two children, paragraphs under the H6s."""
+    gap = "\n" * (blank_lines + 1)
+    parts = ["# Regulation on vehicles"]
+    for a in range(1, 3):
+        parts.append(f"## Part {a} - Vehicles of class {a}")
+        for b in range(1, 3):
+            parts.append(f"### Chapter {a}.{b} - Approval")
+            for c in range(1, 3):
+                parts.append(f"#### Title {a}.{b}.{c} - Brakes")
+                for d in range(1, 3):
+                    parts.append(f"##### Article {a}.{b}.{c}.{d} - Testing")
+                    for e in range(1, 3):
+                        parts.append(f"###### § {a}{b}{c}{d}{e} Inspection interval")
+                        parts.append(f"The interval for vehicles of this kind is {a + b + c + d + e} months. " * 6)
+    return gap.join(parts) + "\n"
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4])
+@pytest.mark.parametrize("blank_lines", [0, 2])
+@pytest.mark.parametrize("prefix", ["breadcrumb", "blockquote"])
+def test_every_chunk_of_a_deep_document_names_its_section_once(depth: int, blank_lines: int, prefix: str) -> None:
+    """However deep the heading path, the context line keeps the chunk's section (the H2); the
+    blockquote line names the document by its H1; a breadcrumb does not repeat a heading the
+    chunk starts with (the blockquote line is the full path by design)."""
+    cfg = ChunkerConfig(context_depth=depth, context_prefix=prefix)
+    result = chunk_markdown(_deep_document(blank_lines), cfg, "reg", "reg.md")
+    assert len(result.chunks) > 10
+    for chunk in result.chunks:
+        assert chunk.section.startswith("Part "), chunk.section
+        embedding = chunk.content_for_embedding
+        assert chunk.section in embedding, (chunk.chunk_id, embedding[:200])
+        head = embedding[: len(embedding) - len(chunk.content_original)]
+        if prefix == "blockquote":
+            assert head.startswith("> Kontext: Regulation on vehicles > "), head
+            continue
+        for heading in chunk.header_path:
+            if heading.text in head:
+                assert heading.text not in chunk.content_original[:400], (chunk.chunk_id, heading.text, embedding[:300])
+
+
+def test_the_document_title_comes_from_a_title_key_in_any_case() -> None:
+    text = "---\nTitle: Straßenverkehrs-Zulassungs-Ordnung\n---\n# StVZO\n\n## § 1 Anwendungsbereich\n\nText.\n"
+    result = chunk_markdown(text, ChunkerConfig(context_prefix="blockquote"), "stvzo", "stvzo.md")
+    assert result.chunks[-1].content_for_embedding.startswith("> Kontext: Straßenverkehrs-Zulassungs-Ordnung > ")
