@@ -97,7 +97,8 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
         return ""
     if mode == "heading":
         line = f"{'#' * max(section.level, 1)} {section.title}"
-        return "" if content.startswith(line) else _shorten(line, limit)
+        starts_with_it = content.startswith(line) or section.title in _leading_headings(content)
+        return "" if starts_with_it else _shorten(line, limit)
     texts = _breadcrumb(path, section, cfg.context_depth)
     if mode == "blockquote":
         parts = [title, *texts] if not texts or texts[0] != title else texts
@@ -117,6 +118,11 @@ def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[s
     what a chunk belongs to, so its name is never dropped)."""
     if depth <= 0:
         return []
+    if section.level and section.blocks and path and path[-1].level >= section.level:
+        # a heading of the section's level or deeper from before the section is not its context
+        # (a question in bold after a question heading, in strategy faq)
+        first_line = section.blocks[0].start_line
+        path = [h for h in path if h.level < section.level or h.line >= first_line]
     tail = path[-depth:]
     if depth == 1 or len(path) <= depth or not section.level:
         return [h.text for h in tail]

@@ -245,3 +245,11 @@ def test_the_document_title_comes_from_a_title_key_in_any_case() -> None:
     text = "---\nTitle: Straßenverkehrs-Zulassungs-Ordnung\n---\n# StVZO\n\n## § 1 Anwendungsbereich\n\nText.\n"
     result = chunk_markdown(text, ChunkerConfig(context_prefix="blockquote"), "stvzo", "stvzo.md")
     assert result.chunks[-1].content_for_embedding.startswith("> Kontext: Straßenverkehrs-Zulassungs-Ordnung > ")
+
+
+def test_the_heading_prefix_is_not_added_to_a_chunk_that_starts_with_its_section_heading() -> None:
+    text = "# Intro\n\nText.\n\n# Special cases\n\n## Patient is late\n\nCall us.\n\n## Records\n\nAsk us.\n"
+    result = chunk_markdown(text, ChunkerConfig(context_prefix="heading"), "doc", "doc.md")
+    for chunk in result.chunks:
+        heading = f"## {chunk.section}" if chunk.section in ("Patient is late", "Records") else f"# {chunk.section}"
+        assert chunk.content_for_embedding.count(heading + "\n") == 1, chunk.content_for_embedding

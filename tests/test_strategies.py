@@ -340,3 +340,14 @@ def test_blockquote_prefix_is_a_deterministic_line_with_a_configurable_label() -
     chunk = next(c for c in result.chunks if "richten" in c.content_original)
     assert chunk.content_for_embedding.split("\n", 1)[0] == "> Context: Handbuch > Einrichtung"
     assert chunk.content_for_embedding.endswith(chunk.content_original)
+
+
+def test_a_bold_question_after_a_question_heading_is_not_placed_under_that_question() -> None:
+    text = (
+        "# FAQ\n\n## Booking\n\n### Can I cancel?\n\nYes, up to a day before.\n\n"
+        "**Do you accept insurance?**\n\nMost plans.\n\n## Payment\n\n**Can I pay by card?**\n\nYes.\n"
+    )
+    result = chunk_markdown(text, ChunkerConfig(strategy="faq"), "faq", "faq.md")
+    by_section = {c.section: c.content_for_embedding for c in result.chunks}
+    assert by_section["Do you accept insurance?"].startswith("FAQ > Booking\n\n**Do you accept insurance?**")
+    assert by_section["Can I pay by card?"].startswith("FAQ\n\n## Payment\n\n**Can I pay by card?**")
