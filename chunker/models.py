@@ -42,6 +42,11 @@ class Heading:
         return {"level": self.level, "text": self.text}
 
 
+UNCLOSED_FENCE = "unclosed-fence"
+"""Put into a container block's ``inner`` when a code fence nested in it is never closed (it ends
+with its list item or quote): the packer reports only fences the parser saw left open."""
+
+
 @dataclass(slots=True, unsafe_hash=True)
 class Block:
     """One top-level Markdown block, an exact slice of the source.

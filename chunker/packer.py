@@ -22,7 +22,7 @@ from itertools import pairwise
 
 from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after, has_fence_marker
-from chunker.models import AddedText, Block, Chunk, Diagnostic, Heading
+from chunker.models import UNCLOSED_FENCE, AddedText, Block, Chunk, Diagnostic, Heading
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
 from chunker.sizes import Counter, make_counter
 from chunker.strategies import Section
@@ -628,9 +628,9 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
             closing = "\n" + closing_line(still_open[1], still_open[0])
             added.append(AddedText("after", closing))
             content += closing
-            # Reported only where the source leaves the fence open: not when the chunk ends inside a
-            # block that goes on, nor inside fenced code the source closes (its closing line cut apart).
-            if last.last and (last.block.fence is None or not last.block.fence[1]):
+            # Reported only where the parser saw a fence left open, in a block that ends in this
+            # chunk: not for a cut inside code, nor for backticks in indented code or HTML.
+            if any(u.last and _left_open(u.block) for u in units):
                 diagnostics.append(
                     Diagnostic(
                         "error" if packer.cfg.fail_on_broken_fence else "warning",
@@ -670,6 +670,14 @@ def _draft(packer: _SectionPacker, i: int, e: int, diagnostics: list[Diagnostic]
         not first.first,  # continuation
         first.block if not first.first else (last.block if not last.last else None),  # split_block
     )
+
+
+def _left_open(block: Block) -> bool:
+    """Whether the parser saw a code fence in ``block`` that the source never closes (else a fence
+    the conservative scan finds open is a cut, or backticks in indented code or HTML)."""
+    if block.fence is not None:
+        return not block.fence[1]
+    return UNCLOSED_FENCE in block.inner
 
 
 def _ends_with_colon(source: str, start: int, end: int) -> bool:

@@ -16,7 +16,7 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.inline import heading_text
-from chunker.models import Block, BlockKind, Heading
+from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
 from chunker.parser import ParsedDocument
 
 Segmenter = Callable[[ParsedDocument, ChunkerConfig], tuple[Block, ...]]
@@ -144,7 +144,7 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
                 close = i + 2  # paragraph, heading: open, inline, close
                 inner, joints = _NOTHING_INSIDE
             else:
-                close, inner, joints = _container(tokens, i, kind, starts)
+                close, inner, joints = _container(tokens, i, kind, starts, text)
             if first < covered:
                 first = covered
             if last < first:
@@ -178,10 +178,11 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
 
 
 def _container(
-    tokens: Sequence[Token], open_index: int, kind: BlockKind, starts: Sequence[int]
+    tokens: Sequence[Token], open_index: int, kind: BlockKind, starts: Sequence[int], text: str
 ) -> tuple[int, frozenset[str], tuple[int, ...]]:
     """Index of the token closing a container block (the last token if none does), the kinds
-    nested in the block, and its joints: offsets where it may be split when oversize. One pass."""
+    nested in the block (and :data:`UNCLOSED_FENCE`), and its joints: offsets where it may be split
+    when oversize. One pass."""
     inner: set[str] = set()
     joints: list[int] = []
     in_body = False
@@ -197,6 +198,8 @@ def _container(
         nested = _INNER_KIND.get(token_type)
         if nested is not None:
             inner.add(nested)
+            if token_type == "fence" and token.map is not None and not _closed(token, text, starts):
+                inner.add(UNCLOSED_FENCE)
         if token_type == "tbody_open":
             in_body = True
         if token.map is None:
@@ -206,6 +209,18 @@ def _container(
         ):
             joints.append(starts[token.map[0]])
     return close, frozenset(inner), tuple(joints)
+
+
+def _closed(fence: Token, text: str, starts: Sequence[int]) -> bool:
+    """Whether a nested fence's last line closes it (container prefixes ``>`` and spaces aside)."""
+    assert fence.map is not None
+    first, last = fence.map
+    if last - first < 2 or last > len(starts):
+        return False
+    end = starts[last] - 1 if last < len(starts) else len(text)
+    line = text[starts[last - 1] : end].strip().lstrip("> \t")
+    marker = fence.markup
+    return line.startswith(marker) and set(line.rstrip()) == {marker[0]}
 
 
 def _fence_info(

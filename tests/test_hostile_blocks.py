@@ -69,3 +69,25 @@ def test_a_zero_byte_file_gives_no_chunks_and_a_warning(
     assert_contract(out, "ok")
     assert out.chunks() == []
     assert any(w["code"] == "empty" for w in out.report()["warnings"])
+
+
+@pytest.mark.parametrize(
+    ("text", "reported"),
+    [
+        ("# T\n\n    ```\n    indented code\n\nText.\n", False),  # indented code: no fence at all
+        ("# T\n\n<div>\n```\n</div>\n\nText.\n", False),  # HTML block
+        ("# T\n\n- item\n\n  ```\n  code\n  ```\n\nText.\n", False),
+        ("# T\n\n> ```\n> code\n> ```\n\nText.\n", False),
+        ("# T\n\n- item\n\n  ```\n  code\n\nText.\n", True),  # the fence ends with its list item
+        ("# T\n\n> ```\n> code\n\nText.\n", True),  # ... with its quote
+        ("# T\n\n```\ncode\n", True),
+    ],
+)
+def test_unclosed_fence_is_reported_exactly_where_the_parser_sees_one(text: str, reported: bool) -> None:
+    from chunker.config import ChunkerConfig
+    from chunker.pipeline import chunk_markdown
+
+    result = chunk_markdown(text, ChunkerConfig(), "doc", "doc.md")
+    codes = [d.code for d in result.diagnostics.diagnostics]
+    assert ("unclosed-fence" in codes) is reported, codes
+    assert [d.code for d in result.diagnostics.errors if d.code != "unclosed-fence"] == []
