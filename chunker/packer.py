@@ -102,14 +102,23 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     texts = _breadcrumb(path, section, cfg.context_depth)
     if mode == "blockquote":
         parts = [title, *texts] if not texts or texts[0] != title else texts
-        return _shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit)
+        return _no_fence(_shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit))
     if not texts:
-        return "" if not section.title or content.lstrip("# ").startswith(section.title) else section.title
+        return "" if not section.title or content.lstrip("# ").startswith(section.title) else _no_fence(section.title)
     if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
             texts.pop()  # the chunk starts with that very heading line: never say it twice
-    return _shorten(" > ".join(texts), limit)
+    return _no_fence(_shorten(" > ".join(texts), limit))
+
+
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+
+
+def _no_fence(prefix: str) -> str:
+    """A context line never opens a code fence: a heading that starts with ``` or ~~~ (plain text
+    of ``# ```js example``) keeps two of them."""
+    return _FENCE_RUN.sub(lambda m: m.group(0)[:2], prefix) if has_fence_marker(prefix) else prefix
 
 
 def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[str]:
@@ -845,8 +854,11 @@ def _join(prefix: str, overlap: str, content: str) -> str:
 
 
 def _overlap(previous: str, sentences: int) -> str:
+    """The last ``sentences`` sentences of the previous chunk; none when they would carry a code
+    fence line (a piece of code, or its closing line, would open a fence in this chunk)."""
     cuts = sentence_cuts(previous)
     if not cuts:
         return ""
     start = cuts[-sentences] if len(cuts) >= sentences else 0
-    return previous[start:].strip()
+    text = previous[start:].strip()
+    return "" if has_fence_marker(text) else text

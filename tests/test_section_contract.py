@@ -253,3 +253,25 @@ def test_the_heading_prefix_is_not_added_to_a_chunk_that_starts_with_its_section
     for chunk in result.chunks:
         heading = f"## {chunk.section}" if chunk.section in ("Patient is late", "Records") else f"# {chunk.section}"
         assert chunk.content_for_embedding.count(heading + "\n") == 1, chunk.content_for_embedding
+
+
+@pytest.mark.parametrize("prefix", ["breadcrumb", "heading", "blockquote"])
+@pytest.mark.parametrize("marker", ["```", "~~~", "````"])
+def test_a_heading_that_starts_with_a_fence_marker_never_opens_a_fence_in_a_context_line(
+    prefix: str, marker: str
+) -> None:
+    body = "Some text about the example. " * 30
+    text = f"# {marker}js example\n\n{body}\n\n{body}\n\n## {marker} Second\n\n{body}\n\n{body}\n"
+    result = chunk_markdown(text, ChunkerConfig(context_prefix=prefix), "doc", "doc.md")
+    assert len(result.chunks) > 2
+    assert [d.code for d in result.diagnostics.errors] == []
+
+
+@pytest.mark.parametrize("sentences", [1, 2, 3])
+def test_overlap_never_carries_a_code_fence_into_the_next_chunk(sentences: int) -> None:
+    prose = "First part of the text. Second part here. Third part follows. "
+    code = "```python\n" + "".join(f"print('line {k}.')  # step {k}. Done.\n" for k in range(30)) + "```\n"
+    text = "# Doc\n\n## Section\n\n" + (prose * 8 + "\n\n" + code + "\nFourth part. " + prose * 8 + "\n\n") * 3
+    result = chunk_markdown(text, ChunkerConfig(overlap_sentences=sentences), "doc", "doc.md")
+    assert len(result.chunks) > 3
+    assert [d.code for d in result.diagnostics.errors] == []
