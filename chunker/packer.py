@@ -25,6 +25,7 @@ from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Chunk, Diagnostic, Heading
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
 from chunker.sizes import Counter, make_counter
+from chunker.sources import STEM_RE
 from chunker.strategies import Section
 
 # Strength of the boundary before a unit: the packer cuts at the strongest one in reach.
@@ -743,7 +744,7 @@ def _number_parts(drafts: list[_Draft]) -> None:
 
 
 def key_base(stem_slug: str, ziffer: str | None, section: Section) -> str:
-    """``<stem>/<ziffer or page-N or section heading>``, slugged."""
+    """``<stem>/<ziffer or page-N or section heading>``, the second part slugged."""
     if ziffer:
         return f"{stem_slug}/{slug(ziffer)}"
     if section.page is not None:
@@ -776,7 +777,9 @@ def chunk_keys(bases: Sequence[str], sections: Sequence[int]) -> list[str]:
 def _finish(drafts: list[_Draft], cfg: ChunkerConfig, stem: str) -> tuple[Chunk, ...]:
     count = len(drafts)
     ids = [f"chk_{k + 1:06d}" for k in range(count)]
-    stem_slug = slug(stem)
+    # The stem itself when it is a valid one (as every CLI stem is): keys of two documents never
+    # meet, even for stems a slug would merge (user.guide / user-guide, or a long shared start).
+    stem_slug = stem if STEM_RE.match(stem) else slug(stem)
     measure = drafts[0].packer.measure if drafts else len
     # drafts of one section share their path tuples and section: number and key each only once
     ziffer_memo: dict[int, str | None] = {}

@@ -184,3 +184,16 @@ def test_a_full_export_removes_the_exports_of_documents_no_longer_chunked_and_no
     left = {p.name for p in target.iterdir()}
     assert "other.jsonl" not in left and "other" not in left
     assert "mine.jsonl" in left and ("guide.jsonl" in left if fmt == "jsonl" else "guide" in left)
+
+
+def test_chunk_keys_of_documents_whose_stems_slug_alike_never_meet(tmp_path: Path) -> None:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    long = "a" * 70
+    for stem in ("user.guide", "user-guide", "User_Guide", f"{long}1", f"{long}2"):
+        (sources / f"{stem}.md").write_text("# Guide\n\n## Setup\n\nInstall it.\n", encoding="utf-8")
+    out = tmp_path / "chunks"
+    assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code in (0, 1)  # case collision warns
+    done = export(out, tmp_path / "export", "jsonl")
+    ids = [json.loads(line)["id"] for d in done for p in d.written for line in p.read_text().splitlines()]
+    assert len(ids) == 5 and len(set(ids)) == len(ids)
