@@ -1,4 +1,4 @@
-"""Read one source file into text: strict UTF-8, BOM removed, newlines normalised.
+"""Read one source file into text: strict UTF-8, newlines normalised (the pipeline removes the BOM).
 
 ``decode_source`` is the pure part (bytes in, :class:`SourceText` out);
 ``read_source`` adds the file system checks. Line numbers everywhere count
@@ -40,7 +40,9 @@ class SourceText:
     """A decoded source document."""
 
     text: str
-    """Decoded text without BOM; CRLF and lone CR are turned into LF, nothing else."""
+    """Decoded text; CRLF and lone CR are turned into LF, nothing else. A leading UTF-8 BOM is kept
+    as U+FEFF: the pipeline's ``normalise_newlines`` removes exactly one, so a second one stays a
+    character of the text and every offset refers to the same text."""
     sha256: str
     """Hex digest of the raw bytes as read (BOM and original newlines included)."""
     diagnostics: tuple[Diagnostic, ...]
@@ -109,10 +111,8 @@ def decode_source(data: bytes, display: str, max_bytes: int) -> SourceText:
     if len(data) > max_bytes:
         raise _size_error(len(data), max_bytes, display)
     digest = hashlib.sha256(data).hexdigest()
-    body = data
-    if body.startswith(UTF8_BOM):
-        body = body[len(UTF8_BOM) :]
-    else:
+    body = data  # a UTF-8 BOM stays: the pipeline removes exactly one (a second is a character)
+    if not body.startswith(UTF8_BOM):
         for mark, name in _OTHER_BOMS:
             if body.startswith(mark):
                 raise SourceError(

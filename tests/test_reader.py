@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from chunker.config import ChunkerConfig
 from chunker.errors import EXIT_SOURCE, SourceError
+from chunker.pipeline import chunk_markdown, normalise_newlines
 from chunker.reader import decode_source, read_source
 
 BADINPUT = Path(__file__).resolve().parents[2] / "shared" / "badinput"
@@ -33,16 +35,28 @@ def test_plain_utf8_decodes_unchanged_and_hashes_the_raw_bytes() -> None:
     assert src.diagnostics == ()
 
 
-def test_a_utf8_bom_is_removed_but_still_counted_in_the_hash() -> None:
+def test_a_utf8_bom_is_removed_once_by_the_pipeline_but_still_counted_in_the_hash() -> None:
     data = b"\xef\xbb\xbf---\ntitle: T\n---\nBody\n"
     src = decode_source(data, "sources/x.md", LIMIT)
-    assert src.text == "---\ntitle: T\n---\nBody\n"
+    assert normalise_newlines(src.text) == "---\ntitle: T\n---\nBody\n"
     assert src.sha256 == hashlib.sha256(data).hexdigest()
 
 
-def test_only_the_leading_bom_is_removed() -> None:
-    src = decode_source(b"\xef\xbb\xbfa\xef\xbb\xbfb", "x", LIMIT)
-    assert src.text == "a\ufeffb"
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [(b"\xef\xbb\xbfa\xef\xbb\xbfb", "a\ufeffb"), (b"\xef\xbb\xbf\xef\xbb\xbf# T\n", "\ufeff# T\n")],
+)
+def test_only_one_leading_bom_is_removed(data: bytes, text: str) -> None:
+    assert normalise_newlines(decode_source(data, "x", LIMIT).text) == text
+
+
+def test_offsets_of_a_source_with_two_boms_point_into_the_text_with_one_removed() -> None:
+    data = b"\xef\xbb\xbf\xef\xbb\xbf# T\n\nZQX body.\n"
+    text = decode_source(data, "x", LIMIT).text
+    result = chunk_markdown(text, ChunkerConfig(), "x", "x.md")
+    source = normalise_newlines(text)
+    assert all(c.content_original == source[c.start_offset : c.end_offset] for c in result.chunks)
+    assert "\ufeff" in "".join(c.content_original for c in result.chunks)
 
 
 @pytest.mark.parametrize(
@@ -171,7 +185,7 @@ def test_read_source_reads_a_file(tmp_path: Path) -> None:
     path = tmp_path / "x.md"
     path.write_bytes(b"\xef\xbb\xbf# T\r\n")
     src = read_source(path, "sources/x.md", LIMIT)
-    assert src.text == "# T\n"
+    assert normalise_newlines(src.text) == "# T\n"
     assert src.sha256 == hashlib.sha256(b"\xef\xbb\xbf# T\r\n").hexdigest()
 
 
