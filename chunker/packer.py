@@ -13,6 +13,7 @@ slice of the source; the only text a chunk adds is declared in ``added_lines``
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -105,7 +106,11 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
         parts = [title, *texts] if not texts or texts[0] != title else texts
         return _no_fence(_shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit))
     if not texts:
-        return "" if not section.title or content.lstrip("# ").startswith(section.title) else _no_fence(section.title)
+        return (
+            ""
+            if not section.title or content.lstrip("# ").startswith(section.title)
+            else _no_fence(_shorten(section.title, limit))
+        )
     if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
@@ -179,15 +184,13 @@ class _SectionPacker:
         """Size of a text in the configured unit (``len`` for characters)."""
         self.chars_mode = cfg.size_unit == "chars"
         self.diagnostics: list[Diagnostic] = []
-        paths = {id(b.header_path): b.header_path for b in section.blocks}.values()  # blocks share path tuples
-        prefixes = {context_prefix(path, section, title, "", cfg) for path in paths}
-        longest_prefix = max((measure(p) for p in prefixes if p), default=0)
-        self.budget = cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
         self.units: list[_Unit] = []
         blocks = section.blocks
-        self.fits_whole = (
-            self.chars_mode and bool(blocks) and blocks[-1].end_offset - blocks[0].start_offset <= self.budget
-        )
+        span = blocks[-1].end_offset - blocks[0].start_offset if blocks else 0
+        # A context line is at most max_chars // MAX_PREFIX_SHARE characters: a section that fits
+        # beside the longest possible one needs no prefix computed (most small sections).
+        surely = span <= cfg.max_chars - cfg.max_chars // MAX_PREFIX_SHARE - len(PREFIX_SEPARATOR)
+        self.fits_whole = self.chars_mode and bool(blocks) and (surely or span <= self.budget)
         """The section fits in the budget (in characters): one unit per block and one chunk, no
         size to compute for either (about half of all sections)."""
         self._unit_sums: list[int] = []
@@ -198,13 +201,23 @@ class _SectionPacker:
         """(block start offset, offset, line) of the last ``_line`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
 
+    @functools.cached_property
+    def budget(self) -> int:
+        """max_chars less the section's longest context line (and its separator)."""
+        section, cfg, measure = self.section, self.cfg, self.measure
+        paths = {id(b.header_path): b.header_path for b in section.blocks}.values()  # blocks share path tuples
+        prefixes = {context_prefix(path, section, self.title, "", cfg) for path in paths}
+        longest_prefix = max((measure(p) for p in prefixes if p), default=0)
+        return cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
+
     def span(self, start: int, end: int) -> int:
         """Size of source[start:end] in the configured unit."""
         return end - start if self.chars_mode else self.measure(self.source[start:end])
 
     # -- units ---------------------------------------------------------------
     def build_units(self) -> None:
-        units, span, budget, fits_whole = self.units, self.span, self.budget, self.fits_whole
+        units, span, fits_whole = self.units, self.span, self.fits_whole
+        budget = 0 if fits_whole else self.budget
         glued_from: int | None = None  # start of the headings that stick to the next block
         introduces = False  # the previous block is a paragraph that ends with a colon
         for position, block in enumerate(self.section.blocks):
@@ -520,9 +533,9 @@ class _SectionPacker:
         units = self.units
         n = len(units)
         cfg = self.cfg
-        budget = self.budget
         if self.fits_whole:
             return [(0, n)]
+        budget = self.budget
         out: list[tuple[int, int]] = []
         chars_mode = self.chars_mode
         # In characters, size(i, e) is computed inline: the span plus the text added at each end.

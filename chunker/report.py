@@ -11,6 +11,9 @@ from chunker.runner import RunSummary
 
 ProgressHook = Callable[[], None]
 
+SHOWN_PER_CODE = 20
+"""Diagnostics of one code printed per document; the rest are counted (report.json has them all)."""
+
 
 def render_run(
     work: Callable[[ProgressHook | None], RunSummary],
@@ -55,13 +58,28 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -
     for doc in summary.documents:
         if doc.message:
             err.print(f"[red]error:[/] {escape(doc.message)}")
+        shown: dict[tuple[str, str], int] = {}
         for d in doc.diagnostics:
+            if d.severity not in ("error", "warning") or (d.severity == "warning" and quiet):
+                continue
+            key = (d.severity, d.code)
+            shown[key] = shown.get(key, 0) + 1
+            if shown[key] > SHOWN_PER_CODE:
+                continue
             where = f"{doc.display}:{d.line}" if d.line else doc.display
             text = f"{escape(where)}: {d.severity}: {escape(d.code)}: {escape(d.message)}"
             if d.severity == "error":
                 err.print(f"[red]{text}[/]")
-            elif d.severity == "warning" and not quiet:
+            else:
                 out.print(f"[yellow]{text}[/]")
+        for (severity, code), count in shown.items():
+            if count > SHOWN_PER_CODE:
+                hidden = count - SHOWN_PER_CODE
+                more = f"{escape(doc.display)}: ... and {hidden} more {severity}s {escape(code)} (all in report.json)"
+                if severity == "error":
+                    err.print(f"[red]{more}[/]")
+                else:
+                    out.print(f"[yellow]{more}[/]")
         if doc.status == "removed" and not quiet:
             out.print(f"removed {escape(doc.display)} (its source no longer exists)")
         elif doc.status == "off" and doc.delta and not quiet:

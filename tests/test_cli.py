@@ -343,3 +343,16 @@ def test_a_full_run_names_every_source_file_it_does_not_chunk(work: Path, capsys
         ("sources/a/index.md", "failed", 2),
         ("sources/guide.txt", "shadowed", 0),
     }
+
+
+def test_thousands_of_warnings_of_one_code_are_summed_up_on_the_terminal(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / "headings.md").write_text("".join(f"# H{k}\n" for k in range(500)), encoding="utf-8")
+    capsys.readouterr()
+    assert cli("--stem", "headings") == 0
+    out = capsys.readouterr().out
+    assert out.count("warning: orphan-heading") == 20
+    assert "... and 480 more warnings orphan-heading (all in report.json)" in out
+    report = json.loads((work / "chunks" / "headings" / "report.json").read_bytes())
+    assert sum(w["code"] == "orphan-heading" for w in report["warnings"]) == 500
