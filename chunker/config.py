@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -97,6 +98,22 @@ class ChunkerConfig:
 
 # -- validation ---------------------------------------------------------------
 
+MAX_SIZE = 2**31 - 1
+"""Upper bound of the size options (characters or tokens of one chunk, bytes of a frontmatter)."""
+MAX_INTS: dict[str, int] = {
+    "max_chars": MAX_SIZE,
+    "min_chars": MAX_SIZE,
+    "target_chars": MAX_SIZE,
+    "context_depth": 100,
+    "overlap_sentences": 1000,
+    "max_frontmatter_bytes": MAX_SIZE,
+    "max_frontmatter_nodes": MAX_SIZE,
+    "max_file_bytes": 2**40,
+}
+"""Upper bounds of the integer options that have no narrower range of their own (section_level,
+faq_level, max_nesting and max_frontmatter_depth do): far above any useful value, and inside the
+64 bits the JSON writer takes (an integer of 23 digits was an internal error)."""
+
 _FIELD_TYPES: dict[str, str] = {f.name: str(f.type) for f in fields(ChunkerConfig)}
 _CHOICES: dict[str, tuple[str, ...]] = {
     "strategy": STRATEGIES,
@@ -105,42 +122,62 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate (YAML's ``"\\ud800"`` escape makes one): not a character, no writer takes it."""
+_SHOWN = 80
+
+
+def _show(value: Any) -> str:
+    """``repr(value)``, cut short: an error message quotes a wrong value, not a megabyte of it."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's 4300-digit limit for str()
+        text = f"an integer of {len(hex(abs(value))) - 2} hex digits" if isinstance(value, int) else "a value"
+    except RecursionError:
+        text = f"a {type(value).__name__} nested too deeply to show"
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 5] + "[...]"
+
+
+class _RelationError(ConfigError):
+    """Two options disagree (min_chars, target_chars, max_chars)."""
+
+
 def _coerce(key: str, value: Any, where: str) -> Any:
     kind = _FIELD_TYPES[key]
     path = f"{where}: {key}"
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"'{key}' must be an integer, got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be an integer, got {_show(value)}", path=path)
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise ConfigError(f"'{key}' must be true or false, got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be true or false, got {_show(value)}", path=path)
         return value
     if kind == "str":
         if value is False and key == "strategy":
             return "off"  # YAML 1.1 reads an unquoted `off` as false
         if not isinstance(value, str):
-            raise ConfigError(f"'{key}' must be a string, got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be a string, got {_show(value)}", path=path)
         if key in _CHOICES and value not in _CHOICES[key]:
-            raise ConfigError(f"'{key}' must be one of {', '.join(_CHOICES[key])}; got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be one of {', '.join(_CHOICES[key])}; got {_show(value)}", path=path)
         return value
     if kind == "int | str":
         if value == "auto":
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"'{key}' must be 'auto' or an integer 1..6, got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be 'auto' or an integer 1..6, got {_show(value)}", path=path)
         return value
     if kind == "tuple[str, ...]":
         if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
-            raise ConfigError(f"'{key}' must be a list of strings, got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be a list of strings, got {_show(value)}", path=path)
         items = list(value)
         for item in items:
             if not isinstance(item, str):
-                raise ConfigError(f"'{key}' must be a list of strings; {item!r} is not a string", path=path)
+                raise ConfigError(f"'{key}' must be a list of strings; {_show(item)} is not a string", path=path)
         return tuple(sorted(set(items))) if isinstance(value, (set, frozenset)) else tuple(items)
     if kind == "Mapping[str, Any]":
         if not isinstance(value, Mapping):
-            raise ConfigError(f"'{key}' must be a mapping, got {value!r}", path=path)
+            raise ConfigError(f"'{key}' must be a mapping, got {_show(value)}", path=path)
         return dict(value)
     raise AssertionError(f"no coercion for {key}: {kind}")  # pragma: no cover
 
@@ -152,15 +189,17 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
     changes: dict[str, Any] = {}
     for key, value in data.items():
         if not isinstance(key, str) or key not in _FIELD_TYPES or key == "extra":
-            close = difflib.get_close_matches(str(key), [k for k in _FIELD_TYPES if k != "extra"], n=3)
+            name = key if isinstance(key, str) else _show(key)
+            close = difflib.get_close_matches(name, [k for k in _FIELD_TYPES if k != "extra"], n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise ConfigError(f"unknown option '{key}'{hint}", path=where)
+            raise ConfigError(f"unknown option '{name[:_SHOWN]}'{hint}", path=where)
         changes[key] = _coerce(key, value, where)
     try:
         return replace(base, **changes)
     except ConfigError as exc:
         detail = exc.detail
-        if "target_chars" not in changes and ("max_chars" in changes or "min_chars" in changes):
+        inherited = "target_chars" not in changes and ("max_chars" in changes or "min_chars" in changes)
+        if inherited and isinstance(exc, _RelationError):
             detail += " (target_chars is inherited: set it too)"
         raise ConfigError(detail, path=where) from None
 
@@ -171,46 +210,58 @@ def check_values(cfg: ChunkerConfig) -> None:
     def bad(key: str, message: str) -> ConfigError:
         return ConfigError(f"'{key}': {message}")
 
+    for item in fields(cfg):
+        value = getattr(cfg, item.name)
+        for text in value if isinstance(value, tuple) else (value,):
+            found = _SURROGATE.search(text) if isinstance(text, str) else None
+            if found is not None:
+                raise bad(
+                    item.name,
+                    f"holds the escape \\u{ord(found.group()):04x}, a UTF-16 surrogate, which is not a character "
+                    "(write the character itself, or \\UXXXXXXXX beyond U+FFFF)",
+                )
     for key, choices in _CHOICES.items():
         if getattr(cfg, key) not in choices:
-            raise bad(key, f"must be one of {', '.join(choices)}; got {getattr(cfg, key)!r}")
+            raise bad(key, f"must be one of {', '.join(choices)}; got {_show(getattr(cfg, key))}")
+    for key, most in MAX_INTS.items():
+        if getattr(cfg, key) > most:
+            raise bad(key, f"must be at most {most}, got {_show(getattr(cfg, key))}")
     for key in ("max_chars", "min_chars", "target_chars"):
         if getattr(cfg, key) < 1:
-            raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")
+            raise bad(key, f"must be at least 1, got {_show(getattr(cfg, key))}")
     if cfg.min_chars > cfg.max_chars:
-        raise bad("min_chars", f"min_chars ({cfg.min_chars}) is greater than max_chars ({cfg.max_chars})")
+        raise _RelationError(f"'min_chars': min_chars ({cfg.min_chars}) is greater than max_chars ({cfg.max_chars})")
     if not cfg.min_chars <= cfg.target_chars <= cfg.max_chars:
-        raise bad(
-            "target_chars",
-            f"must lie between min_chars ({cfg.min_chars}) and max_chars ({cfg.max_chars}), got {cfg.target_chars}",
+        raise _RelationError(
+            f"'target_chars': must lie between min_chars ({cfg.min_chars}) and max_chars ({cfg.max_chars}), "
+            f"got {cfg.target_chars}"
         )
     if cfg.max_chars < 16:
-        raise bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {cfg.max_chars}")
+        raise bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {_show(cfg.max_chars)}")
     if isinstance(cfg.section_level, int) and not 1 <= cfg.section_level <= 6:
-        raise bad("section_level", f"must be 'auto' or 1..6, got {cfg.section_level}")
+        raise bad("section_level", f"must be 'auto' or 1..6, got {_show(cfg.section_level)}")
     if not 1 <= cfg.faq_level <= 6:
-        raise bad("faq_level", f"must be 1..6, got {cfg.faq_level}")
+        raise bad("faq_level", f"must be 1..6, got {_show(cfg.faq_level)}")
     if cfg.context_depth < 0:
-        raise bad("context_depth", f"must be 0 or more, got {cfg.context_depth}")
+        raise bad("context_depth", f"must be 0 or more, got {_show(cfg.context_depth)}")
     if cfg.overlap_sentences < 0:
-        raise bad("overlap_sentences", f"must be 0 or more, got {cfg.overlap_sentences}")
+        raise bad("overlap_sentences", f"must be 0 or more, got {_show(cfg.overlap_sentences)}")
     for kind in cfg.atomic_types:
         if kind not in BLOCK_KINDS:
             raise bad("atomic_types", f"unknown block kind {kind!r}; known: {', '.join(BLOCK_KINDS)}")
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
         if getattr(cfg, key) < 1:
-            raise bad(key, f"must be at least 1, got {getattr(cfg, key)}")
+            raise bad(key, f"must be at least 1, got {_show(getattr(cfg, key))}")
     if cfg.max_frontmatter_depth > 250:
         raise bad(
             "max_frontmatter_depth",
-            f"must be at most 250 (JSON output nests no deeper), got {cfg.max_frontmatter_depth}",
+            f"must be at most 250 (JSON output nests no deeper), got {_show(cfg.max_frontmatter_depth)}",
         )
     if not 8 <= cfg.max_nesting <= 200:
         raise bad(
-            "max_nesting", f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {cfg.max_nesting}"
+            "max_nesting",
+            f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {_show(cfg.max_nesting)}",
         )
-    import re
-
     try:
         re.compile(cfg.page_marker_pattern)
     except re.error as exc:
@@ -289,14 +340,44 @@ def load_settings(path: str | Path | None) -> Settings:
         raise ConfigError("config file not found", path=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file: {exc}", path=str(p)) from None
+    return settings_from_mapping(_load_yaml(text, str(p)), str(p))
+
+
+def _load_yaml(text: str, where: str) -> Any:
+    """The YAML document in ``text`` (safe loader); every failure is a ConfigError naming ``where``
+    and, where known, the line."""
     import yaml
 
+    class Loader(yaml.SafeLoader):
+        constructing: yaml.Mark | None = None
+        """Start of the node constructed last: where a constructor that fails went wrong."""
+
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+            self.constructing = node.start_mark
+            return super().construct_object(node, deep)
+
     try:
-        data = yaml.safe_load(text)
+        loader = Loader(text)  # checks every character first
+    except yaml.reader.ReaderError as exc:
+        at = text.count("\n", 0, exc.position) + 1
+        message = f"invalid YAML: the character #x{exc.character:04x} is not allowed"
+        raise ConfigError(message, path=where, line=at) from None
+    try:
+        return loader.get_single_data()
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=str(p), line=line) from None
+        problem = getattr(exc, "problem_mark", None)
+        line = problem.line + 1 if problem is not None else None
+        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=where, line=line) from None
     except RecursionError:
-        raise ConfigError("invalid YAML: nested too deeply", path=str(p)) from None
-    return settings_from_mapping(data, str(p))
+        raise ConfigError("invalid YAML: nested too deeply", path=where) from None
+    except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
+        # The safe constructors raise these on values that match a tag's pattern but not its range:
+        # `2020-13-45`, `!!float abc`, an integer of more than 4300 digits.
+        node = loader.constructing
+        raise ConfigError(
+            f"invalid YAML: a value cannot be constructed ({exc})",
+            path=where,
+            line=node.line + 1 if node is not None else None,
+        ) from None
+    finally:
+        loader.dispose()

@@ -22,12 +22,15 @@ from chunker.evaluate import (
     Case,
     EvalReport,
     check_forbidden,
+    check_k,
+    check_threshold,
     check_thresholds,
     evaluate,
     load_cases,
     load_forbidden,
     render_table,
     resolve_model_path,
+    shown_path,
 )
 from chunker.runner import RunSummary
 
@@ -37,6 +40,8 @@ EVAL_FOLDER = "_eval"
 """Under the output folder; a leading ``_`` keeps it out of orphan removal."""
 
 Chunks = dict[str, list[dict[str, Any]]]
+_TEXT_FIELDS = ("chunk_id", "section", "content_original", "content_for_embedding")
+"""Fields of a chunk that eval reads as text (``chunks.json`` always holds strings there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +112,15 @@ def load_chunks(out: Path, summary: RunSummary) -> Chunks:
             raise OutputError(f"cannot read the chunks just written: {exc}", path=str(path)) from None
         if not isinstance(data, list):
             raise OutputError("chunks.json must hold a list of chunks", path=str(path))
-        chunks[doc.stem] = [c for c in data if isinstance(c, dict)]
+        kept = [c for c in data if isinstance(c, dict)]
+        for position, chunk in enumerate(kept):
+            wrong = next((name for name in _TEXT_FIELDS if not isinstance(chunk.get(name, ""), str)), None)
+            if wrong is not None:  # a hand-edited file: what is measured and reported must be text
+                raise OutputError(
+                    f"chunk {position} has a {wrong!r} that is not a string; run `chunker --force --stem {doc.stem}`",
+                    path=str(path),
+                )
+        chunks[doc.stem] = kept
     return chunks
 
 
@@ -120,12 +133,12 @@ def report_body(
 ) -> dict[str, Any]:
     """The ``_eval/*.json`` body: every figure, every case, the gate and its outcome."""
     return {
-        "cases_file": str(opts.cases),
+        "cases_file": shown_path(opts.cases),
         **report.to_dict(),
         "gate": {
             "min_hit_at_k": opts.min_hit_at_k,
             "min_mrr": opts.min_mrr,
-            "forbid_file": str(opts.forbid) if opts.forbid is not None else None,
+            "forbid_file": shown_path(opts.forbid) if opts.forbid is not None else None,
             "failures": list(failures),
             "forbidden_found": [{"stem": s, "chunk_id": c, "string": t} for s, c, t in forbidden],
             "passed": not failures and not forbidden,
@@ -137,6 +150,7 @@ def report_body(
 def run_eval(settings: Settings, opts: EvalOptions) -> int:
     """Chunk (incrementally), evaluate, print, write ``_eval/<cases>.json``; return the exit code."""
     from rich.console import Console
+    from rich.markup import escape
 
     from chunker.report import print_diagnostics
     from chunker.runner import run
@@ -144,6 +158,9 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
     where = str(opts.cases)
     if opts.retriever not in RETRIEVERS:
         raise UsageError(f"unknown retriever {opts.retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+    check_k(opts.k)  # options first: nothing is chunked for a run that cannot gate
+    check_threshold("--min-hit-at-k", opts.min_hit_at_k)
+    check_threshold("--min-mrr", opts.min_mrr)
     cases, stems = select_cases(load_cases(opts.cases), opts.stems, where)
     forbid = load_forbidden(opts.forbid) if opts.forbid is not None else []
     model = _model(settings, opts)
@@ -171,12 +188,12 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
 
         line = {key: body[key] for key in ("cases_file", "k", "retriever", "model", "totals", "chunks", "gate")}
         line["misses"] = [r.case.id for r in report.misses]
-        line["report"] = str(target)
+        line["report"] = shown_path(target)
         line["exit_code"] = code
         sys.stdout.write(orjson.dumps(line).decode() + "\n")
     else:
         out.print(render_table(report))
-        out.print(f"wrote {target}")
+        out.print(f"wrote {escape(shown_path(target))}")
     _print_gate(err, failures, forbidden)
     return code
 

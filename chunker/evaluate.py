@@ -26,7 +26,9 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import os
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +52,8 @@ __all__ = [
     "Totals",
     "build_index",
     "check_forbidden",
+    "check_k",
+    "check_threshold",
     "check_thresholds",
     "evaluate",
     "hit_at_k",
@@ -59,6 +63,7 @@ __all__ = [
     "reciprocal_rank",
     "render_table",
     "resolve_model_path",
+    "shown_path",
     "stemmer_name",
     "summarize",
     "tokenize",
@@ -68,6 +73,8 @@ Retriever = Literal["bm25", "dense"]
 RETRIEVERS: tuple[str, ...] = ("bm25", "dense")
 MRR_DEPTH = 10
 """Reciprocal rank is taken over the top 10, whatever ``k`` is."""
+MAX_K = 1_000_000
+"""The deepest hit@k measured (far more than any index holds; keeps ``k`` a 64-bit JSON integer)."""
 
 DENSE_HINT = (
     "install the optional extra with `pip install 'chunker[dense]'` and give a local "
@@ -128,11 +135,20 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone UTF-16 surrogate: JSON's ``"\\ud800"`` escape without its pair makes one; no writer takes it."""
+
+
 def _parse_case(raw: str, where: str, number: int) -> Case:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise UsageError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=where, line=number) from None
+    except RecursionError:
+        raise UsageError("invalid JSON: nested too deeply", path=where, line=number) from None
+    except ValueError:  # an integer past Python's limit for int() (4300 digits)
+        limit = sys.get_int_max_str_digits()
+        raise UsageError(f"invalid JSON: a number of more than {limit} digits", path=where, line=number) from None
     if not isinstance(data, dict):
         raise UsageError(f"each line must be a JSON object, got {type(data).__name__}", path=where, line=number)
     values: dict[str, str] = {}
@@ -145,12 +161,30 @@ def _parse_case(raw: str, where: str, number: int) -> Case:
         if isinstance(value, int) and not isinstance(value, bool) and name == "id":
             value = str(value)
         if not isinstance(value, str) or not value.strip():
-            raise UsageError(f"field '{name}' must be a non-empty string, got {value!r}", path=where, line=number)
+            raise UsageError(f"field '{name}' must be a non-empty string, got {_shown(value)}", path=where, line=number)
         values[name] = value
     extra_path = data.get("path")
     if extra_path is not None and not isinstance(extra_path, str):
-        raise UsageError(f"field 'path' must be a string, got {extra_path!r}", path=where, line=number)
+        raise UsageError(f"field 'path' must be a string, got {_shown(extra_path)}", path=where, line=number)
+    for name, value in (*values.items(), ("path", extra_path or "")):
+        found = _SURROGATE.search(value)
+        if found is not None:
+            raise UsageError(
+                f"field '{name}' holds the escape \\u{ord(found.group()):04x}, a lone UTF-16 surrogate, "
+                "which is not a character",
+                path=where,
+                line=number,
+            )
     return Case(line=number, path=extra_path, **values)
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short for an error message."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deeply to show"
+    return text if len(text) <= 80 else text[:75] + "[...]"
 
 
 # -- tokenizer ----------------------------------------------------------------
@@ -278,6 +312,15 @@ class BM25Index:
             return []
         scores = self._bm25.get_scores_from_ids(query_ids)
         return _top([float(s) for s in scores], k, positive_only=True)
+
+
+def shown_path(path: str | Path) -> str:
+    """``path`` as text that every writer takes: a byte of a file name that is not UTF-8 (which
+    Python keeps as a lone surrogate, refused by JSON writers and terminals) is shown as ``\\xff``."""
+    try:
+        return os.fsencode(path).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that no file name byte gives: from an escape
+        return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def resolve_model_path(model: str | Path | None, eval_config: Mapping[str, Any] | None = None) -> Path:
@@ -516,8 +559,7 @@ def evaluate(
     ``content_original`` and ``section`` (``chunk_id`` and ``chars`` are used when present).
     Every document a case names must be in ``chunks_by_stem``.
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise UsageError(f"k must be a positive integer, got {k!r}")
+    check_k(k)
     if retriever not in RETRIEVERS:
         raise UsageError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
     missing = sorted({c.doc for c in cases} - set(chunks_by_stem))
@@ -572,7 +614,7 @@ def evaluate(
     return EvalReport(
         k=k,
         retriever=retriever,
-        model=str(model) if model is not None and retriever == "dense" else None,
+        model=shown_path(model) if model is not None and retriever == "dense" else None,
         results=tuple(results),
         totals=summarize(results),
         chunk_count=len(chunks),
@@ -581,8 +623,27 @@ def evaluate(
     )
 
 
+def check_k(k: int) -> None:
+    """Raise :class:`UsageError` unless ``k`` is an integer 1..MAX_K."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+        shown = f"{k!r}" if not isinstance(k, int) or abs(k) < 10**30 else "a larger number"
+        raise UsageError(f"k must be a positive integer of at most {MAX_K}, got {shown}")
+
+
+def check_threshold(option: str, value: float | None) -> None:
+    """Raise :class:`UsageError` unless a gate threshold is absent or a number within 0..1: a figure
+    is a share of the cases, and a NaN threshold would let every run pass."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise UsageError(f"{option} must be a number within 0..1 (a share of the cases), got {value!r}")
+
+
 def check_thresholds(report: EvalReport, min_hit_at_k: float | None = None, min_mrr: float | None = None) -> list[str]:
-    """One message per figure below its threshold (for the CI gate; empty means pass)."""
+    """One message per figure below its threshold (for the CI gate; empty means pass); a threshold
+    that is not a number within 0..1 raises :class:`UsageError`."""
+    check_threshold("--min-hit-at-k", min_hit_at_k)
+    check_threshold("--min-mrr", min_mrr)
     failures: list[str] = []
     totals = report.totals
     if min_hit_at_k is not None and totals.section_hit_at_k < min_hit_at_k:

@@ -38,6 +38,11 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _NULL_TAG = "tag:yaml.org,2002:null"
 _INT64 = 2**63
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate: not a character. PyYAML turns the escape ``"\\ud800"`` into one (libyaml refuses
+it); JSON, the output and every UTF-8 encoder refuse it."""
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+"""A high then a low surrogate: what JSON, not YAML, reads as one character beyond U+FFFF."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,9 +343,28 @@ def _check_graph(root: Node, max_nodes: int, max_depth: int, max_chars: int) -> 
             continue
         if key in open_:
             raise _RefusedError("frontmatter-aliases", "has an alias that refers to itself (a cycle)", node.start_mark)
+        if isinstance(node, ScalarNode) and isinstance(node.value, str) and _SURROGATE.search(node.value):
+            raise _RefusedError("frontmatter-invalid", _surrogate_message(node.value), node.start_mark)
         open_.add(key)
         stack.append((node, True))
         stack.extend((child, False) for child in _children(node))
+
+
+def _surrogate_message(text: str) -> str:
+    """Why a scalar holding a UTF-16 surrogate (from a ``\\uXXXX`` escape) is refused, and what to write."""
+    found = _SURROGATE.search(text)
+    if found is None:  # pragma: no cover - only called for a text with one
+        return "has a UTF-16 surrogate, which is not a character"
+    at = found.start()
+    pair = _SURROGATE_PAIR.match(text, at)
+    if pair is None:
+        return f"has the escape \\u{ord(text[at]):04x}, a lone UTF-16 surrogate, which is not a character"
+    char = pair.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    escapes = "".join(f"\\u{ord(c):04x}" for c in pair.group())
+    return (
+        f"has the escapes {escapes}, a UTF-16 surrogate pair, which YAML does not combine into one character: "
+        f"write \\U{ord(char):08x} or the character itself"
+    )
 
 
 def _non_json_kind(value: Any) -> str | None:

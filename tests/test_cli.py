@@ -166,6 +166,82 @@ def test_lowering_max_chars_alone_says_that_target_chars_is_inherited(
     assert "target_chars is inherited: set it too" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("yaml_text", "key"),
+    [
+        ("max_chars: 99999999999999999999999\n", "max_chars"),  # was exit 5: orjson's 64-bit limit
+        ("min_chars: 99999999999999999999999\n", "min_chars"),
+        ("target_chars: 99999999999999999999999\n", "target_chars"),
+        ("max_file_bytes: 99999999999999999999\n", "max_file_bytes"),
+        ("max_frontmatter_bytes: 99999999999999999999\n", "max_frontmatter_bytes"),
+        ("max_frontmatter_nodes: 99999999999999999999\n", "max_frontmatter_nodes"),
+        ("context_depth: 99999999999999999999\n", "context_depth"),
+        ("overlap_sentences: 99999999999999999999\n", "overlap_sentences"),
+        ("documents:\n  guide:\n    max_chars: 99999999999999999999999\n", "max_chars"),
+    ],
+)
+def test_an_integer_option_over_its_bound_exits_2_naming_the_config_file_and_the_key(
+    work: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, key: str
+) -> None:
+    (work / "config.yaml").write_text(yaml_text, encoding="utf-8")
+    assert cli() == 2
+    err = capsys.readouterr().err
+    assert "config.yaml: " in err and f"'{key}': must be at most" in err, err
+    assert "internal error" not in err and "inherited" not in err
+    assert not (work / "chunks").exists()
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "line"),
+    [
+        ("min_chars: 80\nmax_chars: " + "9" * 5000 + "\n", 2),  # over Python's 4300-digit limit
+        ("min_chars: 80\n\nskip_pre_heading: 2020-13-45\n", 3),
+        ("context_label: !!float abc\n", 1),
+        ('min_chars: 80\ncontext_label: "a\x01b"\n', 2),
+    ],
+)
+def test_config_yaml_whose_values_cannot_be_built_exits_2_naming_the_file_and_line(
+    work: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, line: int
+) -> None:
+    (work / "config.yaml").write_text(yaml_text, encoding="utf-8")
+    assert cli() == 2
+    err = capsys.readouterr().err
+    assert f"config.yaml:{line}: invalid YAML" in err, err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "key"),
+    [
+        ('context_label: "\\ud800"\n', "context_label"),
+        ('skip_headings: [a, "b\\udc00"]\n', "skip_headings"),
+        ('documents:\n  guide:\n    page_marker_pattern: "\\ud83d\\ude00"\n', "page_marker_pattern"),
+    ],
+)
+def test_a_surrogate_escape_in_a_config_string_exits_2_naming_the_key(
+    work: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, key: str
+) -> None:
+    (work / "config.yaml").write_text(yaml_text, encoding="utf-8")
+    assert cli() == 2
+    err = capsys.readouterr().err
+    assert "config.yaml: " in err and f"'{key}': holds the escape \\ud" in err and "surrogate" in err, err
+
+
+def test_library_configs_refuse_integers_past_their_bounds_and_surrogates() -> None:
+    from chunker.config import ChunkerConfig
+    from chunker.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="'max_chars': must be at most 2147483647"):
+        ChunkerConfig(max_chars=2**31, target_chars=800)
+    with pytest.raises(ConfigError, match="'max_file_bytes': must be at most"):
+        ChunkerConfig(max_file_bytes=2**64)
+    with pytest.raises(ConfigError, match="'min_chars': must be at least 1, got an integer of"):
+        ChunkerConfig(min_chars=-(10**5000))
+    with pytest.raises(ConfigError, match="'context_label': holds"):
+        ChunkerConfig(context_label="\ud800")
+    assert ChunkerConfig(max_chars=2**31 - 1, max_file_bytes=2**40).fingerprint()
+
+
 def test_library_configs_refuse_unknown_choices() -> None:
     from chunker.config import ChunkerConfig
     from chunker.errors import ConfigError

@@ -221,6 +221,33 @@ def test_load_cases_keeps_a_raw_line_separator_inside_a_json_string(tmp_path: Pa
     assert [(c.id, c.line, c.query) for c in cases] == [("a", 1, query), ("b", 2, "q?")]
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (
+            '{"id": "x", "deep": ' + "[" * 100_000 + "]" * 100_000 + "}",
+            r"cases\.jsonl:2: invalid JSON: nested too deeply",
+        ),
+        (GOOD[:-1] + ', "n": ' + "9" * 5000 + "}", r"cases\.jsonl:2: invalid JSON: a number of more than 4300 digits"),
+        (GOOD.replace('"q?"', '"\\ud800 q"'), r"cases\.jsonl:2: field 'query' holds the escape \\ud800"),
+        (GOOD.replace('"S"', '"S \\udfff"'), r"cases\.jsonl:2: field 'expected_doc_section' holds the escape \\udfff"),
+        (GOOD.replace('"x/doc.md"', '"x/\\udc80.md"'), r"cases\.jsonl:2: field 'path' holds the escape \\udc80"),
+    ],
+)
+def test_load_cases_refuses_json_python_or_the_report_cannot_hold_naming_file_and_line(
+    tmp_path: Path, line: str, message: str
+) -> None:
+    # Each was an internal error (exit 5): RecursionError, ValueError, then a TypeError writing the report.
+    with pytest.raises(UsageError, match=message) as info:
+        load_cases(write_lines(tmp_path, [GOOD.replace('"a"', '"b"'), line]))
+    assert info.value.line == 2 and info.value.exit_code == EXIT_USAGE
+
+
+def test_load_cases_reads_an_escaped_surrogate_pair_as_one_character(tmp_path: Path) -> None:
+    cases = load_cases(write_lines(tmp_path, [GOOD.replace('"q?"', '"\\ud83d\\ude00 q"')]))
+    assert cases[0].query == "\U0001f600 q"
+
+
 def test_forbidden_strings_are_split_at_newlines_only(tmp_path: Path) -> None:
     path = tmp_path / "forbid.txt"
     path.write_text("a\u2028b\nc\x0cd\n", encoding="utf-8")
@@ -331,6 +358,23 @@ def test_thresholds_fail_with_a_message_per_figure_below() -> None:
         "MRR@10 is 0.000, below --min-mrr 0.5",
     ]
     assert check_thresholds(report) == []
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -0.01, 1.01, -float("inf")])
+def test_thresholds_that_are_not_a_share_within_0_and_1_are_refused(bad: float) -> None:
+    # A NaN threshold made every gate pass; values beyond 0..1 can never or always be met.
+    report = evaluate([case("2", "clinic", "zzz", "Адрес", "x")], CHUNKS)
+    with pytest.raises(UsageError, match=r"--min-hit-at-k must be a number within 0\.\.1"):
+        check_thresholds(report, min_hit_at_k=bad)
+    with pytest.raises(UsageError, match=r"--min-mrr must be a number within 0\.\.1"):
+        check_thresholds(report, min_mrr=bad)
+    assert check_thresholds(report, min_hit_at_k=0.0, min_mrr=0.0) == []
+
+
+def test_evaluate_refuses_a_k_past_its_bound() -> None:
+    cases = [case("1", "law", "q", "S", "t")]
+    with pytest.raises(UsageError, match="at most 1000000"):
+        evaluate(cases, CHUNKS, k=10**23)
 
 
 def test_render_table_prints_cases_misses_and_totals() -> None:

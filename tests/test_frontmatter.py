@@ -315,6 +315,34 @@ def test_an_integer_too_long_for_str_is_converted_without_error() -> None:
     assert result.metadata is not None and isinstance(result.metadata["x"], str)
 
 
+@pytest.mark.parametrize(
+    ("yaml_text", "line", "escape"),
+    [
+        ('title: "\\ud800"\n', 2, "\\ud800"),
+        ('title: t\nmeta:\n  tags: [a, "b\\udfff"]\n', 4, "\\udfff"),
+        ('title: t\n"key\\udc00": v\n', 3, "\\udc00"),
+        ('a: &a "x\\ud800"\nb: [*a, *a]\n', 2, "\\ud800"),
+        ('title: t\ntext: "one\\\n  two \\ud800"\n', 3, "\\ud800"),
+    ],
+)
+def test_a_lone_surrogate_escape_in_a_value_or_key_is_refused_with_its_line(
+    yaml_text: str, line: int, escape: str
+) -> None:
+    # PyYAML turns "\ud800" into a lone surrogate, which no JSON or UTF-8 writer takes (was exit 5).
+    result = load_frontmatter(yaml_text, 2, CFG)
+    assert_removed(result, "frontmatter-invalid")
+    assert only(result).line == line
+    assert escape in only(result).message and "surrogate" in only(result).message
+    assert_removed(load_frontmatter(yaml_text, 2, LENIENT), "frontmatter-invalid", "warning")
+
+
+def test_a_surrogate_pair_escape_is_refused_saying_which_escape_to_write_instead() -> None:
+    result = load_frontmatter('title: "\\ud83d\\ude00"\n', 2, CFG)
+    assert_removed(result, "frontmatter-invalid")
+    assert "\\U0001f600" in only(result).message
+    assert load_frontmatter('title: "\\U0001F600 \\u00e9"\n', 2, CFG).metadata == {"title": "\U0001f600 \u00e9"}
+
+
 # -- libyaml fast path -----------------------------------------------------------
 
 YAML_PIECES = ["title", "tags", ": ", ":", "\n", "  ", "- ", "[", "]", "{", "}", ", ", "a", "1", "2024-01-02",

@@ -44,6 +44,10 @@ REFUSED = {
     "tab_indentation": ("a:\n\tb: 1\n", "3"),
     "unhashable_key": ("? [a, b]\n: 1\n", "2"),
     "too_large": ("k: " + "v" * 70_000 + "\n", "2"),
+    "lone_surrogate_escape": ('title: "\\ud800"\n', "2"),
+    "lone_surrogate_escape_nested": ('title: t\nmeta:\n  tags: [a, "b\\udfff"]\n', "4"),
+    "lone_surrogate_escape_in_a_key": ('title: t\n"k\\ud800": v\n', "3"),
+    "surrogate_pair_escape": ('title: "\\ud83d\\ude00"\n', "2"),
 }
 
 
@@ -131,3 +135,14 @@ def test_keys_that_are_one_python_key_are_reported_as_duplicates(
     assert_contract(out, "ok", ["ZQXBODY"])
     duplicates = [w for w in out.report()["warnings"] if w["code"] == "frontmatter-duplicate-key"]
     assert [w["line"] for w in duplicates] == [4, 5]
+
+
+def test_a_surrogate_escape_in_the_title_never_reaches_the_artifacts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The title goes into every breadcrumb: a lone surrogate there made the run an internal error (exit 5).
+    out = run_source(tmp_path, document('title: "\\ud800"\n'), capsys, monkeypatch)
+    assert_contract(out, "error", ["ZQXBODY"], line="2")
+    assert out.code == 1 and "surrogate" in out.stderr
+    assert out.artifact("meta.json")["document_metadata"] == {}
+    assert all("\ufffd" not in c["content_for_embedding"] for c in out.chunks())
