@@ -26,7 +26,6 @@ from __future__ import annotations
 import importlib
 import json
 import math
-import os
 import re
 import sys
 import unicodedata
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from chunker.errors import UsageError
+from chunker.sources import shown_path
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -312,15 +312,6 @@ class BM25Index:
             return []
         scores = self._bm25.get_scores_from_ids(query_ids)
         return _top([float(s) for s in scores], k, positive_only=True)
-
-
-def shown_path(path: str | Path) -> str:
-    """``path`` as text that every writer takes: a byte of a file name that is not UTF-8 (which
-    Python keeps as a lone surrogate, refused by JSON writers and terminals) is shown as ``\\xff``."""
-    try:
-        return os.fsencode(path).decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a surrogate that no file name byte gives: from an escape
-        return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def resolve_model_path(model: str | Path | None, eval_config: Mapping[str, Any] | None = None) -> Path:

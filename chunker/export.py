@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -270,6 +270,24 @@ def remove_export(out_dir: Path, stem: str, fmt: str) -> tuple[Path, ...]:
     return tuple(removed)
 
 
+def _export_one(
+    writer: Callable[[ChunkedDocument, Path], ExportedDocument], doc: ChunkedDocument, out_dir: Path
+) -> ExportedDocument:
+    """``writer(doc, out_dir)``; hand-edited artifacts whose values no writer takes (nested past the
+    JSON or YAML writer's depth) are a usage error naming the document, not an internal error."""
+    import orjson
+    import yaml
+
+    try:
+        return writer(doc, out_dir)
+    except (RecursionError, orjson.JSONEncodeError, yaml.YAMLError) as exc:
+        raise UsageError(
+            f"the artifacts of {doc.stem!r} hold values that cannot be exported ({type(exc).__name__}); "
+            f"run `chunker --force --stem {doc.stem}`",
+            path=str(out_dir),
+        ) from None
+
+
 def export(chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = ()) -> tuple[ExportedDocument, ...]:
     """Export the given stems (or every chunked document) in ``fmt``. A full export (no ``stems``)
     also removes the exports of documents it exported before that are no longer chunked."""
@@ -284,7 +302,7 @@ def export(chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = ())
         raise UsageError(f"no chunked documents in {chunks_dir}; run `chunker` first")
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
     writer = export_markdown if fmt == "md" else export_jsonl
-    done = [writer(doc, out_dir) for doc in documents]
+    done = [_export_one(writer, doc, out_dir) for doc in documents]
     manifest = _read_manifest(out_dir)
     before = manifest.get(fmt, [])
     if stems:

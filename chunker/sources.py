@@ -42,6 +42,7 @@ __all__ = [
     "discover",
     "find_source",
     "scan",
+    "shown_path",
     "validate_stem",
 ]
 
@@ -99,16 +100,26 @@ class SourceFile:
     """Path for messages: relative to the working directory where possible, e.g. ``sources/x.md``."""
 
 
+def shown_path(path: str | Path) -> str:
+    """``path`` as text that every writer takes: a byte of a file name that is not UTF-8 (which
+    Python keeps as a lone surrogate, refused by JSON writers and terminals) is shown as ``\\xff``."""
+    try:
+        return os.fsencode(path).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that no file name byte gives: from an escape
+        return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it lies below it (symlinks not resolved)."""
+    """``path`` relative to the working directory when it lies below it (symlinks not resolved),
+    shown by :func:`shown_path`."""
     absolute = os.path.abspath(path)
     try:
         rel = os.path.relpath(absolute, os.getcwd())
     except (OSError, ValueError):
-        return str(path)
+        return shown_path(path)
     if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
-        return absolute
-    return rel
+        return shown_path(absolute)
+    return shown_path(rel)
 
 
 def _source_file(stem: str, path: Path) -> SourceFile:

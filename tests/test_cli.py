@@ -432,3 +432,13 @@ def test_thousands_of_warnings_of_one_code_are_summed_up_on_the_terminal(
     assert "... and 480 more warnings orphan-heading (all in report.json)" in out
     report = json.loads((work / "chunks" / "headings" / "report.json").read_bytes())
     assert sum(w["code"] == "orphan-heading" for w in report["warnings"]) == 500
+
+
+def test_a_source_name_that_is_not_utf8_is_named_in_the_json_summary(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / os.fsdecode(b"a\xff.md")).write_text("# T\n\nBody.\n", encoding="utf-8")
+    capsys.readouterr()
+    assert cli("--json") == 2
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert any(d["source"] == "sources/a\\xff.md" and d["exit_code"] == 2 for d in data["documents"])

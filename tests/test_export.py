@@ -197,3 +197,20 @@ def test_chunk_keys_of_documents_whose_stems_slug_alike_never_meet(tmp_path: Pat
     done = export(out, tmp_path / "export", "jsonl")
     ids = [json.loads(line)["id"] for d in done for p in d.written for line in p.read_text().splitlines()]
     assert len(ids) == 5 and len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize("fmt", ["md", "jsonl"])
+def test_hand_edited_artifacts_nested_too_deeply_to_export_exit_2_naming_the_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    _, out = chunked(tmp_path)
+    path = out / "guide" / "chunks.json"
+    chunks = read_chunks(out)
+    deep: object = "x"
+    for _ in range(600):
+        deep = [deep]
+    chunks[0]["section_path"] = deep
+    path.write_text(json.dumps(chunks), encoding="utf-8")
+    code = run_cli(["export", "--format", fmt, "--chunks", str(out), "--out", str(tmp_path / "export")])
+    assert code == 2
+    assert "the artifacts of 'guide' hold values that cannot be exported" in capsys.readouterr().err
