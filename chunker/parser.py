@@ -25,7 +25,7 @@ from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, SkippedRange
 
 _FM_OPEN = re.compile(r"-{3,}[ \t]*")
-_YAML_LINE = re.compile(
+YAML_LINE = re.compile(
     r"^[ \t]*(?:[-?][ \t]|\[[^\n]*\][ \t]*$|\{[^\n]*\}[ \t]*$|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE
 )
 """A line that YAML metadata would have: ``key: value``, ``- item``, a flow collection."""
@@ -484,7 +484,7 @@ def parse(text: str, cfg: ChunkerConfig, *, in_pieces: bool = False) -> ParsedDo
         end_line = fm.map[1]  # exclusive, 0-based: the closing line is inside the map
         if not _FM_OPEN.fullmatch(first_line):
             keep = True
-        elif fm.content.strip() and not _YAML_LINE.search(fm.content):
+        elif fm.content.strip() and not YAML_LINE.search(fm.content):
             # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
             keep = True
             diagnostics.append(

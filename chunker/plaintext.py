@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunker.config import ChunkerConfig
-from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading
-from chunker.parser import ParsedDocument, compute_line_starts
+from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading, SkippedRange
+from chunker.parser import YAML_LINE, ParsedDocument, compute_line_starts
 from chunker.pipeline import chunk_blocks, normalise_newlines
 
 __all__ = ["chunk_text", "text_blocks"]
@@ -175,13 +175,16 @@ def _faq_spans(first: int, last: int, lines: Sequence[str], cfg: ChunkerConfig) 
 
 
 def text_blocks(
-    text: str, cfg: ChunkerConfig, starts: Sequence[int] | None = None
+    text: str, cfg: ChunkerConfig, starts: Sequence[int] | None = None, body_start: int = 0
 ) -> tuple[tuple[Block, ...], dict[str, list[int]]]:
     """Blocks of a plain text (newlines already normalised) and, per heuristic, the 1-based lines
-    it made headings of. ``starts``: :func:`compute_line_starts` of ``text``, if already known."""
+    it made headings of. ``starts``: :func:`compute_line_starts` of ``text``, if already known;
+    ``body_start``: 0-based index of the first line after a frontmatter block."""
     if starts is None:
         starts = compute_line_starts(text)
     lines = text.split("\n")[: len(starts)]
+    for k in range(min(body_start, len(lines))):
+        lines[k] = ""  # the frontmatter: no block
     atomic_kinds = frozenset(cfg.atomic_types)
     fired: dict[str, list[int]] = {"numbered": [], "caps": [], "faq": []}
     blocks: list[Block] = []
@@ -217,6 +220,40 @@ def text_blocks(
     return tuple(blocks), fired
 
 
+_FM_CLOSE = ("---", "...")
+
+
+def _frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> ParsedDocument:
+    """The document with the YAML frontmatter a plain text may start with, as a Markdown source
+    would have it: ``---`` on line 1, YAML lines, then a line that is exactly ``---`` or ``...``.
+    Refused or non-YAML blocks stay body text (with the same diagnostics as in Markdown)."""
+    from chunker.frontmatter import load_frontmatter
+
+    plain = ParsedDocument(text=text, tokens=(), line_starts=starts)
+    if not text.startswith("---") or text[: text.find("\n")].rstrip() != "---":
+        return plain
+    lines = text.split("\n", cfg.max_frontmatter_bytes // 2 + 2)
+    close = next((k for k in range(1, len(lines)) if lines[k].rstrip() in _FM_CLOSE), None)
+    if close is None:
+        return plain
+    yaml_text = "\n".join(lines[1:close]) + "\n"
+    if not YAML_LINE.search(yaml_text):
+        return plain
+    result = load_frontmatter(yaml_text, 2, cfg)
+    if result.keep_as_body:
+        return ParsedDocument(text=text, tokens=(), line_starts=starts, diagnostics=tuple(result.diagnostics))
+    end_offset = starts[close + 1] - 1 if close + 1 < len(starts) else len(text)
+    return ParsedDocument(
+        text=text,
+        tokens=(),
+        line_starts=starts,
+        body_start_line=close + 1,
+        metadata=result.metadata or {},
+        frontmatter=SkippedRange(1, close + 1, 0, end_offset, "frontmatter"),
+        diagnostics=tuple(result.diagnostics),
+    )
+
+
 def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) -> ChunkingResult:
     """Chunks of one plain-text document, validated; the same contract as ``chunk_markdown``.
 
@@ -224,8 +261,8 @@ def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) ->
     """
     text = normalise_newlines(text)
     starts = compute_line_starts(text)
-    blocks, fired = text_blocks(text, config, starts)
-    doc = ParsedDocument(text=text, tokens=(), line_starts=starts)
+    doc = _frontmatter(text, starts, config)
+    blocks, fired = text_blocks(text, config, starts, doc.body_start_line)
     enabled = {"numbered": config.txt_numbered_headings, "caps": config.txt_caps_headings, "faq": config.txt_faq}
     decisions: dict[str, Any] = {"txt_headings": {**fired, "enabled": enabled}}
     found: list[Diagnostic] = []

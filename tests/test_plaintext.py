@@ -241,3 +241,27 @@ def test_the_runner_chunks_a_txt_source_with_the_plain_text_heuristics(
     assert summary.exit_code == 0, summary.to_dict()
     report = orjson.loads((tmp_path / "chunks" / "wiki" / "report.json").read_bytes())
     assert report["decisions"]["txt_headings"]["numbered"] == [3, 7, 11, 20, 23, 27]
+
+
+def test_yaml_frontmatter_of_a_plain_text_goes_to_metadata_never_into_a_chunk() -> None:
+    text = "---\ntitle: Report\npassword: ZQXLEAK\n---\nINTRODUCTION\n\nThe body text of the report.\n"
+    result = chunk_text(text, ChunkerConfig(), "report", "report.txt")
+    assert result.document_metadata == {"title": "Report", "password": "ZQXLEAK"}
+    assert all("ZQXLEAK" not in c.content_original + c.content_for_embedding for c in result.chunks)
+    assert "The body text of the report." in result.chunks[-1].content_original
+    assert result.diagnostics.skipped[0].reason == "frontmatter"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\nJust a line of prose between rules.\n---\nBody.\n",  # no YAML key: rules, kept as text
+        "---\ntitle: Open\nnever closed\n",
+        "----\nnot: frontmatter\n----\nBody.\n",
+    ],
+)
+def test_plain_text_that_only_looks_like_frontmatter_is_kept(text: str) -> None:
+    result = chunk_text(text, ChunkerConfig(), "doc", "doc.txt")
+    assert result.document_metadata == {}
+    body = "".join(c.content_original for c in result.chunks)
+    assert all(line in body for line in text.splitlines() if line.strip())
