@@ -7,10 +7,11 @@ from typing import Any
 
 import orjson
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunker import frontmatter
+from chunker import frontmatter, parser
 from chunker.config import ChunkerConfig
 from chunker.frontmatter import FrontmatterResult, load_frontmatter
 
@@ -374,3 +375,18 @@ def test_a_plain_mapping_takes_the_fast_path_and_anything_else_the_hardened_load
     assert frontmatter._plain_mapping("d: 2024-01-02\n", CFG) is None  # a date to convert: reported too
     assert frontmatter._plain_mapping("- a\n", CFG) is None  # not a mapping
     assert frontmatter._plain_mapping("[" * 2000, CFG) is None  # too many openers for libyaml's recursion
+
+
+@pytest.mark.parametrize("piece_chars", [16, 120, parser.PIECE_CHARS])
+def test_the_frontmatter_closes_at_a_dash_line_at_column_0_also_when_parsed_in_pieces(
+    piece_chars: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the '  ---' of the block scalar is inside the first piece of 120 characters, the closing '---' too;
+    # with 16 characters the closing '---' is past the first piece
+    yaml_text = "title: T\nnotes: |\n  a\n  ---\n  b\nend: e\n"
+    text = "---\n" + yaml_text + "---\n" + "".join(f"# H{i}\n\ntext {i}\n\n" for i in range(40))
+    monkeypatch.setattr(parser, "PIECE_CHARS", piece_chars)
+    doc = parser.parse(text, CFG, in_pieces=True)
+    assert doc.metadata == yaml.safe_load(yaml_text)
+    assert doc.body_start_line == yaml_text.count("\n") + 2
+    assert [*doc.tokens, *(t for piece in doc.more_tokens for t in piece)] == list(parser.parse(text, CFG).tokens)

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _hostile import Case, assert_contract, cases_matching, run_case, run_source
+import yaml
+from _hostile import Case, assert_contract, cases_matching, run_case, run_source, strings
 
 
 @pytest.mark.parametrize("case", cases_matching(r"^(fm_|frontmatter_only$|baseline_valid$)"))
@@ -125,6 +126,38 @@ def test_an_unclosed_frontmatter_keeps_its_lines_as_body_with_a_warning_on_line_
 ) -> None:
     out = run_source(tmp_path, b"---\ntitle: ZQXKEPT\n\n# Heading\n\nBody ZQXBODY.\n", capsys, monkeypatch)
     assert_contract(out, "ok", ["ZQXKEPT", "ZQXBODY"])
+    assert any(w["code"] == "frontmatter-unclosed" and w["line"] == 1 for w in out.report()["warnings"])
+
+
+INDENTED_DASHES = {
+    # name: YAML with an indented '---' line in its text (markdown-it's front_matter plugin closes the block there)
+    "literal_block_scalar": "title: ZQXFM1\nnotes: |\n  ZQXFM2 notes\n  ---\n  secret_token: ZQXFM3\nend: ZQXFM4\n",
+    "folded_scalar_three_spaces": "title: ZQXFM1\nnotes: >\n   ---\n   secret_token ZQXFM2\nend: ZQXFM3\n",
+    "trailing_blanks_and_more_dashes": "notes: |\n  -----  \n  ZQXFM1: 1\n  --- \nother: ZQXFM2\n",
+    "nested_mapping": "meta:\n  notes: |\n   ZQXFM1\n   ---\n   ZQXFM2\n  author: ZQXFM3\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDENTED_DASHES))
+def test_an_indented_dash_line_inside_the_yaml_does_not_close_the_frontmatter(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    yaml_text = INDENTED_DASHES[name]
+    out = run_source(tmp_path, document(yaml_text), capsys, monkeypatch)
+    assert_contract(out, "ok", ["ZQXBODY"])
+    assert out.artifact("meta.json")["document_metadata"] == yaml.safe_load(yaml_text)
+    assert "ZQXFM" not in "\n".join(strings(out.chunks()))
+    closing_line = yaml_text.count("\n") + 2
+    skipped = [(s["start_line"], s["end_line"]) for s in out.report()["skipped"] if s["reason"] == "frontmatter"]
+    assert skipped == [(1, closing_line)]
+
+
+def test_frontmatter_closed_only_by_an_indented_dash_line_is_unclosed_and_kept_as_body(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = run_source(tmp_path, b"---\ntitle: ZQXKEPT\n  ---\n# Heading\n\nBody ZQXBODY.\n", capsys, monkeypatch)
+    assert_contract(out, "ok", ["ZQXKEPT", "ZQXBODY"])
+    assert out.artifact("meta.json")["document_metadata"] == {}
     assert any(w["code"] == "frontmatter-unclosed" and w["line"] == 1 for w in out.report()["warnings"])
 
 

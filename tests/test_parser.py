@@ -4,6 +4,7 @@ whole corpus; these tests keep the check in CI)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -13,12 +14,17 @@ from markdown_it.rules_block.state_block import StateBlock
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from chunker import parser
 from chunker.parser import _line_markers, compute_line_starts, markdown_parser
 from tests.test_spec_sweep import EXAMPLES
 
 PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`", "|", "1.", "$$", "<div>", "'",
           '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n", "    ", "```\n", "\n---", "| a |\n|---|\n",
           "\r", "\r\n", "\0"]  # fmt: skip
+LINES = ["text", "b", "  text", "- item", "  - sub", "+ x", "-", "\t-", "1. one", "2) two", "## H", "===", "   =",
+         "---", "  ---", "***", "    code", "     x", "> quote", ">", "> - q", "| a | b |", "|---|---|", "```", "~~~",
+         "$$", "<div>", "[a]: /u"]  # fmt: skip
+"""Lines of documents without blank lines, where paragraphs end only where a block interrupts them."""
 
 
 def stock(front_matter: bool) -> MarkdownIt:
@@ -68,3 +74,46 @@ def test_line_starts_are_the_offsets_after_each_newline(text: str) -> None:
 def test_line_starts_split_on_lf_only_not_on_unicode_separators() -> None:
     text = "a\u2028b\nc\u2029d\x85e\x0cf\x0bg\nh"
     assert compute_line_starts(text) == [0, 4, text.index("h")]
+
+
+@pytest.mark.parametrize("front_matter", [True, False])
+def test_tokens_equal_stock_markdown_it_on_documents_without_blank_lines(front_matter: bool) -> None:
+    ours, theirs = markdown_parser(64, front_matter), stock(front_matter)
+    rnd = random.Random(11)
+    for _ in range(1500):
+        text = "\n".join(rnd.choice(LINES) for _ in range(rnd.randint(1, 40))) + rnd.choice(["", "\n"])
+        assert ours.parse(text) == theirs.parse(text), repr(text)
+
+
+def line_cache_reads(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How often the block parse reads the state's line caches (``bMarks``, ``eMarks``, ``tShift``,
+    ``sCount``): a measure of its work that does not depend on the machine."""
+    reads = 0
+
+    class CountingList(list[int]):
+        def __getitem__(self, index: Any) -> Any:
+            nonlocal reads
+            reads += 1
+            return super().__getitem__(index)
+
+    markers = parser._line_markers
+    with monkeypatch.context() as patch:
+        patch.setattr(parser, "_line_markers", lambda src: tuple(map(CountingList, markers(src))))
+        markdown_parser(64, True).parse(text)
+    assert reads, "the fast state, which computes the caches with _line_markers, is not installed"
+    return reads
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["- item\n", "## H\ntext\n", "text\n- item\n", "- a\n  - b\n", "text\n```\nx\n```\n", "> a\nb\n"],
+    ids=["list", "sections", "paragraph-then-list", "nested-list", "paragraph-then-fence", "lazy-quote"],
+)
+def test_the_block_parse_of_a_document_without_blank_lines_grows_linearly(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Twice the lines, twice the work; a scan from every paragraph to the end of the document
+    # (the lheading speed-up before it was bounded) made it 3.8 times.
+    small = line_cache_reads(unit * 500, monkeypatch)
+    large = line_cache_reads(unit * 1000, monkeypatch)
+    assert large / small < 2.3, (small, large)
