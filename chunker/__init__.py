@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __version__ = "0.1.0"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Bumped whenever chunks.json changes shape or the same options would give other chunks."""
 
 __all__ = ["SCHEMA_VERSION", "__version__", "chunk_markdown"]

@@ -187,7 +187,6 @@ class Chunk:
                 "previous_chunk_id": self.previous_chunk_id,
                 "next_chunk_id": self.next_chunk_id,
             },
-            "assets": [],
         }
 
 
