@@ -443,10 +443,14 @@ class CaseResult:
     """1-based rank of the first section hit within the top 10."""
     top: tuple[Retrieved, ...] = ()
     """The top ``k`` results, filled for section misses only."""
+    section_exists: bool = True
+    """Some chunk of the case's document has the expected section. When none has, the case can
+    never hit: a typo, a section the config skips, or a heading of another level."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.case.id,
+            "section_exists": self.section_exists,
             "doc": self.case.doc,
             "query": self.case.query,
             "expected_doc_section": self.case.expected_doc_section,
@@ -569,6 +573,7 @@ def evaluate(
     sections = [_norm(str(c.get("section", ""))) for c in chunks]
     originals = [_norm(str(c.get("content_original", ""))) for c in chunks]
     index = build_index(texts, retriever, model)
+    known_sections = set(zip(owners, sections, strict=True))
 
     depth = max(k, MRR_DEPTH)
     results: list[CaseResult] = []
@@ -600,6 +605,7 @@ def evaluate(
                 reciprocal_rank=reciprocal_rank(section_rel, MRR_DEPTH),
                 section_rank=first_relevant_rank(section_rel, MRR_DEPTH),
                 top=top,
+                section_exists=(case.doc, want_section) in known_sections,
             )
         )
     return EvalReport(
@@ -686,6 +692,7 @@ def render_table(report: EvalReport) -> RenderableType:
     from rich.console import Group
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     def mark(ok: bool) -> str:
         return "[green]✓[/]" if ok else "[red]✗[/]"
@@ -709,6 +716,15 @@ def render_table(report: EvalReport) -> RenderableType:
             f"{r.reciprocal_rank:.2f}",
         )
     parts: list[RenderableType] = [cases]
+    unknown = [r for r in report.results if not r.section_exists]
+    if unknown:
+        lines = [
+            f"[yellow]warning:[/] case {escape(r.case.id)}: no chunk of {escape(r.case.doc)} has the section "
+            f"{escape(repr(r.case.expected_doc_section))}, so it can never hit (a typo, a skipped section, or a "
+            "heading of another level than section_level?)"
+            for r in unknown
+        ]
+        parts.append(Text.from_markup("\n".join(lines)))
     if report.misses:
         misses = Table(title="Misses: what came back instead")
         misses.add_column("case")

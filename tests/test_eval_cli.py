@@ -283,3 +283,14 @@ def test_chunks_json_with_a_nested_value_where_text_belongs_exits_4_naming_it(
     assert cli() == 4
     err = capsys.readouterr().err
     assert "chunks/general_info/chunks.json: chunk 0 has a 'section' that is not a string" in err, err
+
+
+def test_a_case_whose_section_no_chunk_has_is_flagged_as_one_that_can_never_hit(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["eval", "--cases", str(one_case(work, "Адрес и график работ"))]) == 0  # a typo
+    assert "no chunk of general_info has the section 'Адрес и график работ'" in capsys.readouterr().out
+    assert written(work, "one")["cases"][0]["section_exists"] is False
+    assert run_cli(["eval", "--cases", str(one_case(work, "Адрес и график работы"))]) == 0
+    assert "can never hit" not in capsys.readouterr().out
+    assert written(work, "one")["cases"][0]["section_exists"] is True
