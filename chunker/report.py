@@ -55,6 +55,9 @@ def render_run(
 def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -> None:
     from rich.markup import escape
 
+    if not quiet:
+        for warning in summary.warnings:
+            out.print(f"[yellow]warning: {escape(warning)}[/]")
     for doc in summary.documents:
         if doc.message:
             err.print(f"[red]error:[/] {escape(doc.message)}")

@@ -67,6 +67,8 @@ class DocOutcome:
 @dataclass(frozen=True, slots=True)
 class RunSummary:
     documents: tuple[DocOutcome, ...]
+    warnings: tuple[str, ...] = ()
+    """Findings about the run rather than one document (e.g. an override that matches no document)."""
 
     @property
     def exit_code(self) -> int:
@@ -80,6 +82,7 @@ class RunSummary:
             "exit_code": self.exit_code,
             "counts": counts,
             "documents": [d.to_dict() for d in self.documents],
+            "warnings": list(self.warnings),
         }
 
 
@@ -420,7 +423,18 @@ def run(
                 outcomes.append(DocOutcome(entry.name, display, "stale", EXIT_VALIDATION, message=message))
         else:
             outcomes.extend(remove_orphans(out_dir, kept))
-    return RunSummary(tuple(outcomes))
+    return RunSummary(tuple(outcomes), _unmatched_overrides(settings, [s.stem for s in sources]) if not stems else ())
+
+
+def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:
+    """A ``documents:`` key that matches no source document: most likely a misspelt stem or glob."""
+    import fnmatch
+
+    return tuple(
+        f"{settings.path}: documents.{pattern} matches no source document (a misspelt stem or glob?)"
+        for pattern, _ in settings.documents
+        if not any(pattern == stem or fnmatch.fnmatchcase(stem, pattern) for stem in stems)
+    )
 
 
 def _left_out(scanned: Scan) -> list[DocOutcome]:

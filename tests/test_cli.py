@@ -442,3 +442,13 @@ def test_a_source_name_that_is_not_utf8_is_named_in_the_json_summary(
     assert cli("--json") == 2
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert any(d["source"] == "sources/a\\xff.md" and d["exit_code"] == 2 for d in data["documents"])
+
+
+def test_an_override_that_matches_no_document_is_reported(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "config.yaml").write_text(
+        "documents:\n  giude:\n    strategy: faq\n  clin*:\n    max_chars: 1000\n", encoding="utf-8"
+    )
+    data = summary(capsys)
+    assert data["warnings"] == ["config.yaml: documents.giude matches no source document (a misspelt stem or glob?)"]
+    assert cli() == 0
+    assert "documents.giude matches no source document" in capsys.readouterr().out
