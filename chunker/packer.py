@@ -486,12 +486,13 @@ class _SectionPacker:
         return self.measure(_repeated_before(block, self.source))
 
     def _closing_text(self, block: Block) -> str:
-        """The fence line that closes a piece of fenced ``block``: its indentation and marker run."""
+        """The fence line that closes a piece of fenced ``block`` (as :func:`_draft` will add it)."""
         if block.fence is None:
             return ""
-        indent = _fence_indent(block)
-        run = block.fence[0][len(indent) :]
-        return indent + run[0] * (len(run) - len(run.lstrip(run[0])))
+        opening = block.fence[0]
+        stripped = opening.lstrip(" ")
+        run = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+        return closing_line(opening, run)
 
     def _sums(self) -> None:
         """Prefix sums of unit sizes and of the gaps between units (token mode)."""
@@ -718,13 +719,6 @@ def _repeated_before(block: Block, source: str) -> str:
     if block.kind == "code" and block.fence is not None:
         return block.fence[0] + "\n"
     return ""
-
-
-def _fence_indent(block: Block) -> str:
-    if block.fence is None:
-        return ""
-    opening = block.fence[0]
-    return opening[: len(opening) - len(opening.lstrip(" "))]
 
 
 def _line(packer: _SectionPacker, offset: int, block: Block) -> int:
