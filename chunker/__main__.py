@@ -1,3 +1,3 @@
-from chunker.cli import main
+from chunker.entry import main
 
 main()

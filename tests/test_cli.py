@@ -452,3 +452,24 @@ def test_an_override_that_matches_no_document_is_reported(work: Path, capsys: py
     assert data["warnings"] == ["config.yaml: documents.giude matches no source document (a misspelt stem or glob?)"]
     assert cli() == 0
     assert "documents.giude matches no source document" in capsys.readouterr().out
+
+
+def test_an_interrupt_while_the_command_is_still_importing_exits_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import builtins
+
+    from chunker import entry
+
+    real_import = builtins.__import__
+
+    def interrupted(name: str, *args: object, **kwargs: object) -> object:
+        if name == "chunker.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    with pytest.raises(SystemExit) as info:
+        entry.main()
+    assert info.value.code == 130
+    assert capsys.readouterr().err == "Error: interrupted\n"

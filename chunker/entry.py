@@ -1,0 +1,20 @@
+"""The console script: an interrupt while the command is still being imported exits 130 quietly.
+
+``chunker.cli`` imports typer and rich (about half a second); a Ctrl-C in that time would
+otherwise end in a KeyboardInterrupt traceback before :func:`chunker.cli.run_cli` can catch it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+EXIT_INTERRUPTED = 130
+
+
+def main() -> None:
+    try:
+        from chunker.cli import main as cli_main
+    except KeyboardInterrupt:
+        sys.stderr.write("Error: interrupted\n")
+        sys.exit(EXIT_INTERRUPTED)
+    cli_main()
