@@ -247,6 +247,9 @@ def find_source(sources_dir: Path, stem: str) -> SourceFile:
             if clash:
                 raise UsageError(ambiguous_message(stem, source.display, clash))
             return source
+    folders = [p for p in _candidates(sources_dir, stem) if p.is_dir()]
+    if folders:
+        raise UsageError(f"no source for stem '{stem}': {display_path(folders[0])} is a folder, not a file")
     names = [s.stem for s in scanned.found]
     close = difflib.get_close_matches(stem, names, n=3, cutoff=0.6)
     if not close:

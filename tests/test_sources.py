@@ -239,7 +239,7 @@ def test_scan_reports_every_file_that_another_file_with_its_stem_shadows(sources
 def test_a_directory_named_like_a_source_is_not_a_source(sources: Path) -> None:
     (sources / "x.md").mkdir()
     assert discover(sources) == []
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError, match=r"sources/x\.md is a folder, not a file"):
         find_source(sources, "x")
 
 
