@@ -211,6 +211,11 @@ def _container(
     return close, frozenset(inner), tuple(joints)
 
 
+def _closes(line: str, marker: str) -> bool:
+    """Whether ``line`` (stripped) is a closing fence for ``marker`` (the opening's run)."""
+    return line.startswith(marker) and set(line) == {marker[0]}
+
+
 def _closed(fence: Token, text: str, starts: Sequence[int]) -> bool:
     """Whether a nested fence's last line closes it (container prefixes ``>`` and spaces aside)."""
     assert fence.map is not None
@@ -218,9 +223,7 @@ def _closed(fence: Token, text: str, starts: Sequence[int]) -> bool:
     if last - first < 2 or last > len(starts):
         return False
     end = starts[last] - 1 if last < len(starts) else len(text)
-    line = text[starts[last - 1] : end].strip().lstrip("> \t")
-    marker = fence.markup
-    return line.startswith(marker) and set(line.rstrip()) == {marker[0]}
+    return _closes(text[starts[last - 1] : end].strip().lstrip("> \t").rstrip(), fence.markup)
 
 
 def _fence_info(
@@ -231,7 +234,4 @@ def _fence_info(
     if last - first < 2:
         return opening, ""
     closing = text[starts[last - 1] : doc.line_end(last - 1)].strip()
-    marker = token.markup
-    if closing.startswith(marker) and set(closing) == {marker[0]}:
-        return opening, closing
-    return opening, ""
+    return opening, closing if _closes(closing, token.markup) else ""
