@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
 SCHEMA_VERSION = 2
 """Bumped whenever chunks.json changes shape or the same options would give other chunks."""
 
-__all__ = ["SCHEMA_VERSION", "__version__", "chunk_markdown"]
+__all__ = ["SCHEMA_VERSION", "DocumentOutcome", "__version__", "chunk_markdown", "chunk_source"]
+
+if TYPE_CHECKING:
+    from chunker.core import DocumentOutcome, chunk_source
+    from chunker.pipeline import chunk_markdown
+
+_LAZY = {"chunk_markdown": "chunker.pipeline", "chunk_source": "chunker.core", "DocumentOutcome": "chunker.core"}
 
 
 def __getattr__(name: str) -> object:
     # Lazy: `chunker --help` must not import markdown-it-py.
-    if name == "chunk_markdown":
-        from chunker.pipeline import chunk_markdown
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(name)
+    import importlib
 
-        return chunk_markdown
-    raise AttributeError(name)
+    return getattr(importlib.import_module(module), name)

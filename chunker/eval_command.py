@@ -200,7 +200,7 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
 
 def write_report(target: Path, body: Mapping[str, Any]) -> None:
     """Write ``body`` as indented JSON to ``target`` atomically, creating its folder."""
-    from chunker.runner import dumps
+    from chunker.core import dumps
     from chunker.writer import write_atomic
 
     try:

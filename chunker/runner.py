@@ -11,13 +11,13 @@ import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig, Settings
-from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
+from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
+from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
+from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
 from chunker.sources import (
     Scan,
@@ -86,51 +86,6 @@ class RunSummary:
         }
 
 
-def dumps(value: Any) -> bytes:
-    import orjson
-
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
-
-
-def chunks_bytes(result: ChunkingResult) -> bytes:
-    return dumps([c.to_dict() for c in result.chunks])
-
-
-def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str) -> dict[str, bytes]:
-    """The three artifact files of one document; report.json carries the hashes of the other two."""
-    chunks = chunks_bytes(result)
-    meta = dumps(
-        {
-            "stem": result.stem,
-            "source_path": result.source_path,
-            "source_sha256": raw_sha256,
-            "parent_hash": result.source_sha256,
-            "total_chunks": len(result.chunks),
-            "strategy": result.strategy,
-            "size_unit": cfg.size_unit,
-            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "chunker_version": __version__,
-            "schema_version": SCHEMA_VERSION,
-            "fingerprint": _fingerprint(cfg),
-            "config": cfg.to_dict(),
-            "document_metadata": result.document_metadata,
-        }
-    )
-    report = dumps(
-        {
-            "stem": result.stem,
-            "source_path": result.source_path,
-            **result.diagnostics.to_dict(),
-            "artifacts": {
-                "chunks.json": hashlib.sha256(chunks).hexdigest(),
-                "meta.json": hashlib.sha256(meta).hexdigest(),
-            },
-            "artifact_sizes": {"chunks.json": len(chunks), "meta.json": len(meta)},
-        }
-    )
-    return {"chunks.json": chunks, "meta.json": meta, "report.json": report}
-
-
 def _load_json(path: Path) -> Any:
     import orjson
 
@@ -189,20 +144,6 @@ def _delta(folder: Path, result: ChunkingResult) -> dict[str, int]:
     }
 
 
-_FINGERPRINTS: dict[int, tuple[ChunkerConfig, str]] = {}
-
-
-def _fingerprint(cfg: ChunkerConfig) -> str:
-    """``cfg.fingerprint()``, computed once per config object (documents share one; it costs a
-    third of an incremental no-op run otherwise)."""
-    cached = _FINGERPRINTS.get(id(cfg))
-    if cached is None or cached[0] is not cfg:
-        if len(_FINGERPRINTS) >= 256:
-            _FINGERPRINTS.clear()
-        cached = _FINGERPRINTS[id(cfg)] = (cfg, cfg.fingerprint())
-    return cached[1]
-
-
 def process_document(
     source: SourceFile,
     cfg: ChunkerConfig,
@@ -215,19 +156,18 @@ def process_document(
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
     system (:func:`~chunker.sources.collision_index`); looked up in ``out_dir`` when not given."""
-    from chunker.reader import decode_source, read_source_bytes
+    from chunker.reader import read_source_bytes
 
     folder = out_dir / source.stem
     try:
         check_inside(source.path, sources_dir, source.display)
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
         previous, report, intact = _previous_state(folder, verify=check)
-        fingerprint = _fingerprint(cfg)
         fresh = (
             previous is not None
             and intact
             and previous.get("source_sha256") == hashlib.sha256(raw).hexdigest()
-            and previous.get("fingerprint") == fingerprint
+            and previous.get("fingerprint") == fingerprint_of(cfg)
         )
         if fresh and not force and not check:
             # The policies are part of the fingerprint, so the errors recorded then are the ones
@@ -235,75 +175,55 @@ def process_document(
             errors = _recorded_errors(report)
             code = EXIT_VALIDATION if errors else EXIT_OK
             return DocOutcome(source.stem, source.display, "unchanged", code, _old_metrics(report), errors)
-        data = decode_source(raw, source.display, cfg.max_file_bytes)  # not needed for an unchanged one
-        if cfg.strategy == "off":
-            return _switched_off(source, folder, check, previous)
-        # imported only here: an unchanged document needs neither the parser nor the writer
-        from chunker.pipeline import chunk_markdown
-        from chunker.writer import write_document
-
-        if source.path.suffix == ".txt":
-            from chunker.plaintext import chunk_text
-
-            result = chunk_text(data.text, cfg, source.stem, source.display)
-        else:
-            result = chunk_markdown(data.text, cfg, source.stem, source.display)
-        extra = list(data.diagnostics)
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
-        if collisions:
-            extra.append(
-                Diagnostic(
-                    "warning",
-                    "case-collision",
-                    f"output folder {source.stem!r} differs only in case from {', '.join(collisions)}: "
-                    "on macOS and Windows they are the same folder (conflict)",
-                )
-            )
-        if extra:
-            result = _with_diagnostics(result, extra)
-        diagnostics = result.diagnostics.diagnostics
-        code = EXIT_VALIDATION if any(d.severity == "error" for d in diagnostics) else EXIT_OK
-        metrics = result.diagnostics.metrics
+        outcome = chunk_source(
+            raw, doc_id=source.stem, source_path=source.display, config=cfg, notes=_collision_notes(source, collisions)
+        )
+        if outcome.status == "failed":
+            return DocOutcome(source.stem, source.display, "failed", outcome.exit_code, message=outcome.message)
+        if outcome.status == "off":
+            return _switched_off(source, folder, check, previous)
         if check:
-            # Fresh implies that chunks.json on disk has the sha256 report.json records (checked
-            # by _previous_state with verify): compare with that instead of reading the file again.
-            recorded = report.get("artifacts", {}).get("chunks.json") if fresh and report is not None else None
-            status: Status = "ok"
-            if recorded != hashlib.sha256(chunks_bytes(result)).hexdigest():
-                status = "stale"
-                code = EXIT_VALIDATION
-            return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics)
-        delta = _delta(folder, result)
-        write_document(folder, build_artifacts(result, cfg, data.sha256), _display(folder))
-        status = "new" if previous is None else "changed"
-        return DocOutcome(source.stem, source.display, status, code, metrics, diagnostics, delta=delta)
-    except ChunkerError as exc:
-        return DocOutcome(source.stem, source.display, "failed", exc.exit_code, message=str(exc))
-    except RecursionError:
-        return DocOutcome(
-            source.stem,
-            source.display,
-            "failed",
-            EXIT_SOURCE,
-            message=f"{source.display}: structure nested too deeply to parse",
-        )
-    except MemoryError:
-        return DocOutcome(
-            source.stem,
-            source.display,
-            "failed",
-            EXIT_SOURCE,
-            message=f"{source.display}: out of memory while chunking; lower max_file_bytes or split the document",
-        )
-    except Exception as exc:  # a bug: name the document, say so without a traceback, go on with the others
-        return DocOutcome(
-            source.stem,
-            source.display,
-            "failed",
-            EXIT_INTERNAL,
-            message=f"{source.display}: internal error: {type(exc).__name__}: {exc} (please report it with the input)",
-        )
+            return _checked(source, outcome, report if fresh else None)
+        assert outcome.result is not None
+        delta = _delta(folder, outcome.result)
+        from chunker.writer import write_document  # an unchanged document needs no writer
+
+        write_document(folder, outcome.artifacts, _display(folder))
+        status: Status = "new" if previous is None else "changed"
+        return _outcome(source, outcome, status, outcome.exit_code, delta)
+    except Exception as exc:  # reading or writing; one bad document never stops the others
+        code, message = describe_failure(exc, source.display)
+        return DocOutcome(source.stem, source.display, "failed", code, message=message)
+
+
+def _outcome(
+    source: SourceFile, outcome: DocumentOutcome, status: Status, code: int, delta: dict[str, int] | None = None
+) -> DocOutcome:
+    return DocOutcome(
+        source.stem, source.display, status, code, outcome.metrics, outcome.diagnostics, delta=delta or {}
+    )
+
+
+def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Diagnostic, ...]:
+    if not collisions:
+        return ()
+    message = (
+        f"output folder {source.stem!r} differs only in case from {', '.join(collisions)}: "
+        "on macOS and Windows they are the same folder (conflict)"
+    )
+    return (Diagnostic("warning", "case-collision", message),)
+
+
+def _checked(source: SourceFile, outcome: DocumentOutcome, report: dict[str, Any] | None) -> DocOutcome:
+    """``--check``: ``ok`` when the chunks.json a run would write is the one on disk. ``report``
+    (given only for a fresh document) records the sha256 of chunks.json on disk, which
+    _previous_state verified: compared with that instead of reading the file again."""
+    recorded = report.get("artifacts", {}).get("chunks.json") if report is not None else None
+    if recorded != hashlib.sha256(outcome.artifacts["chunks.json"]).hexdigest():
+        return _outcome(source, outcome, "stale", EXIT_VALIDATION)
+    return _outcome(source, outcome, "ok", outcome.exit_code)
 
 
 def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None) -> DocOutcome:
@@ -321,13 +241,6 @@ def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[
     return DocOutcome(
         source.stem, source.display, "off", EXIT_OK, delta={"added": 0, "removed": removed, "unchanged": 0}
     )
-
-
-def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> ChunkingResult:
-    from dataclasses import replace
-
-    diagnostics = replace(result.diagnostics, diagnostics=(*extra, *result.diagnostics.diagnostics))
-    return replace(result, diagnostics=diagnostics)
 
 
 def _recorded_errors(report: dict[str, Any] | None) -> tuple[Diagnostic, ...]:

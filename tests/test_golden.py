@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from chunker.config import ChunkerConfig
+from chunker.core import dumps
 from chunker.pipeline import chunk_markdown
-from chunker.runner import dumps
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.md"))

@@ -10,9 +10,9 @@ import orjson
 import pytest
 
 from chunker.config import ChunkerConfig
+from chunker.core import build_artifacts
 from chunker.errors import ConfigError
 from chunker.pipeline import chunk_markdown
-from chunker.runner import build_artifacts
 from chunker.sizes import count_words, make_counter, tokenizer_counter
 
 TEXT = "# Handbuch\n\n" + "\n\n".join(

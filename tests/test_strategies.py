@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from chunker.config import ChunkerConfig
+from chunker.core import build_artifacts
 from chunker.models import Block, ChunkingResult, Heading
 from chunker.packer import chunk_keys, ziffer_of
 from chunker.pipeline import chunk_markdown
-from chunker.runner import build_artifacts
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 LAWS = SHARED / "corpus" / "de-gesetze"

@@ -1,0 +1,206 @@
+"""The pure per-document core: source bytes in, a :class:`DocumentOutcome` out.
+
+:func:`chunk_source` decodes one document, chooses Markdown or plain text, chunks and
+validates it and builds its three artifacts (``chunks.json``, ``meta.json``, ``report.json``)
+in memory. It reads and writes no file: the CLI's runner finds sources, decides freshness,
+calls it and writes what it returns; other drivers (a distributed engine, a library user) call
+the same function, so their chunks cannot drift from the CLI's. A bad document is a failed
+outcome with the CLI's message and exit code, never an exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from chunker import SCHEMA_VERSION, __version__
+from chunker.config import ChunkerConfig
+from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_VALIDATION, ChunkerError
+from chunker.models import Chunk, ChunkingResult, Diagnostic
+
+__all__ = [
+    "DocumentOutcome",
+    "OutcomeStatus",
+    "build_artifacts",
+    "chunk_source",
+    "chunks_bytes",
+    "describe_failure",
+    "dumps",
+    "fingerprint_of",
+]
+
+OutcomeStatus = Literal["chunked", "off", "failed"]
+"""``chunked``: artifacts built; ``off``: ``strategy: off``, no chunks; ``failed``: see ``message``."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentOutcome:
+    """What :func:`chunk_source` made of one document."""
+
+    doc_id: str
+    """The document's id (the stem in the CLI): the prefix of every ``chunk_key``."""
+    source_path: str
+    """The path shown in messages and recorded in the artifacts."""
+    status: OutcomeStatus
+    exit_code: int
+    """0, or 1 for validator errors under the ``fail_on_*`` policies, or the failure's exit code."""
+    source_sha256: str
+    """sha256 of the raw bytes as given (BOM and original newlines included)."""
+    fingerprint: str
+    """The options fingerprint of ``config`` (recorded in meta.json)."""
+    result: ChunkingResult | None = None
+    """The chunks and diagnostics; ``None`` unless ``status`` is ``chunked``."""
+    artifacts: Mapping[str, bytes] = field(default_factory=dict)
+    """``chunks.json``, ``meta.json``, ``report.json`` (in that order: report.json, which carries
+    the sha256 of the other two, is written last); empty unless ``status`` is ``chunked``."""
+    message: str = ""
+    """For a failed document: the error, naming the file and, where it has one, the line."""
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]:
+        return self.result.chunks if self.result is not None else ()
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        return self.result.diagnostics.diagnostics if self.result is not None else ()
+
+    @property
+    def metrics(self) -> dict[str, Any]:
+        return self.result.diagnostics.metrics if self.result is not None else {}
+
+
+def chunk_source(
+    raw: bytes,
+    *,
+    doc_id: str,
+    source_path: str,
+    config: ChunkerConfig,
+    notes: Sequence[Diagnostic] = (),
+) -> DocumentOutcome:
+    """Chunk one document given as bytes. ``source_path`` ending in ``.txt`` selects the
+    plain-text reader, anything else is Markdown. ``notes`` are findings of the caller (e.g. an
+    output folder that clashes in case) that go into report.json with the others.
+
+    Never raises for a bad document: undecodable bytes, a file over ``max_file_bytes``, structure
+    nested too deeply, an exhausted memory and internal errors all give a ``failed`` outcome."""
+    fingerprint = fingerprint_of(config)
+    try:
+        from chunker.reader import decode_source
+
+        data = decode_source(raw, source_path, config.max_file_bytes)
+        if config.strategy == "off":
+            return DocumentOutcome(doc_id, source_path, "off", EXIT_OK, data.sha256, fingerprint)
+        result = _chunk(data.text, config, doc_id, source_path)
+        extra = [*data.diagnostics, *notes]
+        if extra:
+            result = _with_diagnostics(result, extra)
+        code = EXIT_VALIDATION if result.diagnostics.errors else EXIT_OK
+        artifacts = build_artifacts(result, config, data.sha256)
+        return DocumentOutcome(doc_id, source_path, "chunked", code, data.sha256, fingerprint, result, artifacts)
+    except Exception as exc:
+        code, message = describe_failure(exc, source_path)
+        return DocumentOutcome(
+            doc_id, source_path, "failed", code, hashlib.sha256(raw).hexdigest(), fingerprint, message=message
+        )
+
+
+def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> ChunkingResult:
+    # imported here: a driver that only checks freshness needs no parser
+    if source_path.endswith(".txt"):
+        from chunker.plaintext import chunk_text
+
+        return chunk_text(text, config, doc_id, source_path)
+    from chunker.pipeline import chunk_markdown
+
+    return chunk_markdown(text, config, doc_id, source_path)
+
+
+def describe_failure(exc: Exception, source_path: str) -> tuple[int, str]:
+    """The exit code and message of an exception raised while reading, chunking or writing one
+    document; errors other than :class:`ChunkerError` are named without a traceback."""
+    if isinstance(exc, ChunkerError):
+        return exc.exit_code, str(exc)
+    if isinstance(exc, RecursionError):
+        return EXIT_SOURCE, f"{source_path}: structure nested too deeply to parse"
+    if isinstance(exc, MemoryError):
+        return (
+            EXIT_SOURCE,
+            f"{source_path}: out of memory while chunking; lower max_file_bytes or split the document",
+        )
+    # a bug: name the document, say so without a traceback
+    return (
+        EXIT_INTERNAL,
+        f"{source_path}: internal error: {type(exc).__name__}: {exc} (please report it with the input)",
+    )
+
+
+def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> ChunkingResult:
+    diagnostics = replace(result.diagnostics, diagnostics=(*extra, *result.diagnostics.diagnostics))
+    return replace(result, diagnostics=diagnostics)
+
+
+# -- artifacts --------------------------------------------------------------------
+
+
+def dumps(value: Any) -> bytes:
+    """The JSON bytes of every artifact: indented by two, one final newline."""
+    import orjson
+
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def chunks_bytes(result: ChunkingResult) -> bytes:
+    """The ``chunks.json`` bytes of a result."""
+    return dumps([c.to_dict() for c in result.chunks])
+
+
+def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str) -> dict[str, bytes]:
+    """The three artifact files of one document; report.json carries the hashes of the other two."""
+    chunks = chunks_bytes(result)
+    meta = dumps(
+        {
+            "stem": result.stem,
+            "source_path": result.source_path,
+            "source_sha256": raw_sha256,
+            "parent_hash": result.source_sha256,
+            "total_chunks": len(result.chunks),
+            "strategy": result.strategy,
+            "size_unit": cfg.size_unit,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "chunker_version": __version__,
+            "schema_version": SCHEMA_VERSION,
+            "fingerprint": fingerprint_of(cfg),
+            "config": cfg.to_dict(),
+            "document_metadata": result.document_metadata,
+        }
+    )
+    report = dumps(
+        {
+            "stem": result.stem,
+            "source_path": result.source_path,
+            **result.diagnostics.to_dict(),
+            "artifacts": {
+                "chunks.json": hashlib.sha256(chunks).hexdigest(),
+                "meta.json": hashlib.sha256(meta).hexdigest(),
+            },
+            "artifact_sizes": {"chunks.json": len(chunks), "meta.json": len(meta)},
+        }
+    )
+    return {"chunks.json": chunks, "meta.json": meta, "report.json": report}
+
+
+_FINGERPRINTS: dict[int, tuple[ChunkerConfig, str]] = {}
+
+
+def fingerprint_of(cfg: ChunkerConfig) -> str:
+    """``cfg.fingerprint()``, computed once per config object (documents share one; it costs a
+    third of an incremental no-op run otherwise)."""
+    cached = _FINGERPRINTS.get(id(cfg))
+    if cached is None or cached[0] is not cfg:
+        if len(_FINGERPRINTS) >= 256:
+            _FINGERPRINTS.clear()
+        cached = _FINGERPRINTS[id(cfg)] = (cfg, cfg.fingerprint())
+    return cached[1]
