@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Bumped whenever chunks.json changes shape or the same options would give other chunks."""
 
 __all__ = ["SCHEMA_VERSION", "DocumentOutcome", "__version__", "chunk_markdown", "chunk_source"]

@@ -6,6 +6,7 @@ field names of :class:`Chunk` are the ``chunks.json`` schema.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -148,6 +149,12 @@ class Chunk:
         return len(self.content_for_embedding)
 
     @property
+    def embedding_hash(self) -> str:
+        """sha256 of ``content_for_embedding``: changes when the text to embed does (a renamed
+        heading changes the context line of every chunk below it, not their ``content_hash``)."""
+        return hashlib.sha256(self.content_for_embedding.encode("utf-8", "surrogatepass")).hexdigest()
+
+    @property
     def section_path(self) -> str:
         return " > ".join(h.text for h in self.header_path)
 
@@ -157,6 +164,7 @@ class Chunk:
             "chunk_index": self.chunk_index,
             "chunk_key": self.chunk_key,
             "content_hash": self.content_hash,
+            "embedding_hash": self.embedding_hash,
             "content_original": self.content_original,
             "content_for_embedding": self.content_for_embedding,
             "content_type": self.content_type,
