@@ -131,7 +131,7 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
 
 def file_name(chunk: dict[str, Any], position: int, width: int) -> str:
     """``NNN-<slug>.md``: 1-based position, then the last part of the chunk key."""
-    from chunker.packer import slug
+    from chunker.pack.keys import slug
 
     key = str(chunk.get("chunk_key") or chunk.get("section") or "chunk")
     tail = key.rsplit("/", 1)[-1]

@@ -9,7 +9,7 @@ from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
-from chunker.packer import pack
+from chunker.pack import pack
 from chunker.parser import ParsedDocument, WholeParseNeededError, parse
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES

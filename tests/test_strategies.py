@@ -10,7 +10,7 @@ import pytest
 from chunker.config import ChunkerConfig
 from chunker.core import build_artifacts
 from chunker.models import Block, ChunkingResult, Heading
-from chunker.packer import chunk_keys, ziffer_of
+from chunker.pack.keys import chunk_keys, ziffer_of
 from chunker.pipeline import chunk_markdown
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -1,0 +1,54 @@
+"""Stage: sections of blocks -> chunks.
+
+Each section is packed on its own, so no chunk crosses a section boundary. A section that fits
+in max_chars is one chunk. A longer one is cut into *units* (blocks; the items, rows or lines of
+an oversize atomic block; the sentences, words or hard cuts of an oversize paragraph) and packed
+greedily toward target_chars, never over max_chars, at the strongest boundary in reach:
+sub-heading > block > item/row/line > sentence > word > hard cut. A heading (and a table's
+header) sticks to what follows it. Every chunk is a contiguous slice of the source; the only
+text a chunk adds is declared in ``added_lines`` (a repeated table header, the fence lines that
+re-open or close a code piece).
+
+Modules, in the order a section goes through them: ``budget`` (the section and what fits in a
+chunk), ``units`` (blocks and the pieces of oversize ones: ``split_text``, ``split_joints``,
+``split_code``; strengths in ``strength``), ``fill`` (units grouped into chunks), ``drafts``
+(the text of each chunk), ``chunks`` (ids, neighbours, flags) with ``context`` (context line,
+overlap) and ``keys`` (Ziffer, chunk keys).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chunker.config import ChunkerConfig
+from chunker.models import Chunk, Diagnostic
+from chunker.pack.budget import SectionSpace
+from chunker.pack.chunks import finish
+from chunker.pack.drafts import Draft, make_draft, number_parts
+from chunker.pack.fill import ranges
+from chunker.pack.units import build_units
+from chunker.sizes import make_counter
+from chunker.strategies import Section
+
+__all__ = ["PackResult", "pack"]
+
+
+@dataclass(frozen=True, slots=True)
+class PackResult:
+    chunks: tuple[Chunk, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str, title: str) -> PackResult:
+    """Chunks of every section, in order, with ids, neighbours, context and keys."""
+    drafts: list[Draft] = []
+    diagnostics: list[Diagnostic] = []
+    measure = make_counter(cfg)
+    for index, section in enumerate(sections):
+        space = SectionSpace(source, section, index, cfg, title, measure)
+        units, overflows = build_units(space)
+        diagnostics.extend(overflows)
+        drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
+    number_parts(drafts)
+    return PackResult(finish(drafts, cfg, stem, title, measure), tuple(diagnostics))

@@ -1,0 +1,118 @@
+"""One section being packed: its source, configuration, size unit and budget.
+
+Every size is in the configured unit (characters, or tokens with ``size_unit: tokens``). The
+budget is max_chars less the section's longest context line, so any chunk within it fits with
+its prefix. A piece of a split block may carry text the source does not have at its place (a
+repeated table header, the fence lines that re-open and close a code piece): the sizes here
+allow for it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from chunker.config import ChunkerConfig
+from chunker.fences import closing_line, fence_after
+from chunker.models import Block
+from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
+from chunker.pack.strength import Unit
+from chunker.sizes import Counter
+from chunker.strategies import Section
+
+
+class SectionSpace:
+    """The section, where it sits, and what fits in one of its chunks."""
+
+    def __init__(
+        self, source: str, section: Section, index: int, cfg: ChunkerConfig, title: str, measure: Counter = len
+    ) -> None:
+        self.source = source
+        self.section = section
+        self.index = index
+        """Position of the section in the document: its identity."""
+        self.cfg = cfg
+        self.title = title
+        self.measure = measure
+        """Size of a text in the configured unit (``len`` for characters)."""
+        self.chars_mode = cfg.size_unit == "chars"
+        blocks = section.blocks
+        span = blocks[-1].end_offset - blocks[0].start_offset if blocks else 0
+        # A context line is at most max_chars // MAX_PREFIX_SHARE characters: a section that fits
+        # beside the longest possible one needs no prefix computed (most small sections).
+        surely = span <= cfg.max_chars - cfg.max_chars // MAX_PREFIX_SHARE - len(PREFIX_SEPARATOR)
+        self.fits_whole = self.chars_mode and bool(blocks) and (surely or span <= self.budget)
+        """The section fits in the budget (in characters): one unit per block and one chunk, no
+        size to compute for either (about half of all sections)."""
+        self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
+        """(block start offset, offset, fence open there) of the last ``nested_fence`` lookup."""
+        self.line_memo: tuple[int, int, int] = (-1, 0, 0)
+        """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
+        block are numbered in order, so counting on from there keeps it linear."""
+
+    @functools.cached_property
+    def budget(self) -> int:
+        """max_chars less the section's longest context line (and its separator)."""
+        section, cfg, measure = self.section, self.cfg, self.measure
+        paths = {id(b.header_path): b.header_path for b in section.blocks}.values()  # blocks share path tuples
+        prefixes = {context_prefix(path, section, self.title, "", cfg) for path in paths}
+        longest_prefix = max((measure(p) for p in prefixes if p), default=0)
+        return cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
+
+    def span(self, start: int, end: int) -> int:
+        """Size of source[start:end] in the configured unit."""
+        return end - start if self.chars_mode else self.measure(self.source[start:end])
+
+    def added_before(self, block: Block) -> int:
+        """Size of the text a piece of ``block`` repeats before itself (table header, opening fence)."""
+        return self.measure(repeated_before(block, self.source))
+
+    def added_at_start(self, unit: Unit) -> int:
+        """Size of the text a chunk starting with ``unit`` repeats before it (table header, fence)."""
+        return 0 if unit.first else self.added_before(unit.block)
+
+    def added_at_end(self, unit: Unit) -> int:
+        """Size of the closing fence a chunk ending with ``unit`` (a piece of fenced code) adds."""
+        if unit.last or unit.block.fence is None:
+            return 0
+        return self.measure(closing_text(unit.block) + "\n")
+
+    def nested_fence(self, block: Block, offset: int) -> tuple[str, str] | None:
+        """The code fence nested in ``block`` (a list or quote) that is open at ``offset``, as
+        (marker run, opening line). Scans on from the previous call in the same block, so the
+        pieces of a long list cost one pass."""
+        memo_start, memo_offset, state = self.fence_memo
+        if memo_start != block.start_offset or offset < memo_offset:
+            memo_offset, state = block.start_offset, None
+        state = fence_after(self.source[memo_offset:offset], state)
+        self.fence_memo = (block.start_offset, offset, state)
+        return state
+
+    def line_at(self, offset: int, block: Block) -> int:
+        """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same
+        block (a 10 MB paragraph cut into thousands of pieces must not be rescanned for each)."""
+        memo_block, memo_offset, memo_line = self.line_memo
+        if memo_block != block.start_offset or offset < memo_offset:
+            memo_offset, memo_line = block.start_offset, block.start_line
+        line = memo_line + self.source.count("\n", memo_offset, offset)
+        self.line_memo = (block.start_offset, offset, line)
+        return line
+
+
+def repeated_before(block: Block, source: str) -> str:
+    """The text a piece of ``block`` (not its first) repeats before itself: a table's header and
+    delimiter rows, a fenced code block's opening fence line; else nothing."""
+    if block.kind == "table" and block.joints:
+        return source[block.start_offset : block.joints[0]]
+    if block.kind == "code" and block.fence is not None:
+        return block.fence[0] + "\n"
+    return ""
+
+
+def closing_text(block: Block) -> str:
+    """The fence line that closes a piece of fenced ``block`` (as a draft will add it)."""
+    if block.fence is None:
+        return ""
+    opening = block.fence[0]
+    stripped = opening.lstrip(" ")
+    run = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
+    return closing_line(opening, run)

@@ -1,0 +1,118 @@
+"""The context line put before a chunk's content for embedding, and the overlap with the chunk before.
+
+``content_for_embedding`` is ``prefix``, ``overlap`` and ``content`` joined by blank lines, each
+only when not empty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from chunker.config import ChunkerConfig
+from chunker.fences import has_fence_marker
+from chunker.models import Heading
+from chunker.sentences import sentence_cuts
+from chunker.strategies import Section
+
+PREFIX_SEPARATOR = "\n\n"
+MAX_PREFIX_SHARE = 4
+"""A context prefix takes at most 1/MAX_PREFIX_SHARE of max_chars (long headings are shortened)."""
+
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+
+
+def context_prefix(path: Sequence[Heading], section: Section, title: str, content: str, cfg: ChunkerConfig) -> str:
+    """The deterministic context line(s) put before a chunk's content for embedding."""
+    mode = cfg.context_prefix
+    limit = cfg.max_chars // MAX_PREFIX_SHARE
+    if mode == "none":
+        return ""
+    if mode == "heading":
+        line = f"{'#' * max(section.level, 1)} {section.title}"
+        starts_with_it = content.startswith(line) or section.title in _leading_headings(content)
+        return "" if starts_with_it else _shorten(line, limit)
+    texts = _breadcrumb(path, section, cfg.context_depth)
+    if mode == "blockquote":
+        parts = [title, *texts] if not texts or texts[0] != title else texts
+        return _no_fence(_shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit))
+    if not texts:
+        return (
+            ""
+            if not section.title or content.lstrip("# ").startswith(section.title)
+            else _no_fence(_shorten(section.title, limit))
+        )
+    if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
+        leading = _leading_headings(content)
+        while texts and texts[-1] in leading:
+            texts.pop()  # the chunk starts with that very heading line: never say it twice
+    return _no_fence(_shorten(" > ".join(texts), limit))
+
+
+def join(prefix: str, overlap: str, content: str) -> str:
+    """``content_for_embedding``: the non-empty parts joined by blank lines."""
+    return PREFIX_SEPARATOR.join([p for p in (prefix, overlap, content) if p])
+
+
+def overlap_text(previous: str, sentences: int) -> str:
+    """The last ``sentences`` sentences of the previous chunk; none when they would carry a code
+    fence line (a piece of code, or its closing line, would open a fence in this chunk)."""
+    cuts = sentence_cuts(previous)
+    if not cuts:
+        return ""
+    start = cuts[-sentences] if len(cuts) >= sentences else 0
+    text = previous[start:].strip()
+    return "" if has_fence_marker(text) else text
+
+
+def _no_fence(prefix: str) -> str:
+    """A context line never opens a code fence: a heading that starts with ``` or ~~~ (plain text
+    of ``# ```js example``) keeps two of them."""
+    return _FENCE_RUN.sub(lambda m: m.group(0)[:2], prefix) if has_fence_marker(prefix) else prefix
+
+
+def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[str]:
+    """The heading texts of a breadcrumb: the last ``depth`` of ``path``; when the path is deeper
+    than that, the section's own heading first, then the deepest ``depth - 1`` (the section is
+    what a chunk belongs to, so its name is never dropped)."""
+    if depth <= 0:
+        return []
+    if section.level and section.blocks and path and path[-1].level >= section.level:
+        # a heading of the section's level or deeper from before the section is not its context
+        # (a question in bold after a question heading, in strategy faq)
+        first_line = section.blocks[0].start_line
+        path = [h for h in path if h.level < section.level or h.line >= first_line]
+    tail = path[-depth:]
+    if depth == 1 or len(path) <= depth or not section.level:
+        return [h.text for h in tail]
+    anchor = next((h for h in path if h.level == section.level and h.text == section.title), None)
+    if anchor is None or anchor in tail:
+        return [h.text for h in tail]
+    return [anchor.text, *(h.text for h in path[-(depth - 1) :])]
+
+
+def _leading_headings(content: str) -> set[str]:
+    """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line);
+    blank lines between them do not count."""
+    found: set[str] = set()
+    start = 0
+    seen = 0
+    while seen < 8 and start < len(content):  # the first 8 lines with text, one at a time
+        end = content.find("\n", start)
+        stripped = (content[start:] if end == -1 else content[start:end]).strip()
+        if stripped:
+            if stripped.startswith("#"):
+                found.add(stripped.lstrip("#").strip())
+            elif seen == 0:
+                found.add(stripped)  # a setext or plain-text heading line
+            else:
+                break
+            seen += 1
+        if end == -1:
+            break
+        start = end + 1
+    return found
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"

@@ -1,0 +1,139 @@
+"""Drafts: the chunks of a section before ids, keys and context lines, with the text they add.
+
+A draft is a contiguous slice of the source; the only text it adds is declared in ``added`` (a
+repeated table header, the fence lines that re-open or close a code piece).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chunker.fences import closing_line, fence_after, has_fence_marker
+from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
+from chunker.pack.budget import SectionSpace, repeated_before
+from chunker.pack.strength import Unit
+from chunker.strategies import Section
+
+
+@dataclass(slots=True)
+class Draft:
+    section: Section
+    section_index: int
+    """Position of the section in the document (its identity: chunks never cross it)."""
+    content: str
+    start: int
+    end: int
+    start_line: int
+    end_line: int
+    path: tuple[Heading, ...]
+    blocks: tuple[Block, ...]
+    kinds: frozenset[str]
+    """Kinds of the blocks and of what they nest, plus ``<atomic>`` for one atomic block."""
+    added: tuple[AddedText, ...]
+    continuation: bool
+    split_block: Block | None
+    part: int | None = None
+    parts: int | None = None
+
+
+def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnostic]) -> Draft:
+    """The draft of one chunk made of ``units`` (a range of the section's units)."""
+    source = space.source
+    first, last = units[0], units[-1]
+    added: list[AddedText] = []
+    if not first.first:
+        repeated = repeated_before(first.block, source)
+        if not repeated and first.block.fence is None and "code" in first.block.inner:
+            nested = space.nested_fence(first.block, first.start)  # a piece that starts inside it reopens it
+            if nested is not None:
+                repeated = nested[1] + "\n"
+        if repeated:
+            added.append(AddedText("before", repeated))
+    content = (added[0].text if added else "") + source[first.start : last.end]
+    if has_fence_marker(content):
+        still_open = fence_after(content)
+        if still_open is not None:
+            closing = "\n" + closing_line(still_open[1], still_open[0])
+            added.append(AddedText("after", closing))
+            content += closing
+            # Reported only where the parser saw a fence left open, in a block that ends in this
+            # chunk: not for a cut inside code, nor for backticks in indented code or HTML.
+            if any(u.last and _left_open(u.block) for u in units):
+                diagnostics.append(
+                    Diagnostic(
+                        "error" if space.cfg.fail_on_broken_fence else "warning",
+                        "unclosed-fence",
+                        f"a code fence in lines {first.block.start_line}-{last.block.end_line} is never closed; "
+                        "the chunk closes it (declared in added_lines)",
+                        line=last.block.start_line if last.block.kind == "code" else first.block.start_line,
+                    )
+                )
+    blocks = _blocks_of(units)
+    # Fields by position: a dataclass called with keywords takes about twice as long.
+    return Draft(
+        space.section,
+        space.index,  # section_index
+        content,
+        first.start,  # start
+        last.end,  # end
+        first.block.start_line if first.first else space.line_at(first.start, first.block),  # start_line
+        last.block.end_line if last.last else space.line_at(last.end, last.block),  # end_line
+        _path_of(blocks),
+        tuple(blocks),
+        _kinds_of(blocks),
+        tuple(added),  # added
+        not first.first,  # continuation
+        first.block if not first.first else (last.block if not last.last else None),  # split_block
+    )
+
+
+def _blocks_of(units: list[Unit]) -> list[Block]:
+    blocks: list[Block] = []
+    for unit in units:
+        if not blocks or blocks[-1] is not unit.block:
+            blocks.append(unit.block)
+    return blocks
+
+
+def _path_of(blocks: list[Block]) -> tuple[Heading, ...]:
+    """The heading path of the first body block; of the last heading if none."""
+    for block in blocks:
+        if block.kind != "heading":
+            return block.header_path
+    return blocks[-1].header_path
+
+
+def _kinds_of(blocks: list[Block]) -> frozenset[str]:
+    kind_set: set[str] = {b.kind for b in blocks}
+    for block in blocks:
+        if block.inner:
+            kind_set |= block.inner
+    if len(blocks) == 1 and blocks[0].atomic:
+        kind_set.add("<atomic>")
+    return frozenset(kind_set)
+
+
+def _left_open(block: Block) -> bool:
+    """Whether the parser saw a code fence in ``block`` that the source never closes (else a fence
+    the conservative scan finds open is a cut, or backticks in indented code or HTML)."""
+    if block.fence is not None:
+        return not block.fence[1]
+    return UNCLOSED_FENCE in block.inner
+
+
+def number_parts(drafts: list[Draft]) -> None:
+    """``part``/``parts`` of the block a draft continues (or else starts). Every draft holding a
+    piece of a split block counts in its ``parts``, also one whose own part is that of an earlier
+    block it ends (it then starts the next split block)."""
+    groups: dict[int, list[Draft]] = {}
+    for draft in drafts:
+        first, last = draft.blocks[0], draft.blocks[-1]
+        if draft.start <= first.start_offset and draft.end >= last.end_offset:
+            continue  # whole blocks only (the common case): holds no piece
+        held = [b for b in (first, last) if draft.start > b.start_offset or draft.end < b.end_offset]
+        for block in dict.fromkeys(held):
+            groups.setdefault(id(block), []).append(draft)
+    for block_id, members in groups.items():
+        for k, draft in enumerate(members, start=1):
+            if draft.split_block is not None and id(draft.split_block) == block_id:
+                draft.part, draft.parts = k, len(members)

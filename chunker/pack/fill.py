@@ -1,0 +1,122 @@
+"""Filling: a section's units grouped into chunks, greedily toward target_chars, never over the
+budget, cut at the strongest boundary in reach (text-splitter's ``ChunkCapacity { desired, max }``)."""
+
+from __future__ import annotations
+
+from chunker.pack.budget import SectionSpace
+from chunker.pack.strength import BLOCK, Unit
+
+
+class _Sizes:
+    """Size of the chunk made of units[i:e], with the text it adds, in the configured unit. In
+    token mode: the units' token counts plus those of the gaps between them (prefix sums, built
+    on first use)."""
+
+    def __init__(self, space: SectionSpace, units: list[Unit]) -> None:
+        self.space = space
+        self.units = units
+        self._unit_sums: list[int] = []
+        self._gap_sums: list[int] = []
+
+    def _sums(self) -> None:
+        units, source, measure = self.units, self.space.source, self.space.measure
+        unit_sums = [0]
+        gap_sums = [0]
+        for k, unit in enumerate(units):
+            unit_sums.append(unit_sums[-1] + measure(source[unit.start : unit.end]))
+            if k:
+                gap = source[units[k - 1].end : unit.start]
+                gap_sums.append(gap_sums[-1] + (measure(gap) if gap else 0))
+        self._unit_sums, self._gap_sums = unit_sums, gap_sums
+
+    def __call__(self, i: int, e: int) -> int:
+        units, space = self.units, self.space
+        first, last = units[i], units[e - 1]
+        if space.chars_mode:
+            size = last.end - first.start
+        else:
+            if len(self._unit_sums) != len(units) + 1:
+                self._sums()
+            size = self._unit_sums[e] - self._unit_sums[i] + self._gap_sums[e - 1] - self._gap_sums[i]
+        return size + space.added_at_start(first) + space.added_at_end(last)
+
+
+def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
+    """Chunks as (first unit, end unit) ranges, in order, covering every unit."""
+    n = len(units)
+    cfg = space.cfg
+    if space.fits_whole:
+        return [(0, n)]
+    size_of = _Sizes(space, units)
+    # In characters, a chunk's size is computed inline: the span plus the text added at each end.
+    # Whole blocks add none; else what a chunk adds after each unit is looked up only once.
+    spans_only = space.chars_mode and all(u.first and u.last for u in units)
+    added_at_end = [0] * n if spans_only or not space.chars_mode else [space.added_at_end(u) for u in units]
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        chosen, candidates = _reach(space, units, i, added_at_end, size_of)
+        if chosen < 0:
+            if candidates:
+                chosen = _choose(candidates, cfg.target_chars, cfg.min_chars)
+            else:
+                chosen = i + 1  # one unit over budget: an overflow chunk
+                while chosen < n and units[chosen - 1].glue:
+                    chosen += 1
+        out.append((i, chosen))
+        i = chosen
+    if cfg.merge_short:
+        out = _merge_short(out, size_of, cfg.min_chars, space.budget)
+    return out
+
+
+def _reach(
+    space: SectionSpace, units: list[Unit], i: int, added_at_end: list[int], size_of: _Sizes
+) -> tuple[int, list[tuple[int, int, int]]]:
+    """The chunks that may start at unit ``i``: ``(n, [])`` when all the rest fits, else ``(-1,
+    candidates)``, each ``(end unit, size, strength of the boundary there)``, shortest first."""
+    n = len(units)
+    budget, chars_mode = space.budget, space.chars_mode
+    candidates: list[tuple[int, int, int]] = []
+    start_i = units[i].start
+    added_at_start = space.added_at_start(units[i])
+    for e in range(i + 1, n + 1):
+        size = units[e - 1].end - start_i + added_at_start + added_at_end[e - 1] if chars_mode else size_of(i, e)
+        if size > budget:
+            break
+        if e == n:
+            return e, candidates
+        if units[e - 1].glue:
+            continue
+        candidates.append((e, size, units[e].strength))
+    return -1, candidates
+
+
+def _choose(candidates: list[tuple[int, int, int]], target: int, minimum: int) -> int:
+    """The end unit of the chunk: among candidates of at least half the target (or min_chars), the
+    strongest boundary, nearest the target; but never cross a sub-heading only to cut at a
+    weaker boundary after it."""
+    floor = max(target // 2, minimum)
+    good = [c for c in candidates if c[1] >= floor] or candidates
+    top = max(c[2] for c in good)
+    best = [c for c in good if c[2] == top]
+    chosen = min(best, key=lambda c: (abs(c[1] - target), c[1]))[0]
+    crossed = [c for c in candidates if c[0] < chosen and c[2] > top and c[2] > BLOCK and c[1] >= minimum]
+    if crossed:
+        strongest = max(c[2] for c in crossed)
+        chosen = max(c[0] for c in crossed if c[2] == strongest)
+    return chosen
+
+
+def _merge_short(ranges: list[tuple[int, int]], size_of: _Sizes, minimum: int, budget: int) -> list[tuple[int, int]]:
+    """Two neighbouring chunks, either under min_chars, merged when together they fit the budget."""
+    merged: list[tuple[int, int]] = []
+    for rng in ranges:
+        if merged:
+            pi, pe = merged[-1]
+            small = size_of(*rng) < minimum or size_of(pi, pe) < minimum
+            if small and size_of(pi, rng[1]) <= budget:
+                merged[-1] = (pi, rng[1])
+                continue
+        merged.append(rng)
+    return merged

@@ -1,0 +1,106 @@
+"""Section numbers (Ziffer), slugs and stable chunk keys."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Protocol
+
+from chunker.models import Heading
+from chunker.sources import STEM_RE
+from chunker.strategies import Section
+
+_ZIFFER = re.compile(
+    r"^\s*(?:\(X+\)\s*)?"  # "(XXXX) §§ 3 bis 6" (gesetze-im-internet.de placeholders)
+    r"(§§?\s*\d+[a-z]?|(?:Art\.|Artikel|Article|Articolo|Статья)\s*\d+[a-z]?|\d{1,3}(?:\.\d+)*)(?:\.)?(?=\s|$)",
+    re.IGNORECASE,
+)
+"""A heading's leading section number; a bare number has at most 3 digits before its first dot
+(``2024 Release notes`` is a year, not a Ziffer)."""
+
+
+def ziffer_of(path: Sequence[Heading]) -> str | None:
+    """Section number of the nearest numbered heading (``7.3.1``, ``§ 12``, ``Art. 3``)."""
+    for heading in reversed(path):
+        match = _ZIFFER.match(heading.text)
+        if match:
+            return re.sub(r"(§+)\s*", r"\1 ", re.sub(r"\s+", " ", match.group(1))).strip()
+    return None
+
+
+def slug(text: str, limit: int = 60) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = re.sub(r"[^\w§]+", "-", text).replace("§", "p").strip("-_")
+    return text[:limit].rstrip("-_") or "x"
+
+
+def stem_slug(stem: str) -> str:
+    """The stem itself when it is a valid one (as every CLI stem is): keys of two documents never
+    meet, even for stems a slug would merge (user.guide / user-guide, or a long shared start)."""
+    return stem if STEM_RE.match(stem) else slug(stem)
+
+
+def key_base(stem_slug: str, ziffer: str | None, section: Section) -> str:
+    """``<stem>/<ziffer or page-N or section heading>``, the second part slugged."""
+    if ziffer:
+        return f"{stem_slug}/{slug(ziffer)}"
+    if section.page is not None:
+        return f"{stem_slug}/page-{section.page}"
+    return f"{stem_slug}/{slug(section.title)}"
+
+
+def chunk_keys(bases: Sequence[str], sections: Sequence[int]) -> list[str]:
+    """Stable keys: the base, plus ``@n`` for the n-th (n >= 2) section that yields the same base and
+    ``~k`` for the k-th chunk of a section with several chunks of that base. Only a section's own
+    chunks and same-named sections before it decide its keys, so editing an unrelated section
+    leaves them alone. ``@`` and ``~`` never occur in a slug, so keys are unique."""
+    occurrence: dict[str, list[int]] = {}
+    per_section: dict[tuple[str, int], int] = {}
+    for base, section in zip(bases, sections, strict=True):
+        owners = occurrence.setdefault(base, [])
+        if section not in owners:
+            owners.append(section)
+        per_section[(base, section)] = per_section.get((base, section), 0) + 1
+    seen: dict[tuple[str, int], int] = {}
+    keys: list[str] = []
+    for base, section in zip(bases, sections, strict=True):
+        n = occurrence[base].index(section) + 1
+        seen[(base, section)] = seen.get((base, section), 0) + 1
+        key = base if n == 1 else f"{base}@{n}"
+        keys.append(key if per_section[(base, section)] == 1 else f"{key}~{seen[(base, section)]}")
+    return keys
+
+
+class Keyed(Protocol):
+    """What a chunk key is made of: the chunk's heading path and the section it belongs to."""
+
+    @property
+    def path(self) -> tuple[Heading, ...]: ...
+    @property
+    def section(self) -> Section: ...
+    @property
+    def section_index(self) -> int:
+        """Position of the section in the document (its identity)."""
+        ...
+
+
+def ziffers_and_keys(drafts: Sequence[Keyed], stem: str) -> tuple[list[str | None], list[str]]:
+    """The Ziffer and the chunk key of every draft, in order."""
+    document = stem_slug(stem)
+    # drafts of one section share their path tuples and section: number and key each only once
+    ziffer_memo: dict[int, str | None] = {}
+    base_memo: dict[tuple[str | None, int], str] = {}
+    ziffers: list[str | None] = []
+    bases: list[str] = []
+    for draft in drafts:
+        path_id = id(draft.path)
+        if path_id not in ziffer_memo:
+            ziffer_memo[path_id] = ziffer_of(draft.path)
+        ziffer = ziffer_memo[path_id]
+        base_key = (ziffer, draft.section_index)
+        if base_key not in base_memo:
+            base_memo[base_key] = key_base(document, ziffer, draft.section)
+        ziffers.append(ziffer)
+        bases.append(base_memo[base_key])
+    return ziffers, chunk_keys(bases, [d.section_index for d in drafts])

@@ -1,0 +1,85 @@
+"""Oversize code split between lines: fenced code re-opens and closes its fence in every piece;
+indented code is cut where a piece stays indented code."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from chunker.models import Block
+from chunker.pack.budget import SectionSpace, closing_text
+from chunker.pack.split_text import emit_cuts, split_text
+from chunker.pack.strength import CODE_LINE, CODE_LINE_LOW_INDENT, JOINT, Unit
+
+
+def split_code(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    if block.fence is not None:
+        _split_fenced(space, out, block, strength)
+    else:
+        _split_indented(space, out, block, strength)
+
+
+def _line_starts(src: str, start: int, end: int) -> list[int]:
+    """Offsets of the lines of src[start:end], ``start`` first."""
+    starts = [start]
+    pos = src.find("\n", start, end)
+    while pos != -1:
+        starts.append(pos + 1)
+        pos = src.find("\n", pos + 1, end)
+    return starts
+
+
+def _split_indented(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    """Indented code (no fence) between lines: a piece starts at a line with its indentation, so
+    it is indented code again. Cuts after a blank line are preferred, then lines at the block's
+    lowest indentation."""
+    src = space.source
+    starts = _line_starts(src, block.start_offset, block.end_offset)
+    lines = [src[a : (starts[k + 1] - 1 if k + 1 < len(starts) else block.end_offset)] for k, a in enumerate(starts)]
+    lowest = min((len(t) - len(t.lstrip(" \t")) for t in lines if t.strip()), default=0)
+    cuts: list[tuple[int, int]] = [(block.start_offset, strength)]
+    for k in range(1, len(starts)):
+        line = lines[k]
+        if not line.strip():
+            continue  # a piece never starts with a blank line
+        if not lines[k - 1].strip():
+            cuts.append((starts[k], JOINT))
+        elif len(line) - len(line.lstrip(" \t")) <= lowest:
+            cuts.append((starts[k], CODE_LINE_LOW_INDENT))
+        else:
+            cuts.append((starts[k], CODE_LINE))
+    emit_cuts(space, out, block, cuts, block.end_offset, True, True)
+
+
+def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    assert block.fence is not None
+    src = space.source
+    # Units are lines; the opening fence sticks to the first code line, the closing to the last.
+    starts = _line_starts(src, block.start_offset, block.end_offset)
+    if len(starts) <= 2:
+        split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
+        return
+    closed = bool(block.fence[1])
+    line_bounds = starts[1:-1] if closed else starts[1:]  # cuts between code lines only
+    cuts = [block.start_offset, *line_bounds[1:]]
+    bounds = [*cuts, block.end_offset + 1]
+    reserve = space.measure(block.fence[0] + "\n") + space.measure(closing_text(block) + "\n")
+    code_lines = [src[a : b - 1] for a, b in pairwise(bounds[1:])]
+    lowest = min((len(t) - len(t.lstrip(" \t")) for t in code_lines if t.strip()), default=0)
+    for k in range(len(cuts)):
+        start, end = bounds[k], bounds[k + 1] - 1
+        if k == 0:
+            piece_strength = strength
+        else:
+            prev_line_blank = not src[bounds[k - 1] : start].strip() or src[start - 2 : start] == "\n\n"
+            line = src[start:end]
+            if prev_line_blank:
+                piece_strength = JOINT
+            elif line.strip() and len(line) - len(line.lstrip(" \t")) <= lowest:
+                piece_strength = CODE_LINE_LOW_INDENT
+            else:
+                piece_strength = CODE_LINE
+        first, last = k == 0, k == len(cuts) - 1
+        if space.span(start, end) + reserve <= space.budget:
+            out.append(Unit(start, end, block, piece_strength, False, first, last))
+        else:
+            split_text(space, out, block, start, end, piece_strength, first, last, reserve)

@@ -1,0 +1,91 @@
+"""Oversize tables and lists, split at their joints (body rows, list items).
+
+A table's header sticks to its first piece and is repeated before every other piece; a list item
+still over budget is cut inside it like paragraphs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chunker.fences import fence_after, has_fence_marker
+from chunker.models import Block
+from chunker.pack.budget import SectionSpace
+from chunker.pack.split_text import emit_cuts, split_paragraph, split_text
+from chunker.pack.strength import CODE_LINE, JOINT, SENTENCE, Unit
+
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
+"""A list item marker at the start of a line's text."""
+
+
+def split_table(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    if block.joints:
+        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=True)
+    else:
+        split_paragraph(space, out, block, strength)
+
+
+def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    if block.joints:
+        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT)
+    else:
+        split_item(space, out, block, block.start_offset, block.end_offset, strength, True, True)
+
+
+def split_at(
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    cuts: list[int],
+    strength: int,
+    joint: int,
+    glue_first: bool = False,
+) -> None:
+    """Pieces between the ``cuts`` (offsets in ``block``); one over budget is cut further."""
+    bounds = [*cuts, block.end_offset + 1]
+    for k in range(len(cuts)):
+        start, end = bounds[k], bounds[k + 1] - 1
+        piece_strength = strength if k == 0 else joint
+        first, last = k == 0, k == len(cuts) - 1
+        reserve = space.added_before(block) if not first else 0
+        if space.span(start, end) + reserve <= space.budget:
+            out.append(Unit(start, end, block, piece_strength, glue_first and k == 0, first, last))
+        elif block.kind == "list":
+            split_item(space, out, block, start, end, piece_strength, first, last)
+        else:
+            split_text(space, out, block, start, end, piece_strength, first, last)
+
+
+def split_item(
+    space: SectionSpace, out: list[Unit], block: Block, start: int, end: int, strength: int, first: bool, last: bool
+) -> None:
+    """One list item over budget, cut like paragraphs inside it: at its nested items and blank
+    lines (a piece starts at the line's text, so it renders as a list or a paragraph, never as
+    indented code), then at sentences, words, hard cuts."""
+    src = space.source
+    cuts: list[tuple[int, int]] = [(start, strength)]
+    fenced = "code" in block.inner and has_fence_marker(src[start:end])
+    opened = space.nested_fence(block, start) if fenced else None
+    pos = src.find("\n", start, end)
+    while pos != -1:
+        line_start = pos + 1
+        text_start = line_start
+        while text_start < end and src[text_start] in " \t":
+            text_start += 1
+        after_blank = src[pos - 1 : pos] == "\n" or not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
+        if fenced:
+            before = opened
+            line_end = src.find("\n", line_start, end)
+            opened = fence_after(src[line_start : end if line_end == -1 else line_end], opened)
+            if before is not None:  # inside a nested code fence: only weak cuts between its lines
+                if opened is not None and text_start < end and src[text_start] != "\n":
+                    cuts.append((line_start, CODE_LINE))
+                pos = src.find("\n", line_start, end)
+                continue
+        if text_start < end and src[text_start] != "\n":
+            if _LIST_MARKER.match(src, text_start):
+                cuts.append((text_start, JOINT - 1 if text_start - line_start < 4 else CODE_LINE))
+            elif after_blank:
+                cuts.append((text_start, SENTENCE))
+        pos = src.find("\n", line_start, end)
+    emit_cuts(space, out, block, cuts, end, first, last)

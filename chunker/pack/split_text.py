@@ -1,0 +1,95 @@
+"""Oversize text cut at sentences, then words, then hard cuts; and cuts turned into units.
+
+Every other splitter ends here for a piece that is still over budget.
+"""
+
+from __future__ import annotations
+
+from chunker.models import Block
+from chunker.pack.budget import SectionSpace
+from chunker.pack.strength import HARD, SENTENCE, WORD, Unit
+from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
+
+
+def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    """A paragraph (quote, heading...) over budget: at sentences, words, hard cuts. It is cut at
+    sentences even when it fits alone but not after its headings."""
+    split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True, force=True)
+
+
+def split_text(
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: int,
+    first: bool,
+    last: bool,
+    reserve: int = 0,
+    force: bool = False,
+) -> None:
+    """Cut [start, end) at sentences, then words, then hard cuts, each piece within budget
+    (with ``force``, at sentences even when the whole fits)."""
+    budget = max(space.budget - reserve - (space.added_before(block) if block.kind == "table" else 0), 8)
+    text = space.source[start:end]
+    pieces: list[tuple[int, int, int]] = []  # (start, end, strength)
+    _cut(space, text, start, budget, strength, pieces, level=0, force=force)
+    for k, (a, b, s) in enumerate(pieces):
+        out.append(Unit(a, b, block, s, False, first and k == 0, last and k == len(pieces) - 1))
+
+
+def _cut(
+    space: SectionSpace,
+    text: str,
+    base: int,
+    budget: int,
+    strength: int,
+    out: list[tuple[int, int, int]],
+    level: int,
+    force: bool = False,
+) -> None:
+    measure = space.measure
+    if not force and measure(text) <= budget:
+        out.append((base, base + len(text), strength))
+        return
+    if level == 0:
+        cuts, piece_strength = sentence_cuts(text), SENTENCE
+    elif level == 1:
+        cuts, piece_strength = word_cuts(text), WORD
+    else:
+        cuts, piece_strength = hard_cuts(text, budget), HARD
+    cuts = [c for c in cuts if not text.startswith(("```", "~~~"), c)]
+    bounds = [0, *cuts, len(text)]
+    for k in range(len(bounds) - 1):
+        a, b = bounds[k], bounds[k + 1]
+        piece = text[a:b]
+        trimmed = piece.rstrip()
+        s = strength if k == 0 else piece_strength
+        if not trimmed:
+            continue
+        if level == 2 or measure(trimmed) <= budget:
+            out.append((base + a, base + a + len(trimmed), s))
+        else:
+            before = len(out)
+            _cut(space, trimmed, base + a, budget, s, out, level + 1)
+            if len(out) == before:
+                out.append((base + a, base + a + len(trimmed), s))
+
+
+def emit_cuts(
+    space: SectionSpace, out: list[Unit], block: Block, cuts: list[tuple[int, int]], end: int, first: bool, last: bool
+) -> None:
+    """Units from (offset, strength) cuts ending at ``end``, trailing whitespace trimmed; a
+    piece over budget is cut further like text."""
+    src = space.source
+    bounds = [c for c, _ in cuts[1:]] + [end]
+    for k, (a, s) in enumerate(cuts):
+        b = bounds[k]
+        while b > a and src[b - 1].isspace():
+            b -= 1
+        is_first, is_last = first and k == 0, last and k == len(cuts) - 1
+        if space.span(a, b) <= space.budget:
+            out.append(Unit(a, b, block, s, False, is_first, is_last))
+        else:
+            split_text(space, out, block, a, b, s, is_first, is_last)

@@ -1,0 +1,101 @@
+"""A section's units: its blocks, with every block over budget split into pieces.
+
+Splitting goes by block kind through one read-only table; a block that may not be split (math,
+HTML, an atomic block when ``split_oversize`` is off) is kept whole as an overflow unit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+
+from chunker.models import Block, Diagnostic
+from chunker.pack.budget import SectionSpace
+from chunker.pack.context import context_prefix, join
+from chunker.pack.split_code import split_code
+from chunker.pack.split_joints import split_list, split_table
+from chunker.pack.split_text import split_paragraph
+from chunker.pack.strength import BLOCK, HEADING_BASE, INTRODUCED, Unit
+
+Splitter = Callable[[SectionSpace, list[Unit], Block, int], None]
+"""Appends the units of an oversize block (given the strength of the boundary before it)."""
+
+SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
+    {"table": split_table, "list": split_list, "code": split_code}
+)
+"""Splitter per block kind; every other kind is split like a paragraph."""
+
+_NEVER_SPLIT = ("math", "html")
+
+
+def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
+    """The units of the section in order, and the overflow warnings of blocks kept whole."""
+    units: list[Unit] = []
+    diagnostics: list[Diagnostic] = []
+    source, span, fits_whole = space.source, space.span, space.fits_whole
+    budget = 0 if fits_whole else space.budget
+    glued_from: int | None = None  # start of the headings that stick to the next block
+    introduces = False  # the previous block is a paragraph that ends with a colon
+    for position, block in enumerate(space.section.blocks):
+        start, end = block.start_offset, block.end_offset
+        heading = block.kind == "heading"
+        strength = HEADING_BASE - block.heading_level if heading and position else BLOCK
+        if introduces and not heading and position:
+            strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
+        introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)
+        if not fits_whole:
+            lead_from = glued_from
+            lead = 0 if lead_from is None else span(lead_from, start)
+            glued_from = (start if glued_from is None else glued_from) if heading else None
+            size = span(start, end)
+            if size > budget or (
+                lead_from is not None
+                and lead + size > budget
+                and _splittable(space, block)
+                and _over_max(space, lead_from, block)
+            ):
+                _split(space, units, diagnostics, block, strength)
+                continue
+        units.append(Unit(start, end, block, strength, heading))
+    return units, diagnostics
+
+
+def _split(space: SectionSpace, out: list[Unit], diagnostics: list[Diagnostic], block: Block, strength: int) -> None:
+    cfg = space.cfg
+    splittable = cfg.split_oversize or not block.atomic
+    if block.kind in _NEVER_SPLIT or not splittable:
+        out.append(Unit(block.start_offset, block.end_offset, block, strength))
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "overflow",
+                f"{block.kind} block at line {block.start_line} ({block.chars} chars) is larger than max_chars "
+                f"({cfg.max_chars}) and is kept whole as an overflow chunk",
+                line=block.start_line,
+            )
+        )
+        return
+    SPLITTERS.get(block.kind, split_paragraph)(space, out, block, strength)
+
+
+def _over_max(space: SectionSpace, lead_from: int, block: Block) -> bool:
+    """Whether the headings from ``lead_from`` and ``block`` after them, with the context prefix
+    a chunk starting there gets, pass max_chars. The budget allows for the section's longest
+    prefix; a chunk that starts with its headings often has a shorter one and fits whole."""
+    content = space.source[lead_from : block.end_offset]
+    prefix = context_prefix(block.header_path, space.section, space.title, content, space.cfg)
+    return space.measure(join(prefix, "", content)) > space.cfg.max_chars
+
+
+def _splittable(space: SectionSpace, block: Block) -> bool:
+    """Whether the block may be cut into pieces (it fits alone but not after its headings)."""
+    if block.kind in ("math", "html", "heading", "thematic_break"):
+        return False
+    return space.cfg.split_oversize or not block.atomic
+
+
+def _ends_with_colon(source: str, start: int, end: int) -> bool:
+    """Whether source[start:end] ends with a colon, trailing whitespace aside."""
+    while end > start and source[end - 1].isspace():
+        end -= 1
+    return end > start and source[end - 1] in ":："
