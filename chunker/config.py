@@ -65,6 +65,7 @@ class ChunkerConfig:
     max_nesting: int = 64
     max_file_bytes: int = 64 * 1024 * 1024
     txt_numbered_headings: bool = True
+    txt_underlined_headings: bool = True
     txt_caps_headings: bool = True
     txt_faq: bool = True
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -168,14 +168,16 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)
-    summary = run(settings, opts.sources, opts.out, stems)
+    # --forbid guards the whole index: without --stem every source document is chunked and scanned
+    summary = run(settings, opts.sources, opts.out, stems if opts.stems or opts.forbid is None else ())
     print_diagnostics(summary, err, out, quiet=True)
     failed = [d for d in summary.documents if d.status == "failed"]
     if failed:
         return max(d.exit_code for d in failed)
 
     chunks = load_chunks(opts.out, summary)
-    report = evaluate(cases, chunks, k=opts.k, retriever=opts.retriever, model=model)
+    indexed = {stem: chunks.get(stem, []) for stem in stems}
+    report = evaluate(cases, indexed, k=opts.k, retriever=opts.retriever, model=model)
     failures = check_thresholds(report, opts.min_hit_at_k, opts.min_mrr)
     forbidden = check_forbidden(forbid, chunks)
     code = max(summary.exit_code, EXIT_VALIDATION if failures or forbidden else EXIT_OK)

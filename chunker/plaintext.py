@@ -5,8 +5,13 @@ each heuristic switchable in the config and reported (``decisions.txt_headings``
 it fired on:
 
 - numbered headings (``txt_numbered_headings``): ``1.``, ``2.3``, ``7.3.1.1 Title`` at the start of
-  a paragraph, short, a capital letter after the number, no sentence punctuation at the end, and
-  no numbered line of the same depth right before or after it (that is a list);
+  a paragraph, short, a capital letter after the number, no sentence punctuation at the end, no
+  sentence going on in the next line, no numbered line of the same depth right before or after it,
+  and no list item numbered in sequence with it nearby (``1. Title`` next to ``2. A sentence.`` is
+  a list);
+- underlined headings (``txt_underlined_headings``): a title line followed by a line of one repeated
+  punctuation character (``Title`` / ``=====``, also over- and underlined as in reStructuredText);
+  the styles take levels 1, 2, ... in the order they first appear;
 - ALL-CAPS lines (``txt_caps_headings``): Cyrillic or Latin, of reasonable length, standing alone
   between blank lines;
 - FAQ pairs (``txt_faq``): a ``В:``/``Вопрос:``/``Q:``/``Frage:``/``Domanda:`` line opens a question
@@ -120,29 +125,115 @@ def _body(first: int, last: int, lines: Sequence[str]) -> _Span:
     return _Span(kind, first, last)
 
 
+_ADORNMENT = re.compile(r"^([=\-~^\"'`#*+_:.])\1{2,}[ \t]*$")
+"""An underline (or overline) of one repeated punctuation character, at least 3 long: ``=====``."""
+
+
+def _adornment(line: str) -> str:
+    match = _ADORNMENT.match(line)
+    return match.group(1) if match else ""
+
+
+def _underlined(first: int, last: int, lines: Sequence[str]) -> tuple[int, str] | None:
+    """(last line of the heading, style) when the run starts with an underlined title (``Title`` then
+    ``=====``, as in reStructuredText and setext Markdown) or an over- and underlined one."""
+    over = _adornment(lines[first])
+    start = first + 1 if over else first
+    if start + 1 > last:
+        return None
+    title = lines[start].strip()
+    under = _adornment(lines[start + 1])
+    if not under or not title or _adornment(title) or len(title) > MAX_HEADING_CHARS or lines[start][:1] in " \t":
+        return None
+    if over and over != under:
+        return None
+    return start + 1, ("over" if over else "") + under
+
+
+def _number(line: str) -> tuple[int, ...]:
+    match = _NUMBERED_ANY.match(line)
+    return tuple(int(n) for n in match.group("num").split(".")) if match else ()
+
+
+def _continues(line: str) -> bool:
+    """Whether a line goes on with the sentence of the line above (indented, or lower case)."""
+    stripped = line.lstrip()
+    return line[:1] in " \t" or (stripped[:1].isalpha() and stripped[:1].islower())
+
+
+def _numbered_candidates(runs: Sequence[tuple[int, int]], lines: Sequence[str]) -> set[int]:
+    """Runs (by index) that open with a numbered heading: the heading shape, no sentence going on
+    in the next line, and numbering consistent with the neighbours: a numbered line of the same
+    depth right before or after it, or a numbered line that goes on in sequence (``1.`` then
+    ``2.``) but is no heading itself, make it a list item."""
+    numbers = [_number(lines[first]) for first, _ in runs]
+    shaped: set[int] = set()
+    for k, (first, last) in enumerate(runs):
+        shape = bool(numbers[k]) and numbered_heading(lines[first]) is not None
+        if shape and (first == last or not _continues(lines[first + 1])):
+            shaped.add(k)
+    chosen: set[int] = set()
+    for k in shaped:
+        first, last = runs[k]
+        depth = len(numbers[k])
+        after = first + 1 if first < last else (runs[k + 1][0] if k + 1 < len(runs) else -1)
+        before = runs[k - 1][1] if k else -1
+        if any(k2 >= 0 and _numbered_depth(lines[k2]) == depth for k2 in (before, after)):
+            continue
+        near = _numbered_near(numbers, k)
+        if any(j not in shaped and _follows(numbers[min(j, k)], numbers[max(j, k)]) for j in near):
+            continue
+        chosen.add(k)
+    return chosen
+
+
+_SEQUENCE_REACH = 40
+"""How many runs before and after a numbered line are searched for its neighbours in the numbering."""
+
+
+def _numbered_near(numbers: Sequence[tuple[int, ...]], k: int) -> list[int]:
+    """The nearest run before and after ``k`` whose first line is numbered at the same depth."""
+    depth = len(numbers[k])
+    near: list[int] = []
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(numbers) and abs(j - k) <= _SEQUENCE_REACH:
+            if len(numbers[j]) == depth:
+                near.append(j)
+                break
+            j += step
+    return near
+
+
+def _follows(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Whether ``b`` is the number after ``a`` at the same depth (``1.`` then ``2.``; ``3.1`` then ``3.2``)."""
+    return len(a) == len(b) and a[:-1] == b[:-1] and b[-1] == a[-1] + 1
+
+
 def _spans(lines: Sequence[str], cfg: ChunkerConfig) -> list[_Span]:
     runs = _runs(lines)
     spans: list[_Span] = []
-    nonblank_before: dict[int, int] = {}
-    nonblank_after: dict[int, int] = {}
+    numbered_runs = _numbered_candidates(runs, lines) if cfg.txt_numbered_headings else set()
+    styles: dict[str, int] = {}
+    """Underline styles in order of appearance: the first is level 1, the next level 2, ..."""
     for k, (first, last) in enumerate(runs):
-        nonblank_before[first] = runs[k - 1][1] if k else -1
-        nonblank_after[last] = runs[k + 1][0] if k + 1 < len(runs) else -1
-    for first, last in runs:
         body_start = first
         line = lines[first]
+        underlined = _underlined(first, last, lines) if cfg.txt_underlined_headings else None
         if cfg.txt_faq and _QUESTION.match(line):
             spans.extend(_faq_spans(first, last, lines, cfg))
             continue
-        numbered = numbered_heading(line) if cfg.txt_numbered_headings else None
-        if numbered is not None:
-            depth = _numbered_depth(line)
-            after = first + 1 if first < last else nonblank_after[last]
-            before = nonblank_before[first]
-            neighbours = [k for k in (before, after) if k >= 0]
-            if all(_numbered_depth(lines[k]) != depth for k in neighbours):
-                spans.append(_Span("heading", first, first, numbered[0], numbered[1], "numbered"))
-                body_start = first + 1
+        if underlined is not None:
+            end, style = underlined
+            level = styles.setdefault(style, min(len(styles) + 1, MAX_NUMBER_DEPTH_LEVEL))
+            title = lines[end - 1].strip()
+            spans.append(_Span("heading", first, end, level, title, "underlined"))
+            body_start = end + 1
+        elif k in numbered_runs:
+            numbered = numbered_heading(line)
+            assert numbered is not None
+            spans.append(_Span("heading", first, first, numbered[0], numbered[1], "numbered"))
+            body_start = first + 1
         elif cfg.txt_caps_headings and first == last and caps_heading(line):
             spans.append(_Span("heading", first, first, 2, line.strip(), "caps"))
             body_start = first + 1
@@ -186,7 +277,7 @@ def text_blocks(
     for k in range(min(body_start, len(lines))):
         lines[k] = ""  # the frontmatter: no block
     atomic_kinds = frozenset(cfg.atomic_types)
-    fired: dict[str, list[int]] = {"numbered": [], "caps": [], "faq": []}
+    fired: dict[str, list[int]] = {"numbered": [], "underlined": [], "caps": [], "faq": []}
     blocks: list[Block] = []
     path: list[Heading] = []
     for span in _spans(lines, cfg):
@@ -263,7 +354,12 @@ def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) ->
     starts = compute_line_starts(text)
     doc = _frontmatter(text, starts, config)
     blocks, fired = text_blocks(text, config, starts, doc.body_start_line)
-    enabled = {"numbered": config.txt_numbered_headings, "caps": config.txt_caps_headings, "faq": config.txt_faq}
+    enabled = {
+        "numbered": config.txt_numbered_headings,
+        "underlined": config.txt_underlined_headings,
+        "caps": config.txt_caps_headings,
+        "faq": config.txt_faq,
+    }
     decisions: dict[str, Any] = {"txt_headings": {**fired, "enabled": enabled}}
     found: list[Diagnostic] = []
     for rule, lines in fired.items():

@@ -69,39 +69,65 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
         decisions["section_level"] = {"chosen": level, "by": "auto", **evidence}
     else:
         level = int(cfg.section_level)
-    skip = {normalise_heading(h) for h in (*cfg.skip_headings, *cfg.excluded_section_headings)}
+    skip = _skip_options(cfg)
 
     sections: list[Section] = []
     skipped: list[SkippedRange] = []
     current: list[Block] = []
     current_title = title
     current_level = 0
+    subtree: list[Block] = []
+    """The blocks of a skipped heading's subtree, while inside it."""
+    subtree_reason = ""
 
     def close() -> None:
         if not current:
             return
         if current_level == 0 and cfg.skip_pre_heading:
             skipped.append(_skip_range(current, "text before the first heading (skip_pre_heading)"))
-        elif current_level and normalise_heading(current_title) in skip:
-            skipped.append(_skip_range(current, f"section '{current_title}' is in skip_headings"))
         else:
             sections.append(Section(current_title, tuple(current), current_level))
+        current.clear()
 
     for block in blocks:
-        if block.kind == "heading" and block.heading_level <= level:
+        if subtree:
+            if block.kind != "heading" or block.heading_level > subtree[0].heading_level:
+                subtree.append(block)
+                continue
+            skipped.append(_skip_range(subtree, subtree_reason))
+            subtree = []
+        if block.kind == "heading" and (option := skip.get(normalise_heading(_heading_text(block)))):
+            # the heading and every deeper heading up to the next one of its level or higher
+            close()
+            subtree = [block]
+            subtree_reason = f"section '{_heading_text(block)}' is in {option}"
+            if block.heading_level <= level:
+                current_title, current_level = _heading_text(block), block.heading_level
+        elif block.kind == "heading" and block.heading_level <= level:
             # a parent heading with no body of its own opens this section
-            carried = current if current_level and _carry_headings(current, block.heading_level) else []
-            if carried:
-                current = [*carried, block]
-            else:
+            carried = list(current) if current_level and _carry_headings(current, block.heading_level) else []
+            if not carried:
                 close()
-                current = [block]
-            current_title = block.header_path[-1].text if block.header_path else ""
+            current[:] = [*carried, block]
+            current_title = _heading_text(block)
             current_level = block.heading_level
         else:
             current.append(block)
+    if subtree:
+        skipped.append(_skip_range(subtree, subtree_reason))
     close()
     return Grouping(tuple(sections), tuple(skipped), (), decisions)
+
+
+def _heading_text(block: Block) -> str:
+    return block.header_path[-1].text if block.header_path else ""
+
+
+def _skip_options(cfg: ChunkerConfig) -> dict[str, str]:
+    """Normalised heading text -> the option that lists it (``excluded_section_headings`` wins)."""
+    options = {normalise_heading(h): "skip_headings" for h in cfg.skip_headings}
+    options.update({normalise_heading(h): "excluded_section_headings" for h in cfg.excluded_section_headings})
+    return options
 
 
 AUTO_MIN_HEADINGS = 3

@@ -132,6 +132,21 @@ def test_forbid_fails_and_names_stem_chunk_and_string_when_one_is_present(
     assert f"general_info / {found[0]['chunk_id']} contains 'Тимпанометрия'" in err
 
 
+def test_forbid_scans_every_document_of_the_sources_not_only_those_the_cases_name(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = "# Notes\n\n## Open\n\nInternal: ask Kuznetsova.\n"
+    (work / "sources" / "editor_notes.md").write_text(notes, encoding="utf-8")
+    forbid = work / "forbid.txt"
+    forbid.write_text("ask Kuznetsova\n", encoding="utf-8")
+    assert cli("--forbid", str(forbid)) == 1
+    data = written(work)
+    hit = {"stem": "editor_notes", "chunk_id": "chk_000001", "string": "ask Kuznetsova"}
+    assert data["gate"]["forbidden_found"] == [hit]
+    assert "editor_notes / chk_000001 contains 'ask Kuznetsova'" in capsys.readouterr().err
+    assert data["chunks"]["documents"] == {"general_info": data["chunks"]["count"]}  # retrieval: the cases' documents
+
+
 def test_a_missing_forbid_file_is_a_usage_error(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("--forbid", "nope.txt") == 2
     assert "nope.txt: forbidden-strings file not found" in capsys.readouterr().err

@@ -163,6 +163,7 @@ def test_a_question_spanning_two_lines_is_one_heading() -> None:
     ("option", "rule", "case"),
     [
         ("txt_numbered_headings", "numbered", "ru_wiki_numbered"),
+        ("txt_underlined_headings", "underlined", "pep_like"),
         ("txt_caps_headings", "caps", "caps_headings"),
         ("txt_faq", "faq", "faq_ru"),
     ],
@@ -266,3 +267,41 @@ def test_plain_text_that_only_looks_like_frontmatter_is_kept(text: str) -> None:
     assert result.document_metadata == {}
     body = "".join(c.content_original for c in result.chunks)
     assert all(line in body for line in text.splitlines() if line.strip())
+
+
+def test_numbered_list_items_of_a_pep_are_not_headings_and_underlined_titles_are() -> None:
+    _, result = chunked("pep_like")
+    assert headings(result) == [
+        (1, 1, "Style Guide for Python Code"),
+        (4, 2, "Introduction"),
+        (22, 2, "Code Lay-out"),
+        (27, 2, "Tabs or Spaces?"),
+    ]
+    assert result.diagnostics.decisions["txt_headings"]["numbered"] == []
+    assert result.diagnostics.decisions["txt_headings"]["underlined"] == [1, 4, 22, 27]
+    tabs = next(c for c in result.chunks if "preferred indentation" in c.content_original)
+    assert tabs.section == "Tabs or Spaces?"
+    assert all(c.section != "4. When the code needs to remain compatible with older versions of" for c in result.chunks)
+
+
+def test_the_numbered_list_of_the_issue_report_stays_body_text_under_no_heading() -> None:
+    text = (
+        "Some reasons:\n\n1. When applying the guideline would make the code less readable, even\n"
+        "   for someone who is used to reading code.\n\n2. To be consistent.\n\nCode Lay-out\n============\n\n"
+        "Use 4 spaces per indentation level.\n"
+    )
+    result = chunk_text(text, CFG, "list", "list.txt")
+    assert [(c.section, c.start_line) for c in result.chunks] == [("list", 1), ("Code Lay-out", 8)]
+
+
+def test_a_numbered_title_next_to_a_list_item_numbered_after_it_is_a_list_item() -> None:
+    text = "Intro\n\n1. Download the archive\n\n2. Unpack it into /opt.\n"
+    result = chunk_text(text, CFG, "l", "l.txt")
+    assert headings(result) == []
+
+
+def test_over_and_underlined_titles_take_levels_in_order_of_appearance() -> None:
+    text = "=====\nGuide\n=====\n\nIntro.\n\nPart\n====\n\nBody.\n\nDetail\n------\n\nMore.\n"
+    result = chunk_text(text, CFG, "g", "g.txt")
+    assert headings(result) == [(1, 1, "Guide"), (7, 2, "Part"), (12, 3, "Detail")]
+    assert_invariants(text, result)

@@ -146,6 +146,32 @@ def test_skipped_sections_are_reported_not_chunked() -> None:
     assert result.diagnostics.skipped[0].start_line == 5
 
 
+EDITOR_NOTES = "Анализ материалов вики и предложения по дополнению"
+
+
+def test_an_excluded_heading_removes_its_whole_subtree_reported_once_under_its_own_option() -> None:
+    text = (
+        "# Клиника\n\nТекст.\n\n## Приём\n\nПриём идёт.\n\n"
+        f"# {EDITOR_NOTES}\n\nЗаметки.\n\n## Что устарело\n\nСтарое.\n\n### Детали\n\nЕщё.\n\n"
+        "## Чего не хватает\n\nНового.\n\n# Контакты\n\nТелефон.\n"
+    )
+    result = chunk_markdown(text, ChunkerConfig(excluded_section_headings=(EDITOR_NOTES,)), "g", "g.md")
+    assert [c.section for c in result.chunks] == ["Клиника", "Приём", "Контакты"]
+    assert not any(w in c.content_original for c in result.chunks for w in ("Заметки", "Старое", "Ещё", "Нового"))
+    skipped = result.diagnostics.skipped
+    assert [s.reason for s in skipped] == [f"section '{EDITOR_NOTES}' is in excluded_section_headings"]
+    assert (skipped[0].start_line, skipped[0].end_line) == (9, 23)
+
+
+def test_a_skipped_heading_below_the_section_level_removes_only_its_own_subtree() -> None:
+    text = "## Parte\n\nTesto.\n\n### Bibliografia\n\nRossi 1999.\n\n#### Note\n\nx.\n\n### Fine\n\nAltro.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "p", "p.md")
+    kept = "\n".join(c.content_original for c in result.chunks)
+    assert "Rossi" not in kept and "x." not in kept and "Testo." in kept and "Altro." in kept
+    assert {c.section for c in result.chunks} == {"Parte"}
+    assert [s.reason for s in result.diagnostics.skipped] == ["section 'Bibliografia' is in skip_headings"]
+
+
 def test_skip_pre_heading_drops_and_reports_the_title_page() -> None:
     text = "Title page\n\nTable of contents\n\n# Real start\n\nBody.\n"
     kept = chunk_markdown(text, ChunkerConfig(), "stem-name", "d.md")
