@@ -154,18 +154,30 @@ def export_command(
     out: Annotated[Path, typer.Option("--out", help="Export folder.")] = Path("chunks/_export"),
     chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Overwrite files in the export folder that chunker did not write (or edited)."),
+    ] = False,
 ) -> None:
     """Export chunks written by `chunker` as Markdown files with frontmatter, or as JSON Lines."""
     from chunker.export import export
 
-    done = export(chunks, out, fmt, tuple(stem or ()))
-    if not quiet:
-        for doc in done:
+    done = export(chunks, out, fmt, tuple(stem or ()), force=force)
+    for doc in done:
+        if not quiet:
             if not doc.written:
                 typer.echo(f"{doc.stem}: no longer chunked, {len(doc.removed)} exported file(s) removed from {out}")
-                continue
-            stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
-            typer.echo(f"{doc.stem}: {len(doc.written)} file(s) in {out}{stale}")
+            else:
+                stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
+                typer.echo(f"{doc.stem}: {len(doc.written)} file(s) in {out}{stale}")
+        if doc.left_alone:
+            shown = ", ".join(str(p) for p in doc.left_alone[:5])
+            more = f" and {len(doc.left_alone) - 5} more" if len(doc.left_alone) > 5 else ""
+            typer.echo(
+                f"warning: {doc.stem}: {len(doc.left_alone)} file(s) named like exports were not written by "
+                f"chunker (or were edited since) and are left alone: {shown}{more}",
+                err=True,
+            )
     raise typer.Exit(0)
 
 

@@ -7,13 +7,16 @@ not chunk: run ``chunker`` first) and writes, under ``<out>`` (default ``chunks/
   section, section_path, ziffer, chunk_index, chunk_key, content_hash, page, then the document's
   own frontmatter fields under their own keys; a field whose name clashes goes under
   ``document``), a blank line, and the chunk's content_for_embedding. Files of earlier exports
-  of that stem that the chunks no longer produce are removed.
+  of that stem that the chunks no longer produce are removed (only those the manifest records).
 - ``jsonl``: ``<out>/<stem>.jsonl``, one ``{"id", "text", "metadata"}`` object per chunk: id is
   the chunk_key, text the content_for_embedding, metadata everything else (plus parent,
   parent_hash, stem and the document's frontmatter under ``document``).
 
-``<out>/.chunker-export.json`` lists the stems each format exported; a full export removes the
-exports of listed stems that are no longer chunked (their source is gone or switched off).
+``<out>/.chunker-export.json`` lists the stems each format exported and the sha256 of every file
+written; a full export removes the exports of listed stems that are no longer chunked (their
+source is gone or switched off). Only a file the manifest records, with bytes unchanged since,
+is ever overwritten or removed: any other file is left alone and reported, and a file to be
+written that is someone else's stops the export unless forced (:mod:`chunker.ownership`).
 
 Every file is written atomically; the same chunks give the same bytes.
 """
@@ -23,15 +26,18 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from chunker.errors import OutputError, UsageError
+from chunker.ownership import Files, exists, sha256_bytes
 from chunker.sources import validate_stem
 
 Format = Literal["md", "jsonl"]
 FORMATS: tuple[str, ...] = ("md", "jsonl")
+Renderer = Callable[["ChunkedDocument"], list[tuple[str, bytes]]]
+"""The files of one document's export: ``(path relative to the export folder, bytes)``."""
 
 MD_FIELDS: tuple[str, ...] = (
     "section",
@@ -45,7 +51,7 @@ MD_FIELDS: tuple[str, ...] = (
 """Chunk fields copied into the frontmatter of an exported Markdown file (after kind, parent, parent_hash)."""
 
 _EXPORTED_MD = re.compile(r"^\d{3,}-[^/]*\.md$")
-"""Names of the files an ``md`` export writes: only these are ever removed as stale."""
+"""Names of the files an ``md`` export writes (removed as stale only when the manifest says they are ours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +61,9 @@ class ExportedDocument:
     stem: str
     written: tuple[Path, ...]
     removed: tuple[Path, ...] = ()
+    """Files of earlier exports (written by an export, unedited since) that are no longer produced."""
+    left_alone: tuple[Path, ...] = ()
+    """Files named like exports that no export of this folder provably wrote: never touched."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,34 +171,13 @@ def markdown_file(doc: ChunkedDocument, chunk: dict[str, Any]) -> bytes:
     return f"---\n{head}---\n\n{body}\n".encode("utf-8", "surrogatepass")
 
 
-def export_markdown(doc: ChunkedDocument, out_dir: Path) -> ExportedDocument:
-    from chunker.writer import write_atomic
-
-    folder = out_dir / doc.stem
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create the export folder: {exc.strerror or exc}", path=str(folder)) from None
+def render_markdown(doc: ChunkedDocument) -> list[tuple[str, bytes]]:
+    """``(<stem>/NNN-<slug>.md, bytes)`` per chunk."""
     width = max(3, len(str(len(doc.chunks))))
-    written: list[Path] = []
-    for position, chunk in enumerate(doc.chunks):
-        path = folder / file_name(chunk, position, width)
-        write_atomic(path, markdown_file(doc, chunk), display=str(path))
-        written.append(path)
-    keep = {p.name for p in written}
-    removed: list[Path] = []
-    try:
-        entries = sorted(folder.iterdir())
-    except OSError as exc:
-        raise OutputError(f"cannot list the export folder: {exc.strerror or exc}", path=str(folder)) from None
-    for entry in entries:
-        if entry.name not in keep and _EXPORTED_MD.match(entry.name) and entry.is_file() and not entry.is_symlink():
-            try:
-                entry.unlink()
-            except OSError as exc:
-                raise OutputError(f"cannot remove a stale export: {exc.strerror or exc}", path=str(entry)) from None
-            removed.append(entry)
-    return ExportedDocument(doc.stem, tuple(written), tuple(removed))
+    return [
+        (f"{doc.stem}/{file_name(chunk, position, width)}", markdown_file(doc, chunk))
+        for position, chunk in enumerate(doc.chunks)
+    ]
 
 
 # -- jsonl ----------------------------------------------------------------------------
@@ -210,76 +198,21 @@ def jsonl_record(doc: ChunkedDocument, chunk: dict[str, Any]) -> dict[str, Any]:
     return {"id": chunk.get("chunk_key"), "text": chunk.get("content_for_embedding", ""), "metadata": metadata}
 
 
-def export_jsonl(doc: ChunkedDocument, out_dir: Path) -> ExportedDocument:
+def render_jsonl(doc: ChunkedDocument) -> list[tuple[str, bytes]]:
+    """``(<stem>.jsonl, bytes)``."""
     import orjson
 
-    from chunker.writer import write_atomic
-
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create the export folder: {exc.strerror or exc}", path=str(out_dir)) from None
-    path = out_dir / f"{doc.stem}.jsonl"
-    data = b"".join(orjson.dumps(jsonl_record(doc, c)) + b"\n" for c in doc.chunks)
-    write_atomic(path, data, display=str(path))
-    return ExportedDocument(doc.stem, (path,))
+    return [(f"{doc.stem}.jsonl", b"".join(orjson.dumps(jsonl_record(doc, c)) + b"\n" for c in doc.chunks))]
 
 
-MANIFEST = ".chunker-export.json"
-"""In the export folder: the stems each format has exported, so that a full export can remove the
-exports of documents that are no longer chunked, and never touches a file it did not write."""
-
-
-def _read_manifest(out_dir: Path) -> dict[str, list[str]]:
-    import orjson
-
-    try:
-        data = orjson.loads((out_dir / MANIFEST).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: [s for s in v if isinstance(s, str)] for k, v in data.items() if k in FORMATS and isinstance(v, list)}
-
-
-def remove_export(out_dir: Path, stem: str, fmt: str) -> tuple[Path, ...]:
-    """Remove what an export in ``fmt`` wrote for ``stem`` (only files named as the export names them)."""
-    try:
-        validate_stem(stem)
-    except UsageError:
-        return ()  # a hand-edited manifest: never a path
-    if fmt == "jsonl":
-        targets = [out_dir / f"{stem}.jsonl"]
-    else:
-        folder = out_dir / stem
-        try:
-            targets = sorted(p for p in folder.iterdir() if _EXPORTED_MD.match(p.name))
-        except OSError:
-            targets = []
-    removed: list[Path] = []
-    for path in targets:
-        if path.is_file() and not path.is_symlink():
-            try:
-                path.unlink()
-            except OSError as exc:
-                raise OutputError(f"cannot remove a stale export: {exc.strerror or exc}", path=str(path)) from None
-            removed.append(path)
-    if fmt == "md":
-        with contextlib.suppress(OSError):
-            (out_dir / stem).rmdir()  # only when nothing else is left in it
-    return tuple(removed)
-
-
-def _export_one(
-    writer: Callable[[ChunkedDocument, Path], ExportedDocument], doc: ChunkedDocument, out_dir: Path
-) -> ExportedDocument:
-    """``writer(doc, out_dir)``; hand-edited artifacts whose values no writer takes (nested past the
+def _render(renderer: Renderer, doc: ChunkedDocument, out_dir: Path) -> list[tuple[str, bytes]]:
+    """``renderer(doc)``; hand-edited artifacts whose values no writer takes (nested past the
     JSON or YAML writer's depth) are a usage error naming the document, not an internal error."""
     import orjson
     import yaml
 
     try:
-        return writer(doc, out_dir)
+        return renderer(doc)
     except (RecursionError, orjson.JSONEncodeError, yaml.YAMLError) as exc:
         raise UsageError(
             f"the artifacts of {doc.stem!r} hold values that cannot be exported ({type(exc).__name__}); "
@@ -288,28 +221,209 @@ def _export_one(
         ) from None
 
 
-def export(chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = ()) -> tuple[ExportedDocument, ...]:
-    """Export the given stems (or every chunked document) in ``fmt``. A full export (no ``stems``)
-    also removes the exports of documents it exported before that are no longer chunked."""
+# -- the manifest ---------------------------------------------------------------------
+
+MANIFEST = ".chunker-export.json"
+"""In the export folder: the stems each format exported and the sha256 of every file written, so
+that an export overwrites or removes only files it wrote and nobody edited since."""
+MANIFEST_VERSION = 2
+
+
+@dataclass(slots=True)
+class ExportManifest:
+    exports: dict[str, list[str]] = field(default_factory=dict)
+    files: Files = field(default_factory=Files)
+
+    def to_bytes(self) -> bytes:
+        import orjson
+
+        body = {"version": MANIFEST_VERSION, "exports": self.exports, "files": self.files.to_json()}
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+
+
+def _valid(stem: object) -> bool:
+    if not isinstance(stem, str):
+        return False
+    try:
+        validate_stem(stem)
+    except UsageError:
+        return False
+    return True
+
+
+def _stems(value: object) -> list[str]:
+    """The stems of a manifest list; a hand-edited entry that is not a stem (a path) is dropped."""
+    return [s for s in value if _valid(s)] if isinstance(value, list) else []
+
+
+def read_manifest(out_dir: Path) -> ExportManifest | None:
+    """The export folder's manifest (empty when there is none); None when a file of that name
+    is not one (it is someone else's: never overwritten unless forced)."""
     import orjson
 
+    path = out_dir / MANIFEST
+    if not exists(path):
+        return ExportManifest()
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    if data.get("version") == MANIFEST_VERSION and isinstance(data.get("exports"), dict):
+        exports = {k: _stems(v) for k, v in data["exports"].items() if k in FORMATS}
+        return ExportManifest(exports, Files.from_json(data.get("files")))
+    if data and all(k in FORMATS and isinstance(v, list) for k, v in data.items()):  # the first version: no hashes
+        return ExportManifest({k: _stems(v) for k, v in data.items()})
+    return None
+
+
+def _is_export_key(key: str, stem: str, fmt: str) -> bool:
+    if fmt == "jsonl":
+        return key == f"{stem}.jsonl"
+    head, _, name = key.partition("/")
+    return head == stem and bool(_EXPORTED_MD.match(name))
+
+
+# -- the export -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What an export will do to one document's files."""
+
+    stem: str
+    files: tuple[tuple[str, bytes], ...]
+    stale: tuple[str, ...]
+    """Files of earlier exports that are ours and no longer produced: removed."""
+    left_alone: tuple[str, ...]
+    """Files named like exports that are not provably ours: never touched, reported."""
+
+
+def _listed_exports(out_dir: Path, stem: str, fmt: str) -> list[str]:
+    """Keys of the files that look like ``fmt`` exports of ``stem`` (whoever wrote them)."""
+    if fmt == "jsonl":
+        return [f"{stem}.jsonl"] if exists(out_dir / f"{stem}.jsonl") else []
+    try:
+        names = sorted(p.name for p in (out_dir / stem).iterdir())
+    except OSError:
+        return []
+    return [f"{stem}/{name}" for name in names if _EXPORTED_MD.match(name)]
+
+
+def _plan(out_dir: Path, manifest: ExportManifest, stem: str, fmt: str, files: list[tuple[str, bytes]]) -> _Plan:
+    keep = {key for key, _ in files}
+    candidates = {k for k in manifest.files.hashes if _is_export_key(k, stem, fmt)}
+    candidates.update(_listed_exports(out_dir, stem, fmt))
+    stale: list[str] = []
+    left: list[str] = []
+    for key in sorted(candidates - keep):
+        state = manifest.files.classify(out_dir, key)
+        if state == "ours":
+            stale.append(key)
+        elif state == "foreign":
+            left.append(key)
+    return _Plan(stem, tuple(files), tuple(stale), tuple(left))
+
+
+def _refuse_foreign(out_dir: Path, plans: Sequence[_Plan], manifest: ExportManifest | None) -> None:
+    """Stop before anything is written when a file to be written is someone else's."""
+    files = manifest.files if manifest is not None else Files()
+    foreign = [
+        key
+        for plan in plans
+        for key, data in plan.files
+        if files.classify(out_dir, key, sha256_bytes(data)) == "foreign"
+    ]
+    if manifest is None:
+        foreign.insert(0, MANIFEST)
+    if foreign:
+        shown = ", ".join(str(out_dir / key) for key in foreign[:5])
+        more = f" and {len(foreign) - 5} more" if len(foreign) > 5 else ""
+        raise OutputError(
+            f"{len(foreign)} file(s) to be written are not chunker's exports (or were edited since): {shown}{more}; "
+            "they are left alone: pass --force to overwrite them, or choose another --out",
+            path=str(out_dir),
+        )
+
+
+def _write(out_dir: Path, key: str, data: bytes) -> None:
     from chunker.writer import write_atomic
 
+    path = out_dir / key
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot create the export folder: {exc.strerror or exc}", path=str(path.parent)) from None
+    write_atomic(path, data, display=str(path))
+
+
+def _remove(out_dir: Path, key: str) -> None:
+    path = out_dir / key
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot remove a stale export: {exc.strerror or exc}", path=str(path)) from None
+
+
+def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> None:
+    """Write and remove as planned. The manifest is written first with the new hashes next to
+    the old ones, so a kill at any point leaves every touched file recorded as ours."""
+    for plan in plans:
+        for key, data in plan.files:
+            manifest.files.expect(key, sha256_bytes(data))
+    _write(out_dir, MANIFEST, manifest.to_bytes())
+    for plan in plans:
+        for key, data in plan.files:
+            _write(out_dir, key, data)
+            manifest.files.settle(key, sha256_bytes(data))
+        for key in plan.stale:
+            _remove(out_dir, key)
+            manifest.files.forget(key)
+        for key in plan.left_alone:
+            manifest.files.forget(key)  # edited since it was written: it is not ours any more
+        if not plan.files:
+            with contextlib.suppress(OSError):
+                (out_dir / plan.stem).rmdir()  # an md folder, only when nothing else is left in it
+
+
+def export(
+    chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = (), *, force: bool = False
+) -> tuple[ExportedDocument, ...]:
+    """Export the given stems (or every chunked document) in ``fmt``. A full export (no ``stems``)
+    also removes the exports of documents it exported before that are no longer chunked.
+
+    Only files this export folder's manifest records as written by an export (and unedited since)
+    are overwritten or removed; a file to be written that is someone else's stops the export
+    before anything is written, unless ``force``; other files named like exports are left alone
+    and reported in :attr:`ExportedDocument.left_alone`."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
-    names = tuple(stems) or chunked_stems(chunks_dir)
+    names = tuple(dict.fromkeys(stems)) or chunked_stems(chunks_dir)
     if not names:
         raise UsageError(f"no chunked documents in {chunks_dir}; run `chunker` first")
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
-    writer = export_markdown if fmt == "md" else export_jsonl
-    done = [_export_one(writer, doc, out_dir) for doc in documents]
-    manifest = _read_manifest(out_dir)
-    before = manifest.get(fmt, [])
-    if stems:
-        manifest[fmt] = sorted({*before, *names})
-    else:
-        gone = sorted(set(before) - set(names))
-        done += [ExportedDocument(stem, (), remove_export(out_dir, stem, fmt)) for stem in gone]
-        manifest[fmt] = sorted(names)
-    write_atomic(out_dir / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_SORT_KEYS) + b"\n", display=str(out_dir))
-    return tuple(done)
+    renderer: Renderer = render_markdown if fmt == "md" else render_jsonl
+    rendered = [(doc.stem, _render(renderer, doc, out_dir)) for doc in documents]
+    found = read_manifest(out_dir)
+    if not force:
+        _refuse_foreign(out_dir, [_Plan(stem, tuple(files), (), ()) for stem, files in rendered], found)
+    manifest = found or ExportManifest()
+    before = manifest.exports.get(fmt, [])
+    gone = [] if stems else sorted(set(before) - set(names))
+    plans = [_plan(out_dir, manifest, stem, fmt, files) for stem, files in rendered]
+    plans += [_plan(out_dir, manifest, stem, fmt, []) for stem in gone]
+    manifest.exports[fmt] = sorted({*before, *names}) if stems else sorted(names)
+    _apply(out_dir, manifest, plans)
+    _write(out_dir, MANIFEST, manifest.to_bytes())
+    return tuple(
+        ExportedDocument(
+            plan.stem,
+            tuple(out_dir / key for key, _ in plan.files),
+            tuple(out_dir / key for key in plan.stale),
+            tuple(out_dir / key for key in plan.left_alone),
+        )
+        for plan in plans
+    )
