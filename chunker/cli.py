@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from chunker.errors import EXIT_INTERNAL, EXIT_USAGE, ChunkerError
+from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError
 
 if TYPE_CHECKING:
     from chunker.config import Settings
@@ -183,18 +183,37 @@ def export_command(
 
 def run_cli(argv: list[str]) -> int:
     """Run the command with ``argv``; return the exit code (callable from tests). Every command's
-    :class:`ChunkerError` ends here: its message on stderr, its exit code."""
+    :class:`ChunkerError` ends here: its message on stderr, its exit code. Console write failures
+    never change what the command did (see :mod:`chunker.console`): stdout that cannot be written
+    makes the code 4, a closed pipe keeps the command's own code."""
+    from chunker.console import guarded
+
+    with guarded() as streams:
+        try:
+            code = _run(argv)
+        except KeyboardInterrupt:
+            code = _interrupted()
+        return streams.exit_code(code)
+
+
+def _interrupted() -> int:
+    _err("interrupted")
+    return EXIT_INTERRUPTED
+
+
+def _run(argv: list[str]) -> int:
     try:
         app(args=argv, prog_name="chunker", standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
+        if code == EXIT_INTERRUPTED:  # typer turns a KeyboardInterrupt into a silent exit 130
+            return _interrupted()
         return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
     except ChunkerError as exc:
         _err(str(exc))
         return exc.exit_code
     except KeyboardInterrupt:
-        _err("interrupted")
-        return 130
+        return _interrupted()
     except Exception as exc:  # a bug: say so without a traceback, with a distinct code
         _err(f"internal error: {type(exc).__name__}: {exc} (please report this with the input)")
         return EXIT_INTERNAL

@@ -6,6 +6,7 @@ otherwise end in a KeyboardInterrupt traceback before :func:`chunker.cli.run_cli
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 EXIT_INTERRUPTED = 130
@@ -15,6 +16,8 @@ def main() -> None:
     try:
         from chunker.cli import main as cli_main
     except KeyboardInterrupt:
-        sys.stderr.write("Error: interrupted\n")
+        with contextlib.suppress(OSError, AttributeError, ValueError):  # stderr may be closed or full
+            sys.stderr.write("Error: interrupted\n")
+            sys.stderr.flush()
         sys.exit(EXIT_INTERRUPTED)
     cli_main()

@@ -13,6 +13,8 @@ EXIT_OUTPUT = 4
 """Output could not be written (read-only folder, disk full, busy lock)."""
 EXIT_INTERNAL = 5
 """An unexpected internal error (a bug): reported without a traceback."""
+EXIT_INTERRUPTED = 130
+"""Interrupted (Ctrl-C)."""
 
 
 class ChunkerError(Exception):
