@@ -54,8 +54,9 @@ from chunker.config import ChunkerConfig
 from chunker.evaluate import Case, CaseResult, EvalReport, evaluate, load_cases, stemmer_name, summarize
 from chunker.inline import heading_text
 from chunker.parser import parse
-from chunker.pipeline import chunk_markdown, normalise_newlines
+from chunker.pipeline import chunk_markdown
 from chunker.segmenter import segment
+from chunker.text import normalise_newlines
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -21,7 +21,7 @@ sys.path.insert(0, str(REPO))
 from bench.run import DEFAULT_CORPUS, load_texts, synthetic  # noqa: E402
 from chunker import parser  # noqa: E402
 from chunker.config import ChunkerConfig  # noqa: E402
-from chunker.pipeline import normalise_newlines  # noqa: E402
+from chunker.text import normalise_newlines  # noqa: E402
 
 PIECES = ["# h\n", "## s\n", "\n", "text ", "$$", "$$\n", "```\n", "~~~\n", "<!--\n", "-->\n", "---\n", "x: 1\n",
           "- item\n", "  more\n", "> quote\n", "| a | b |\n|---|---|\n", "    code\n", "[r]: /u\n", "<div>\n",

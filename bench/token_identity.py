@@ -1,7 +1,7 @@
 """Token identity of chunker's block parser (with its speed-ups) and stock markdown-it-py.
 
 Parses every corpus file, every CommonMark spec example and 20,000 random documents with both parsers,
-with and without the front_matter plugin, and counts the documents whose token streams differ::
+and counts the documents whose token streams differ::
 
     .venv/bin/python bench/token_identity.py
 """
@@ -19,7 +19,6 @@ sys.path.insert(0, str(REPO))
 
 from markdown_it import MarkdownIt  # noqa: E402
 from mdit_py_plugins.dollarmath import dollarmath_plugin  # noqa: E402
-from mdit_py_plugins.front_matter import front_matter_plugin  # noqa: E402
 
 from bench.run import DEFAULT_CORPUS, load_texts  # noqa: E402
 from chunker.parser import markdown_parser  # noqa: E402
@@ -28,10 +27,8 @@ PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`
           '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n"]  # fmt: skip
 
 
-def stock(front_matter: bool) -> MarkdownIt:
+def stock() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": 64}).enable("table")
-    if front_matter:
-        md.use(front_matter_plugin)
     md.use(dollarmath_plugin)
     md.core.ruler.disable("inline")
     return md
@@ -51,19 +48,18 @@ def documents(corpus: Path) -> list[str]:
 def main() -> int:
     texts = documents(Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CORPUS)
     differ = 0
-    for front_matter in (True, False):
-        ours, theirs = markdown_parser(64, front_matter), stock(front_matter)
-        t_ours = t_theirs = 0.0
-        for text in texts:
-            a = time.process_time()
-            expected = theirs.parse(text)
-            b = time.process_time()
-            got = ours.parse(text)
-            t_theirs, t_ours = t_theirs + b - a, t_ours + time.process_time() - b
-            if got != expected:
-                differ += 1
-                print(f"DIFFERS: {text[:200]!r}")
-        print(f"front_matter={front_matter}: {len(texts)} documents, stock {t_theirs:.2f}s, ours {t_ours:.2f}s")
+    ours, theirs = markdown_parser(64), stock()
+    t_ours = t_theirs = 0.0
+    for text in texts:
+        a = time.process_time()
+        expected = theirs.parse(text)
+        b = time.process_time()
+        got = ours.parse(text)
+        t_theirs, t_ours = t_theirs + b - a, t_ours + time.process_time() - b
+        if got != expected:
+            differ += 1
+            print(f"DIFFERS: {text[:200]!r}")
+    print(f"{len(texts)} documents, stock {t_theirs:.2f}s, ours {t_ours:.2f}s")
     print(f"documents with different tokens: {differ}")
     return 1 if differ else 0
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunker.errors import ConfigError
+from chunker.text import SURROGATE
 
 Strategy = Literal["headings", "recursive", "faq", "pages", "off"]
 ContextPrefix = Literal["breadcrumb", "heading", "blockquote", "none"]
@@ -123,8 +124,6 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-"""A UTF-16 surrogate (YAML's ``"\\ud800"`` escape makes one): not a character, no writer takes it."""
 _SHOWN = 80
 
 
@@ -214,7 +213,7 @@ def check_values(cfg: ChunkerConfig) -> None:
     for item in fields(cfg):
         value = getattr(cfg, item.name)
         for text in value if isinstance(value, tuple) else (value,):
-            found = _SURROGATE.search(text) if isinstance(text, str) else None
+            found = SURROGATE.search(text) if isinstance(text, str) else None
             if found is not None:
                 raise bad(
                     item.name,

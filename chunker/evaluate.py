@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from chunker.errors import UsageError
 from chunker.sources import shown_path
+from chunker.text import SURROGATE
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -135,8 +136,6 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-"""A lone UTF-16 surrogate: JSON's ``"\\ud800"`` escape without its pair makes one; no writer takes it."""
 
 
 def _parse_case(raw: str, where: str, number: int) -> Case:
@@ -167,7 +166,7 @@ def _parse_case(raw: str, where: str, number: int) -> Case:
     if extra_path is not None and not isinstance(extra_path, str):
         raise UsageError(f"field 'path' must be a string, got {_shown(extra_path)}", path=where, line=number)
     for name, value in (*values.items(), ("path", extra_path or "")):
-        found = _SURROGATE.search(value)
+        found = SURROGATE.search(value)
         if found is not None:
             raise UsageError(
                 f"field '{name}' holds the escape \\u{ord(found.group()):04x}, a lone UTF-16 surrogate, "

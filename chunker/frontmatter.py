@@ -30,6 +30,7 @@ from yaml.resolver import Resolver
 
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, Severity
+from chunker.text import SURROGATE
 
 __all__ = ("FrontmatterResult", "load_frontmatter")
 
@@ -38,9 +39,6 @@ _NEWLINE = re.compile(r"\r\n?|\n")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _NULL_TAG = "tag:yaml.org,2002:null"
 _INT64 = 2**63
-_SURROGATE = re.compile("[\ud800-\udfff]")
-"""A UTF-16 surrogate: not a character. PyYAML turns the escape ``"\\ud800"`` into one (libyaml refuses
-it); JSON, the output and every UTF-8 encoder refuse it."""
 _SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 """A high then a low surrogate: what JSON, not YAML, reads as one character beyond U+FFFF."""
 
@@ -343,7 +341,7 @@ def _check_graph(root: Node, max_nodes: int, max_depth: int, max_chars: int) -> 
             continue
         if key in open_:
             raise _RefusedError("frontmatter-aliases", "has an alias that refers to itself (a cycle)", node.start_mark)
-        if isinstance(node, ScalarNode) and isinstance(node.value, str) and _SURROGATE.search(node.value):
+        if isinstance(node, ScalarNode) and isinstance(node.value, str) and SURROGATE.search(node.value):
             raise _RefusedError("frontmatter-invalid", _surrogate_message(node.value), node.start_mark)
         open_.add(key)
         stack.append((node, True))
@@ -352,7 +350,7 @@ def _check_graph(root: Node, max_nodes: int, max_depth: int, max_chars: int) -> 
 
 def _surrogate_message(text: str) -> str:
     """Why a scalar holding a UTF-16 surrogate (from a ``\\uXXXX`` escape) is refused, and what to write."""
-    found = _SURROGATE.search(text)
+    found = SURROGATE.search(text)
     if found is None:  # pragma: no cover - only called for a text with one
         return "has a UTF-16 surrogate, which is not a character"
     at = found.start()

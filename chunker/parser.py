@@ -1,6 +1,7 @@
 """Stage 1: Markdown text -> block tokens with source maps, and the frontmatter.
 
-markdown-it-py with tables, dollarmath and front_matter. The ``inline`` core rule
+markdown-it-py with tables and dollarmath; the frontmatter is found by
+:mod:`chunker.parse.frontmatter`. The ``inline`` core rule
 is disabled: chunking needs block structure only, and the inline parser is where
 pathological input costs seconds and gigabytes. Chunk text is always cut from
 the source by line maps, never rebuilt from token content, so whatever the
@@ -11,7 +12,6 @@ source and the segmenter keeps it.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,14 +24,8 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, SkippedRange
-
-_FM_OPEN = re.compile(r"-{3,}[ \t]*")
-_FM_CLOSE = re.compile(r"^(?:-{3,}|\.\.\.)[ \t]*$", re.MULTILINE)
-"""A line that can close the frontmatter: dashes or ``...`` at column 0, then blanks (see :func:`_frontmatter_end`)."""
-YAML_LINE = re.compile(
-    r"^[ \t]*(?:[-?][ \t]|\[[^\n]*\][ \t]*$|\{[^\n]*\}[ \t]*$|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE
-)
-"""A line that YAML metadata would have: ``key: value``, ``- item``, a flow collection."""
+from chunker.parse.frontmatter import read_frontmatter
+from chunker.text import compute_line_starts
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +56,13 @@ class ParsedDocument:
 
 
 @lru_cache(maxsize=8)
-def markdown_parser(max_nesting: int, front_matter: bool) -> MarkdownIt:
-    """The block parser; cached, since building it costs more than parsing a small file."""
+def markdown_parser(max_nesting: int) -> MarkdownIt:
+    """The block parser; cached, since building it costs more than parsing a small file. Frontmatter
+    is found by :mod:`chunker.parse.frontmatter` (one rule for Markdown and plain text), not by
+    markdown-it's front_matter plugin, whose closing rule differs."""
     from mdit_py_plugins.dollarmath import dollarmath_plugin
-    from mdit_py_plugins.front_matter import front_matter_plugin
 
     md = MarkdownIt("commonmark", {"maxNesting": max_nesting}).enable("table")
-    if front_matter:
-        md.use(front_matter_plugin)
     md.use(dollarmath_plugin)
     md.core.ruler.disable(["inline", "text_join"])  # text_join only joins inline children
     _speed_up(md)
@@ -281,7 +274,7 @@ _TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789")
 """First characters with which a line can start a block that interrupts a paragraph (fence,
 blockquote, hr, list, html_block, heading); a table interrupts it only if the next line starts
 with '|', '-' or ':' (its delimiter row)."""
-_KNOWN_TERMINATORS = frozenset({"front_matter", "table", "fence", "blockquote", "hr", "list", "html_block", "heading"})
+_KNOWN_TERMINATORS = frozenset({"table", "fence", "blockquote", "hr", "list", "html_block", "heading"})
 
 
 def _fast_paragraph_terminators(md: MarkdownIt) -> None:
@@ -333,7 +326,7 @@ def _dispatch_by_first_character(md: MarkdownIt) -> None:
     """The block parser tries every rule in turn on every block start; most return False on the
     first character. One dispatcher tries, in markdown-it's order, only the rules that can accept
     the line: those of :data:`_FIRST_CHARS` whose characters include its first one, and every other
-    rule (front_matter, table, code, lheading, paragraph) always."""
+    rule (table, code, lheading, paragraph) always."""
     from markdown_it.rules_block.state_block import StateBlock
 
     ruler = md.block.ruler
@@ -360,23 +353,12 @@ def _dispatch_by_first_character(md: MarkdownIt) -> None:
     cache[""] = [dispatch]
 
 
-_LF = re.compile("\n")
-
-
-def compute_line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts.extend(map(re.Match.end, _LF.finditer(text)))  # no temporary list of every line
-    if starts[-1] == len(text) and len(starts) > 1:
-        starts.pop()  # a final newline does not open an empty last line
-    return starts
-
-
-def _tokenize(text: str, cfg: ChunkerConfig, front_matter: bool) -> tuple[list[Token], int]:
+def _tokenize(text: str, cfg: ChunkerConfig) -> tuple[list[Token], int]:
     """Tokens and the nesting limit that was used (lowered if the parser's recursion runs out)."""
     nesting = cfg.max_nesting
     while True:
         try:
-            return markdown_parser(nesting, front_matter).parse(text), nesting
+            return markdown_parser(nesting).parse(text), nesting
         except RecursionError:
             if nesting <= 8:
                 raise
@@ -437,7 +419,7 @@ def _nesting_limit_line(tokens: Iterable[Token], nesting: int) -> int | None:
 
 
 def _later_pieces(
-    text: str, starts: Sequence[int], first_line: int, cfg: ChunkerConfig, front_matter: bool, nesting: int
+    text: str, starts: Sequence[int], first_line: int, cfg: ChunkerConfig, nesting: int
 ) -> Iterator[list[Token]]:
     """Token lists of ``text`` from line ``first_line`` (a safe boundary) on, piece by piece."""
     line = first_line
@@ -445,11 +427,11 @@ def _later_pieces(
         offset = starts[line]
         end = _piece_end(text, offset, PIECE_CHARS)
         piece = text[offset:end]
-        tokens, used = _tokenize(piece, cfg, front_matter)
+        tokens, used = _tokenize(piece, cfg)
         split = _split_index(tokens, piece) if end < len(text) else None
         if split is None and end < len(text):
             piece = text[offset:]  # no safe boundary: the rest in one parse
-            tokens, used = _tokenize(piece, cfg, front_matter)
+            tokens, used = _tokenize(piece, cfg)
             end = len(text)
         del piece
         if split is not None:
@@ -470,94 +452,23 @@ def _later_pieces(
         line = next_line
 
 
-def _frontmatter_end(text: str, starts: Sequence[int], opener: str) -> int | None:
-    """0-based index of the line that closes the frontmatter ``opener`` opens on line 1, or None.
-
-    That is the first later line at column 0 of ``...`` or of at least as many dashes as the
-    opener, then blanks. markdown-it's front_matter plugin also closes it at such a line indented
-    by up to three spaces; in YAML that line is text (of a block scalar, ``notes: |``), and the
-    YAML after it would become chunk text."""
-    dashes = len(opener.rstrip(" \t"))
-    for match in _FM_CLOSE.finditer(text, starts[1] if len(starts) > 1 else len(text)):
-        marker = match.group().rstrip(" \t")
-        if marker == "..." or len(marker) >= dashes:
-            return bisect_right(starts, match.start()) - 1
-    return None
-
-
 def parse(text: str, cfg: ChunkerConfig, *, in_pieces: bool = False) -> ParsedDocument:
     """Tokens of ``text`` (newlines already normalised to ``\\n``) and its frontmatter.
 
     With ``in_pieces``, a document longer than :data:`PIECE_CHARS` is parsed piece by piece,
     each piece cut before a top-level ATX heading line (see :func:`_split_index`): ``tokens``
     holds the first piece's and ``more_tokens`` yields the others as it is iterated."""
-    from chunker.frontmatter import load_frontmatter
-
     starts = compute_line_starts(text)
-    first_line = text[: text.find("\n")] if "\n" in text else text
-    opened = _FM_OPEN.fullmatch(first_line) is not None
-    closing = _frontmatter_end(text, starts, first_line) if opened else None
+    fm = read_frontmatter(text, starts, cfg)
+    body_start = fm.body_start_line
     head_end = _piece_end(text, 0, PIECE_CHARS) if in_pieces else len(text)
-    if closing is not None and starts[closing] >= head_end:
+    if body_start and starts[body_start - 1] >= head_end:
         return parse(text, cfg)  # front matter not closed in the first piece: parse the document whole
     head = text[:head_end] if head_end < len(text) else text
-    # Without a closing line there is no front matter (the plugin would close it at an indented '---'); with one,
-    # the plugin reads blank lines where the front matter's are, so it closes it at that very line.
-    front_matter = closing is not None or not opened
-    if closing is None:
-        tokens, nesting = _tokenize(head, cfg, front_matter)
-    else:
-        tokens, nesting = _tokenize(first_line + "\n" * closing + head[starts[closing] :], cfg, front_matter)
-    diagnostics: list[Diagnostic] = []
-    metadata: dict[str, Any] = {}
-    fm_range: SkippedRange | None = None
-    body_start = 0
-
-    if tokens and tokens[0].type == "front_matter" and tokens[0].map is not None:
-        fm = tokens[0]
-        assert fm.map is not None
-        end_line = fm.map[1]  # exclusive, 0-based: the closing line is inside the map
-        content = text[starts[1] : starts[end_line - 1] - 1]  # not fm.content: blank lines, see above
-        if not opened:
-            keep = True
-        elif content.strip() and not YAML_LINE.search(content):
-            # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
-            keep = True
-            diagnostics.append(
-                Diagnostic(
-                    "warning",
-                    "frontmatter-not-yaml",
-                    f"the file starts with '---' but lines 2-{end_line - 1} up to the next '---' hold no YAML "
-                    "key: value; read as a thematic break, their text is kept as body text",
-                    line=1,
-                )
-            )
-        else:
-            result = load_frontmatter(content, 2, cfg)
-            diagnostics.extend(result.diagnostics)
-            keep = result.keep_as_body
-            if not keep:
-                metadata = result.metadata or {}
-        if keep:
-            tokens, nesting = _tokenize(head, cfg, front_matter=False)
-            front_matter = False
-        else:
-            tokens = tokens[1:]
-            body_start = end_line
-            end_offset = starts[end_line] - 1 if end_line < len(starts) else len(text)
-            fm_range = SkippedRange(1, end_line, 0, end_offset, "frontmatter")
-    elif opened and len(starts) > 1:
-        second = text[starts[1] : (starts[2] - 1 if len(starts) > 2 else len(text))]
-        if second.strip() and not second.startswith("#") and ":" in second:
-            diagnostics.append(
-                Diagnostic(
-                    "warning",
-                    "frontmatter-unclosed",
-                    "frontmatter opened by '---' on line 1 is never closed; its lines are kept as body text",
-                    line=1,
-                )
-            )
-
+    if body_start:
+        # The frontmatter's lines as empty lines: markdown-it starts where the body does, line numbers unchanged.
+        head = "\n" * body_start + (head[starts[body_start] :] if body_start < len(starts) else "")
+    tokens, nesting = _tokenize(head, cfg)
     more: Iterator[list[Token]] | None = None
     if head_end < len(text):
         split = _split_index(tokens, head)
@@ -566,8 +477,9 @@ def parse(text: str, cfg: ChunkerConfig, *, in_pieces: bool = False) -> ParsedDo
         boundary = tokens[split].map
         assert boundary is not None
         del tokens[split:]
-        more = _later_pieces(text, starts, boundary[0], cfg, front_matter, nesting)
+        more = _later_pieces(text, starts, boundary[0], cfg, nesting)
     del head
+    diagnostics = list(fm.diagnostics)
     limit_line = _nesting_limit_line(tokens, nesting)
     if limit_line is not None and more is not None:
         return parse(text, cfg)
@@ -586,8 +498,8 @@ def parse(text: str, cfg: ChunkerConfig, *, in_pieces: bool = False) -> ParsedDo
         tokens=tokens,
         line_starts=starts,
         body_start_line=body_start,
-        metadata=metadata,
-        frontmatter=fm_range,
+        metadata=fm.metadata,
+        frontmatter=fm.skipped,
         diagnostics=tuple(diagnostics),
         nesting_limit_hit=limit_line,
         more_tokens=() if more is None else more,

@@ -13,16 +13,8 @@ from chunker.pack import pack
 from chunker.parser import ParsedDocument, WholeParseNeededError, parse
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
+from chunker.text import normalise_newlines
 from chunker.validator import validate
-
-
-def normalise_newlines(text: str) -> str:
-    """CRLF and lone CR become LF (as markdown-it counts lines); a leading BOM is dropped."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
 
 
 def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:

@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunker.config import ChunkerConfig
-from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading, SkippedRange
-from chunker.parser import YAML_LINE, ParsedDocument, compute_line_starts
-from chunker.pipeline import chunk_blocks, normalise_newlines
+from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading
+from chunker.parse.frontmatter import read_frontmatter
+from chunker.parser import ParsedDocument
+from chunker.pipeline import chunk_blocks
+from chunker.text import compute_line_starts, normalise_newlines
 
 __all__ = ["chunk_text", "text_blocks"]
 
@@ -311,37 +313,17 @@ def text_blocks(
     return tuple(blocks), fired
 
 
-_FM_CLOSE = ("---", "...")
-
-
 def _frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> ParsedDocument:
-    """The document with the YAML frontmatter a plain text may start with, as a Markdown source
-    would have it: ``---`` on line 1, YAML lines, then a line that is exactly ``---`` or ``...``.
-    Refused or non-YAML blocks stay body text (with the same diagnostics as in Markdown)."""
-    from chunker.frontmatter import load_frontmatter
-
-    plain = ParsedDocument(text=text, tokens=(), line_starts=starts)
-    if not text.startswith("---") or text[: text.find("\n")].rstrip() != "---":
-        return plain
-    lines = text.split("\n", cfg.max_frontmatter_bytes // 2 + 2)
-    close = next((k for k in range(1, len(lines)) if lines[k].rstrip() in _FM_CLOSE), None)
-    if close is None:
-        return plain
-    yaml_text = "\n".join(lines[1:close]) + "\n"
-    if not YAML_LINE.search(yaml_text):
-        return plain
-    result = load_frontmatter(yaml_text, 2, cfg)
-    if result.keep_as_body:
-        return ParsedDocument(text=text, tokens=(), line_starts=starts, diagnostics=tuple(result.diagnostics))
-    end_offset = starts[close + 1] - 1 if close + 1 < len(starts) else len(text)
+    """The document with the frontmatter a plain text may start with, found and read as in Markdown."""
+    fm = read_frontmatter(text, starts, cfg)
     return ParsedDocument(
         text=text,
         tokens=(),
         line_starts=starts,
-        body_start_line=close + 1,
-        metadata=result.metadata or {},
-        frontmatter=SkippedRange(1, close + 1, 0, end_offset, "frontmatter"),
-        diagnostics=tuple(result.diagnostics),
+        body_start_line=fm.body_start_line,
+        metadata=fm.metadata,
+        frontmatter=fm.skipped,
+        diagnostics=fm.diagnostics,
     )
 
 

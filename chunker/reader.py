@@ -17,6 +17,7 @@ from pathlib import Path
 
 from chunker.errors import SourceError
 from chunker.models import Diagnostic
+from chunker.text import unify_line_breaks
 
 __all__ = ["SourceText", "decode_source", "read_source", "read_source_bytes"]
 
@@ -140,8 +141,7 @@ def decode_source(data: bytes, display: str, max_bytes: int) -> SourceText:
             path=display,
             line=_line_of_byte(data, offset),
         ) from None
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = unify_line_breaks(text)
     diagnostics: list[Diagnostic] = []
     nul = _nul_diagnostic(text)
     if nul is not None:

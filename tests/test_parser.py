@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 from mdit_py_plugins.dollarmath import dollarmath_plugin
-from mdit_py_plugins.front_matter import front_matter_plugin
 
 from chunker import parser
-from chunker.parser import _line_markers, compute_line_starts, markdown_parser
+from chunker.parser import _line_markers, markdown_parser
+from chunker.text import compute_line_starts
 from tests.test_spec_sweep import EXAMPLES
 
 PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`", "|", "1.", "$$", "<div>", "'",
@@ -27,10 +27,8 @@ LINES = ["text", "b", "  text", "- item", "  - sub", "+ x", "-", "\t-", "1. one"
 """Lines of documents without blank lines, where paragraphs end only where a block interrupts them."""
 
 
-def stock(front_matter: bool) -> MarkdownIt:
+def stock() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"maxNesting": 64}).enable("table")
-    if front_matter:
-        md.use(front_matter_plugin)
     md.use(dollarmath_plugin)
     md.core.ruler.disable(["inline", "text_join"])
     return md
@@ -38,19 +36,18 @@ def stock(front_matter: bool) -> MarkdownIt:
 
 @given(st.text(alphabet="ab \t\n", max_size=60))
 def test_line_markers_are_those_of_markdown_its_state(text: str) -> None:
-    state = StateBlock(text, stock(False), {}, [])
+    state = StateBlock(text, stock(), {}, [])
     assert _line_markers(text) == (state.bMarks, state.eMarks, state.tShift, state.sCount)
 
 
 def test_the_fast_state_is_installed() -> None:
     from markdown_it.parser_block import ParserBlock
 
-    assert markdown_parser(64, True).block.parse.__func__ is not ParserBlock.parse  # type: ignore[attr-defined]
+    assert markdown_parser(64).block.parse.__func__ is not ParserBlock.parse  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("front_matter", [True, False])
-def test_tokens_equal_stock_markdown_it_on_random_documents(front_matter: bool) -> None:
-    ours, theirs = markdown_parser(64, front_matter), stock(front_matter)
+def test_tokens_equal_stock_markdown_it_on_random_documents() -> None:
+    ours, theirs = markdown_parser(64), stock()
     rnd = random.Random(7)
     for _ in range(3000):
         text = "".join(rnd.choice(PIECES) for _ in range(rnd.randint(0, 40)))
@@ -60,7 +57,7 @@ def test_tokens_equal_stock_markdown_it_on_random_documents(front_matter: bool) 
 def test_tokens_equal_stock_markdown_it_on_the_spec_examples() -> None:
     if not EXAMPLES:
         pytest.skip("shared corpus (commonmark spec) not present")
-    ours, theirs = markdown_parser(64, True), stock(True)
+    ours, theirs = markdown_parser(64), stock()
     differ = [number for number, _, text in EXAMPLES if ours.parse(text) != theirs.parse(text)]
     assert differ == []
 
@@ -76,9 +73,8 @@ def test_line_starts_split_on_lf_only_not_on_unicode_separators() -> None:
     assert compute_line_starts(text) == [0, 4, text.index("h")]
 
 
-@pytest.mark.parametrize("front_matter", [True, False])
-def test_tokens_equal_stock_markdown_it_on_documents_without_blank_lines(front_matter: bool) -> None:
-    ours, theirs = markdown_parser(64, front_matter), stock(front_matter)
+def test_tokens_equal_stock_markdown_it_on_documents_without_blank_lines() -> None:
+    ours, theirs = markdown_parser(64), stock()
     rnd = random.Random(11)
     for _ in range(1500):
         text = "\n".join(rnd.choice(LINES) for _ in range(rnd.randint(1, 40))) + rnd.choice(["", "\n"])
@@ -99,7 +95,7 @@ def line_cache_reads(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
     markers = parser._line_markers
     with monkeypatch.context() as patch:
         patch.setattr(parser, "_line_markers", lambda src: tuple(map(CountingList, markers(src))))
-        markdown_parser(64, True).parse(text)
+        markdown_parser(64).parse(text)
     assert reads, "the fast state, which computes the caches with _line_markers, is not installed"
     return reads
 

@@ -259,7 +259,7 @@ def test_yaml_frontmatter_of_a_plain_text_goes_to_metadata_never_into_a_chunk() 
     [
         "---\nJust a line of prose between rules.\n---\nBody.\n",  # no YAML key: rules, kept as text
         "---\ntitle: Open\nnever closed\n",
-        "----\nnot: frontmatter\n----\nBody.\n",
+        "---\ntitle: Indented\n  ---\nBody.\n",  # an indented '---' is YAML text: never closed
     ],
 )
 def test_plain_text_that_only_looks_like_frontmatter_is_kept(text: str) -> None:
@@ -305,3 +305,28 @@ def test_over_and_underlined_titles_take_levels_in_order_of_appearance() -> None
     result = chunk_text(text, CFG, "g", "g.txt")
     assert headings(result) == [(1, 1, "Guide"), (7, 2, "Part"), (12, 3, "Detail")]
     assert_invariants(text, result)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\ntitle: T\n---\nBody.\n",
+        "----\ntitle: T\n---\nmore: yaml\n----\nBody.\n",  # closed by as many dashes as opened it
+        "---\ntitle: T\n...\nBody.\n",
+        "---\ntitle: T\n---  \nBody.\n",
+        "---\n---\nBody.\n",
+        "---\nJust prose.\n---\nBody.\n",
+        "---\ntitle: Open\nnever closed\n",
+        "---\nnotes: |\n  ---\n  text\n---\nBody.\n",
+        "---\n- a list\n---\nBody.\n",
+        "---\ntitle: [unclosed\n---\nBody.\n",
+        "--- x\ntitle: T\n---\nBody.\n",
+    ],
+)
+def test_plain_text_and_markdown_read_frontmatter_by_the_same_rule(text: str) -> None:
+    plain = chunk_text(text, ChunkerConfig(), "doc", "doc.txt")
+    markdown = chunk_markdown(text, ChunkerConfig(), "doc", "doc.md")
+    assert plain.document_metadata == markdown.document_metadata
+    assert plain.diagnostics.skipped == markdown.diagnostics.skipped
+    codes = {d.code for d in markdown.diagnostics.diagnostics if d.code.startswith("frontmatter")}
+    assert {d.code for d in plain.diagnostics.diagnostics if d.code.startswith("frontmatter")} == codes

@@ -13,7 +13,8 @@ from chunker.config import ChunkerConfig
 from chunker.core import chunks_bytes
 from chunker.fences import is_balanced
 from chunker.models import ChunkingResult
-from chunker.pipeline import chunk_markdown, normalise_newlines
+from chunker.pipeline import chunk_markdown
+from chunker.text import normalise_newlines
 
 WORDS = st.sampled_from(
     ["alpha", "beta", "Gamma.", "delta,", "épsilon", "ζήτα", "число", "x*y", "`code`", "[link](u)", "a_b", "§ 3", "1."]

@@ -10,8 +10,9 @@ import pytest
 
 from chunker.config import ChunkerConfig
 from chunker.errors import EXIT_SOURCE, SourceError
-from chunker.pipeline import chunk_markdown, normalise_newlines
+from chunker.pipeline import chunk_markdown
 from chunker.reader import decode_source, read_source
+from chunker.text import normalise_newlines
 
 BADINPUT = Path(__file__).resolve().parents[2] / "shared" / "badinput"
 LIMIT = 1 << 20

@@ -1,0 +1,139 @@
+"""Frontmatter at the top of a source, found and read one way for Markdown and plain text.
+
+:func:`detect_frontmatter` finds the block from the fences alone; :func:`read_frontmatter` decides
+what it is (metadata, or body text with a warning) and loads it. Each notation is one
+:data:`FrontmatterKind` with its own fences; YAML (``---`` ... ``---`` or ``...``) is the one read today.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from chunker.config import ChunkerConfig
+from chunker.models import Diagnostic, SkippedRange
+
+__all__ = ["Frontmatter", "FrontmatterKind", "FrontmatterSpan", "detect_frontmatter", "read_frontmatter"]
+
+FrontmatterKind = Literal["yaml"]
+"""The notation a block's opening fence announces."""
+
+_YAML_OPEN = re.compile(r"-{3,}[ \t]*")
+"""Line 1 of a YAML block: three or more dashes, then blanks."""
+_YAML_CLOSE = re.compile(r"^(?:-{3,}|\.\.\.)[ \t]*$", re.MULTILINE)
+"""A line that can close a YAML block: dashes or ``...`` at column 0, then blanks."""
+YAML_LINE = re.compile(
+    r"^[ \t]*(?:[-?][ \t]|\[[^\n]*\][ \t]*$|\{[^\n]*\}[ \t]*$|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE
+)
+"""A line that YAML metadata would have: ``key: value``, ``- item``, a flow collection."""
+
+
+@dataclass(frozen=True, slots=True)
+class FrontmatterSpan:
+    """Where a frontmatter block lies, found from its fences only (its content is not read)."""
+
+    kind: FrontmatterKind
+    close_line: int | None
+    """0-based index of the line that closes the block; None when no line closes it."""
+    content_start: int
+    """Offset of the content's first character (the line after the opening fence)."""
+    content_end: int
+    """Offset just past the content (the newline before the closing line); ``content_start`` if none."""
+
+    @property
+    def end_line(self) -> int:
+        """0-based index of the first line after the block (valid when it is closed)."""
+        assert self.close_line is not None
+        return self.close_line + 1
+
+    def content(self, text: str) -> str:
+        return text[self.content_start : self.content_end]
+
+
+def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | None:
+    """The frontmatter block that line 1 of ``text`` opens (closed or not), or None.
+
+    A YAML block opens with a line of three or more dashes (then blanks) and closes at the first
+    later line at column 0 of ``...`` or of at least as many dashes, then blanks. An indented
+    ``---`` does not close it: in YAML that line is text (of a block scalar, ``notes: |``), and the
+    YAML after it would become chunk text."""
+    first_end = starts[1] - 1 if len(starts) > 1 else len(text)
+    opener = text[:first_end]
+    if not text.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
+        return None
+    content_start = min(first_end + 1, len(text))
+    dashes = len(opener.rstrip(" \t"))
+    for match in _YAML_CLOSE.finditer(text, content_start if len(starts) > 1 else len(text)):
+        marker = match.group().rstrip(" \t")
+        if marker == "..." or len(marker) >= dashes:
+            close = bisect_right(starts, match.start()) - 1
+            return FrontmatterSpan("yaml", close, content_start, max(content_start, starts[close] - 1))
+    return FrontmatterSpan("yaml", None, content_start, content_start)
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter:
+    """What the top of a source turned out to hold."""
+
+    span: FrontmatterSpan | None = None
+    """The block the fences delimit, if line 1 opens one (read as metadata or not)."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    skipped: SkippedRange | None = None
+    """The block's lines, when it is taken out of the body (metadata, or refused as invalid)."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def body_start_line(self) -> int:
+        """0-based index of the first line of the body (0 when nothing is taken out)."""
+        return self.skipped.end_line if self.skipped is not None else 0
+
+
+_NONE = Frontmatter()
+
+
+def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Frontmatter:
+    """The frontmatter of ``text`` (line breaks already normalised): found, checked and loaded.
+
+    A block that is never closed, or holds no ``key: value`` line, or is a YAML list or string, is
+    kept as body text (with a warning); one that is not valid or safe YAML is taken out with an
+    error (see :mod:`chunker.frontmatter`)."""
+    span = detect_frontmatter(text, starts)
+    if span is None:
+        return _NONE
+    if span.close_line is None:
+        return Frontmatter(span, diagnostics=_unclosed(text, starts))
+    content = span.content(text)
+    if content.strip() and not YAML_LINE.search(content):
+        # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
+        message = (
+            f"the file starts with '---' but lines 2-{span.close_line} up to the next '---' hold no YAML "
+            "key: value; read as a thematic break, their text is kept as body text"
+        )
+        return Frontmatter(span, diagnostics=(Diagnostic("warning", "frontmatter-not-yaml", message, line=1),))
+    from chunker.frontmatter import load_frontmatter
+
+    result = load_frontmatter(content, 2, cfg)
+    if result.keep_as_body:
+        return Frontmatter(span, diagnostics=result.diagnostics)
+    end_line = span.end_line
+    end_offset = starts[end_line] - 1 if end_line < len(starts) else len(text)
+    return Frontmatter(
+        span,
+        metadata=result.metadata or {},
+        skipped=SkippedRange(1, end_line, 0, end_offset, "frontmatter"),
+        diagnostics=result.diagnostics,
+    )
+
+
+def _unclosed(text: str, starts: Sequence[int]) -> tuple[Diagnostic, ...]:
+    """A warning when a never-closed block looks like metadata (its second line is ``key: ...``)."""
+    if len(starts) < 2:
+        return ()
+    second = text[starts[1] : (starts[2] - 1 if len(starts) > 2 else len(text))]
+    if not second.strip() or second.startswith("#") or ":" not in second:
+        return ()
+    message = "frontmatter opened by '---' on line 1 is never closed; its lines are kept as body text"
+    return (Diagnostic("warning", "frontmatter-unclosed", message, line=1),)

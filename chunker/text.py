@@ -1,0 +1,37 @@
+"""Text conventions every stage shares: line breaks, line starts, the characters no writer takes."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["SURROGATE", "compute_line_starts", "normalise_newlines", "unify_line_breaks"]
+
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate: not a character. YAML's and JSON's ``"\\ud800"`` escape makes one; no
+UTF-8 encoder, JSON writer or output file takes it."""
+
+_LF = re.compile("\n")
+
+
+def unify_line_breaks(text: str) -> str:
+    """CRLF and lone CR become LF, as markdown-it counts lines (U+2028, NEL, FF, VT stay characters)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def normalise_newlines(text: str) -> str:
+    """The text every offset and line refers to: line breaks unified, one leading BOM dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return unify_line_breaks(text)
+
+
+def compute_line_starts(text: str) -> list[int]:
+    """Offset of the first character of every line; lines end at ``\\n`` only, and a final newline
+    does not open an empty last line."""
+    starts = [0]
+    starts.extend(map(re.Match.end, _LF.finditer(text)))  # no temporary list of every line
+    if starts[-1] == len(text) and len(starts) > 1:
+        starts.pop()
+    return starts
