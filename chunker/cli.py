@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError
+from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError, UsageError
 
 if TYPE_CHECKING:
     from chunker.config import Settings
@@ -178,6 +178,25 @@ def export_command(
                 f"chunker (or were edited since) and are left alone: {shown}{more}",
                 err=True,
             )
+    raise typer.Exit(0)
+
+
+@app.command("schema")
+def schema_command(
+    name: Annotated[
+        str | None, typer.Argument(help="chunks, meta, report or export; without it, the list of schemas.")
+    ] = None,
+) -> None:
+    """Print the JSON Schema of an artifact: chunks.json, meta.json, report.json or an export record."""
+    from chunker.schemas import SCHEMA_NAMES, SCHEMA_TITLES, schema_text
+
+    if name is None:
+        for known in SCHEMA_NAMES:
+            typer.echo(f"{known:8} {SCHEMA_TITLES[known]}")
+        raise typer.Exit(0)
+    if name not in SCHEMA_NAMES:
+        raise UsageError(f"unknown schema {name!r}; use one of {', '.join(SCHEMA_NAMES)}")
+    sys.stdout.write(schema_text(name))
     raise typer.Exit(0)
 
 
