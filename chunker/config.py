@@ -89,13 +89,33 @@ class ChunkerConfig:
         return out
 
     def fingerprint(self) -> str:
-        """Hash of every option that changes the chunks (and of the output schema version)."""
+        """Hash of what decides the chunks: the options that change them, the output schema
+        version and the chunker version. Left out are the options that change no chunk: the
+        ``fail_on_*`` policies (:mod:`chunker.policy` re-judges recorded findings instead),
+        ``max_file_bytes`` (checked before a document is chunked) and ``tokenizer`` under
+        ``size_unit: chars``. A tokenizer file counts by the sha256 of its content, not its path."""
         import orjson
 
-        from chunker import SCHEMA_VERSION
+        from chunker import SCHEMA_VERSION, __version__
+        from chunker.policy import POLICY_OPTIONS
 
-        payload = orjson.dumps({"schema": SCHEMA_VERSION, "options": self.to_dict()}, option=orjson.OPT_SORT_KEYS)
-        return hashlib.sha256(payload).hexdigest()
+        options = self.to_dict()
+        for key in (*POLICY_OPTIONS, *UNCHUNKED_OPTIONS):
+            del options[key]
+        if self.size_unit == "chars":
+            del options["tokenizer"]
+        else:
+            from chunker.sizes import tokenizer_file_sha256
+
+            digest = tokenizer_file_sha256(self.tokenizer)
+            if digest is not None:
+                options["tokenizer"] = f"sha256:{digest}"
+        payload = {"schema": SCHEMA_VERSION, "chunker": __version__, "options": options}
+        return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+UNCHUNKED_OPTIONS: tuple[str, ...] = ("max_file_bytes",)
+"""Options besides the ``fail_on_*`` policies that change no chunk of a document that is chunked."""
 
 
 # -- validation ---------------------------------------------------------------

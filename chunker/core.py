@@ -18,8 +18,9 @@ from typing import Any, Literal
 
 from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig
-from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_VALIDATION, ChunkerError
+from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError
 from chunker.models import Chunk, ChunkingResult, Diagnostic
+from chunker.policy import exit_code
 
 __all__ = [
     "DocumentOutcome",
@@ -30,6 +31,7 @@ __all__ = [
     "describe_failure",
     "dumps",
     "fingerprint_of",
+    "options_of",
 ]
 
 OutcomeStatus = Literal["chunked", "off", "failed"]
@@ -86,8 +88,9 @@ def chunk_source(
 
     Never raises for a bad document: undecodable bytes, a file over ``max_file_bytes``, structure
     nested too deeply, an exhausted memory and internal errors all give a ``failed`` outcome."""
-    fingerprint = fingerprint_of(config)
+    fingerprint = ""
     try:
+        fingerprint = fingerprint_of(config)
         from chunker.reader import decode_source
 
         data = decode_source(raw, source_path, config.max_file_bytes)
@@ -97,7 +100,7 @@ def chunk_source(
         extra = [*data.diagnostics, *notes]
         if extra:
             result = _with_diagnostics(result, extra)
-        code = EXIT_VALIDATION if result.diagnostics.errors else EXIT_OK
+        code = exit_code(result.diagnostics.diagnostics)
         artifacts = build_artifacts(result, config, data.sha256)
         return DocumentOutcome(doc_id, source_path, "chunked", code, data.sha256, fingerprint, result, artifacts)
     except Exception as exc:
@@ -173,7 +176,7 @@ def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str)
             "chunker_version": __version__,
             "schema_version": SCHEMA_VERSION,
             "fingerprint": fingerprint_of(cfg),
-            "config": cfg.to_dict(),
+            "config": options_of(cfg),
             "document_metadata": result.document_metadata,
         }
     )
@@ -192,15 +195,25 @@ def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str)
     return {"chunks.json": chunks, "meta.json": meta, "report.json": report}
 
 
-_FINGERPRINTS: dict[int, tuple[ChunkerConfig, str]] = {}
+_MEMO: dict[int, tuple[ChunkerConfig, str, dict[str, Any]]] = {}
+
+
+def _memo(cfg: ChunkerConfig) -> tuple[ChunkerConfig, str, dict[str, Any]]:
+    """(cfg, its fingerprint, its options as recorded in meta.json), computed once per config
+    object: documents share one, and recomputing costs a third of an incremental no-op run."""
+    cached = _MEMO.get(id(cfg))
+    if cached is None or cached[0] is not cfg:
+        if len(_MEMO) >= 256:
+            _MEMO.clear()
+        cached = _MEMO[id(cfg)] = (cfg, cfg.fingerprint(), cfg.to_dict())
+    return cached
 
 
 def fingerprint_of(cfg: ChunkerConfig) -> str:
-    """``cfg.fingerprint()``, computed once per config object (documents share one; it costs a
-    third of an incremental no-op run otherwise)."""
-    cached = _FINGERPRINTS.get(id(cfg))
-    if cached is None or cached[0] is not cfg:
-        if len(_FINGERPRINTS) >= 256:
-            _FINGERPRINTS.clear()
-        cached = _FINGERPRINTS[id(cfg)] = (cfg, cfg.fingerprint())
-    return cached[1]
+    """``cfg.fingerprint()``, memoised per config object."""
+    return _memo(cfg)[1]
+
+
+def options_of(cfg: ChunkerConfig) -> dict[str, Any]:
+    """``cfg.to_dict()`` (meta.json's ``config``), memoised per config object; do not modify it."""
+    return _memo(cfg)[2]

@@ -29,7 +29,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
 from chunker.config import ChunkerConfig
-from chunker.models import Diagnostic, Severity
+from chunker.models import Diagnostic
+from chunker.policy import gated
 from chunker.text import SURROGATE
 
 __all__ = ("FrontmatterResult", "load_frontmatter")
@@ -201,7 +202,6 @@ def _plain_mapping(yaml_text: str, cfg: ChunkerConfig) -> dict[str, Any] | None:
 
 def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> FrontmatterResult:
     """Load the YAML of a frontmatter block whose first line is file line ``first_line``."""
-    bad: Severity = "error" if cfg.fail_on_bad_frontmatter else "warning"
 
     def line(mark: Mark | None) -> int:
         if mark is None:
@@ -209,7 +209,7 @@ def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> Fro
         return first_line + len(_NEWLINE.findall(yaml_text, 0, min(mark.index, len(yaml_text))))
 
     def refuse(code: str, message: str, mark: Mark | None) -> FrontmatterResult:
-        diag = Diagnostic(bad, code, f"frontmatter {message}; the block was removed", line=line(mark))
+        diag = gated(code, f"frontmatter {message}; the block was removed", line=line(mark))
         return FrontmatterResult(None, False, (diag,))
 
     def not_mapping(kind: str, mark: Mark | None) -> FrontmatterResult:

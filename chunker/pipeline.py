@@ -11,6 +11,7 @@ from chunker.config import ChunkerConfig
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parser import ParsedDocument, WholeParseNeededError, parse
+from chunker.policy import judge
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
 from chunker.text import normalise_newlines
@@ -65,7 +66,8 @@ def chunk_blocks(
     decisions: Mapping[str, Any] | None = None,
 ) -> ChunkingResult:
     """Everything after segmentation, shared by Markdown and plain-text sources: group the blocks
-    by the strategy, pack, validate. ``earlier`` and ``decisions`` come from the caller's stages."""
+    by the strategy, pack, validate, judge the findings by the ``fail_on_*`` policy. ``earlier``
+    and ``decisions`` come from the caller's stages."""
     strategy = STRATEGIES[config.strategy]
     # Text before the first heading is named by the frontmatter title or the stem, never by an
     # H1 that comes after it; the context line names the document by its H1 as well.
@@ -83,6 +85,7 @@ def chunk_blocks(
     diagnostics = validate(
         text, blocks, packed.chunks, skipped, config, found, {**(decisions or {}), **grouping.decisions}
     )
+    diagnostics = replace(diagnostics, diagnostics=judge(diagnostics.diagnostics, config))
     return ChunkingResult(
         stem=stem,
         source_path=source_path,

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunker.config import ChunkerConfig, Settings
-from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
+from chunker.core import DocumentOutcome, chunk_source, describe_failure, dumps, fingerprint_of, options_of
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
+from chunker.policy import exit_code, judge
 from chunker.sources import (
     Scan,
     Shadowed,
@@ -170,11 +171,8 @@ def process_document(
             and previous.get("fingerprint") == fingerprint_of(cfg)
         )
         if fresh and not force and not check:
-            # The policies are part of the fingerprint, so the errors recorded then are the ones
-            # the same run would find now: an unchanged document fails the run as it did then.
-            errors = _recorded_errors(report)
-            code = EXIT_VALIDATION if errors else EXIT_OK
-            return DocOutcome(source.stem, source.display, "unchanged", code, _old_metrics(report), errors)
+            assert previous is not None and report is not None
+            return _unchanged(source, cfg, folder, previous, report)
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
         outcome = chunk_source(
@@ -243,25 +241,66 @@ def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[
     )
 
 
-def _recorded_errors(report: dict[str, Any] | None) -> tuple[Diagnostic, ...]:
-    """The errors a previous run wrote into report.json."""
-    found = report.get("errors") if isinstance(report, dict) else None
+def _unchanged(
+    source: SourceFile, cfg: ChunkerConfig, folder: Path, meta: dict[str, Any], report: dict[str, Any]
+) -> DocOutcome:
+    """A document whose source and fingerprint are unchanged: its chunks stand. The findings
+    report.json recorded are judged again under the current ``fail_on_*`` options (which are not
+    in the fingerprint), so it fails the run exactly when a new chunking would. When that, or
+    another option outside the fingerprint, changed, meta.json and report.json are rewritten to
+    say so; chunks.json is not touched."""
+    recorded = (*_recorded(report, "error"), *_recorded(report, "warning"))
+    judged = judge(recorded, cfg)
+    if judged != recorded or meta.get("config") != options_of(cfg):
+        from chunker.writer import write_document
+
+        write_document(folder, _restated(meta, report, cfg, judged), _display(folder))
+    errors = tuple(d for d in judged if d.severity == "error")
+    return DocOutcome(source.stem, source.display, "unchanged", exit_code(errors), _old_metrics(report), errors)
+
+
+def _restated(
+    meta: dict[str, Any], report: dict[str, Any], cfg: ChunkerConfig, judged: Sequence[Diagnostic]
+) -> dict[str, bytes]:
+    """meta.json with the current options and report.json with the findings as judged now (and
+    meta.json's new hash); the hash of chunks.json stays, since the file stays."""
+    meta_bytes = dumps({**meta, "config": options_of(cfg)})
+    hashes = report.get("artifacts")
+    sizes = report.get("artifact_sizes")
+    restated = {
+        **report,
+        "errors": [d.to_dict() for d in judged if d.severity == "error"],
+        "warnings": [d.to_dict() for d in judged if d.severity == "warning"],
+        "artifacts": _with_meta(hashes, hashlib.sha256(meta_bytes).hexdigest()),
+    }
+    if isinstance(sizes, dict):
+        restated["artifact_sizes"] = _with_meta(sizes, len(meta_bytes))
+    return {"meta.json": meta_bytes, "report.json": dumps(restated)}
+
+
+def _with_meta(recorded: Any, value: str | int) -> dict[str, Any]:
+    return {**(recorded if isinstance(recorded, dict) else {}), "meta.json": value}
+
+
+def _recorded(report: dict[str, Any], severity: Literal["error", "warning"]) -> tuple[Diagnostic, ...]:
+    """The errors or the warnings a previous run wrote into report.json."""
+    found = report.get(f"{severity}s")
     if not isinstance(found, list):
         return ()
-    errors: list[Diagnostic] = []
+    out: list[Diagnostic] = []
     for item in found:
         if isinstance(item, dict):
             line, chunk_id = item.get("line"), item.get("chunk_id")
-            errors.append(
+            out.append(
                 Diagnostic(
-                    "error",
-                    str(item.get("code", "error")),
+                    severity,
+                    str(item.get("code", severity)),
                     str(item.get("message", "")),
                     line if isinstance(line, int) and not isinstance(line, bool) else None,
                     chunk_id if isinstance(chunk_id, str) else None,
                 )
             )
-    return tuple(errors)
+    return tuple(out)
 
 
 def _old_metrics(report: dict[str, Any] | None) -> dict[str, Any]:

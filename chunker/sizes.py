@@ -79,6 +79,29 @@ def check_tokenizer_spec(spec: str) -> None:
     )
 
 
+def tokenizer_file_sha256(spec: str) -> str | None:
+    """sha256 of the tokenizer file ``spec`` names (``None`` for ``whitespace`` and tiktoken
+    encodings): the options fingerprint holds the file's content, not its path. Hashed once per
+    file, size and modification time."""
+    if spec == "whitespace" or spec.startswith(TIKTOKEN_PREFIX):
+        return None
+    path = Path(spec).expanduser()
+    try:
+        info = path.stat()
+        return _file_sha256(str(path.resolve()), info.st_size, info.st_mtime_ns)
+    except OSError as exc:
+        message = f"cannot read tokenizer file {spec!r}: {exc.strerror or exc}"
+        raise ConfigError(message, path="config: tokenizer") from None
+
+
+@lru_cache(maxsize=8)
+def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
 def _hf_tokenizer(spec: str) -> Counter:
     where = "config: tokenizer"
     check_tokenizer_spec(spec)

@@ -14,6 +14,7 @@ from typing import Any
 from chunker.config import ChunkerConfig
 from chunker.fences import is_balanced
 from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
+from chunker.policy import gated
 from chunker.sizes import make_counter
 
 _NON_SPACE = re.compile(r"\S")
@@ -36,10 +37,6 @@ def _embedding_balanced(chunk: Chunk) -> bool:
     return is_balanced(embedding)
 
 
-def _policy(flag: bool) -> str:
-    return "error" if flag else "warning"
-
-
 def validate(
     source: str,
     blocks: Sequence[Block],
@@ -49,7 +46,8 @@ def validate(
     earlier: Sequence[Diagnostic] = (),
     decisions: dict[str, Any] | None = None,
 ) -> Diagnostics:
-    """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant."""
+    """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant. Findings
+    that a ``fail_on_*`` option governs are left to :func:`chunker.policy.judge`."""
     found: list[Diagnostic] = list(earlier)
 
     def add(severity: str, code: str, message: str, line: int | None = None, chunk_id: str | None = None) -> None:
@@ -117,45 +115,50 @@ def validate(
         position = max(position, end)
     if lost_lines:
         shown = ", ".join(map(str, lost_lines[:10])) + (" ..." if len(lost_lines) > 10 else "")
-        add(
-            _policy(cfg.fail_on_content_loss),
-            "content-loss",
-            f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach "
-            f"no chunk and no skipped range: lines {shown}",
-            lost_lines[0],
+        found.append(
+            gated(
+                "content-loss",
+                f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach "
+                f"no chunk and no skipped range: lines {shown}",
+                lost_lines[0],
+            )
         )
 
     kinds = {b.id: b for b in blocks}
     measure = make_counter(cfg)  # recounted here: the validator trusts no size the packer recorded
     for chunk in chunks:
         if not is_balanced(chunk.content_original) or not _embedding_balanced(chunk):
-            add(
-                _policy(cfg.fail_on_broken_fence),
-                "broken-fence",
-                "unbalanced code fence in the chunk",
-                chunk.start_line,
-                chunk.chunk_id,
+            found.append(
+                gated(
+                    "broken-fence",
+                    "unbalanced code fence in the chunk",
+                    chunk.start_line,
+                    chunk.chunk_id,
+                )
             )
         size = measure(chunk.content_for_embedding)  # in cfg.size_unit
         if size > cfg.max_chars and not chunk.is_overflow:
             message = f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}"
             add("error", "oversize", message, chunk.start_line, chunk.chunk_id)
         elif chunk.is_overflow:
-            add(
-                _policy(cfg.fail_on_overflow),
-                "overflow",
-                f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): one block that cannot be split",
-                chunk.start_line,
-                chunk.chunk_id,
+            found.append(
+                gated(
+                    "overflow",
+                    f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): "
+                    "one block that cannot be split",
+                    chunk.start_line,
+                    chunk.chunk_id,
+                )
             )
         last_block = kinds.get(chunk.block_ids[-1]) if chunk.block_ids else None
         if last_block is not None and last_block.kind == "heading" and not chunk.is_continuation:
-            add(
-                _policy(cfg.fail_on_orphan_heading),
-                "orphan-heading",
-                f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})",
-                chunk.end_line,
-                chunk.chunk_id,
+            found.append(
+                gated(
+                    "orphan-heading",
+                    f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})",
+                    chunk.end_line,
+                    chunk.chunk_id,
+                )
             )
 
     metrics = _metrics(chunks, skipped, cfg)

@@ -296,7 +296,7 @@ def test_an_unchanged_document_fails_a_rerun_as_it_failed_the_first_run(
     assert cli() == 1
     assert "sources/orphan.md:9: error: orphan-heading" in capsys.readouterr().err
     (work / "config.yaml").write_text("fail_on_orphan_heading: false\n", encoding="utf-8")
-    assert cli() == 0  # the policy is part of the fingerprint: the document is re-chunked and passes
+    assert cli() == 0  # the recorded finding is judged again under the new policy: a warning now
 
 
 def test_an_unwritable_output_exits_4(work: Path, capsys: pytest.CaptureFixture[str]) -> None:

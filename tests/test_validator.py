@@ -7,6 +7,7 @@ from dataclasses import replace
 from chunker.config import ChunkerConfig
 from chunker.models import AddedText, Chunk, ChunkingResult
 from chunker.pipeline import chunk_markdown
+from chunker.policy import judge
 from chunker.validator import validate
 
 TEXT = (
@@ -22,8 +23,9 @@ def run(text: str = TEXT, **options: object) -> ChunkingResult:
 def codes(result: ChunkingResult, chunks: tuple[Chunk, ...], **options: object) -> set[str]:
     cfg = ChunkerConfig.from_mapping(options)
     report = validate(TEXT, result.blocks, chunks, result.diagnostics.skipped, cfg)
-    return {d.code for d in report.diagnostics if d.severity == "error"} | {
-        f"warning:{d.code}" for d in report.diagnostics if d.severity == "warning"
+    judged = judge(report.diagnostics, cfg)
+    return {d.code for d in judged if d.severity == "error"} | {
+        f"warning:{d.code}" for d in judged if d.severity == "warning"
     }
 
 

@@ -12,6 +12,7 @@ from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
 from chunker.pack.budget import SectionSpace, repeated_before
 from chunker.pack.strength import Unit
+from chunker.policy import gated
 from chunker.strategies import Section
 
 
@@ -60,8 +61,7 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
             # chunk: not for a cut inside code, nor for backticks in indented code or HTML.
             if any(u.last and _left_open(u.block) for u in units):
                 diagnostics.append(
-                    Diagnostic(
-                        "error" if space.cfg.fail_on_broken_fence else "warning",
+                    gated(
                         "unclosed-fence",
                         f"a code fence in lines {first.block.start_line}-{last.block.end_line} is never closed; "
                         "the chunk closes it (declared in added_lines)",
