@@ -200,6 +200,50 @@ def schema_command(
     raise typer.Exit(0)
 
 
+@app.command("batch")
+def batch_command(
+    out: Annotated[str, typer.Option("--out", help="Output folder or URI (chunks/ and documents/ go under it).")],
+    sources: Annotated[
+        str, typer.Option("--sources", help="Source folder or URI (s3://, gs://, file://).")
+    ] = "sources",
+    engine: Annotated[str, typer.Option("--engine", help="local (process pool) or ray (chunker[ray]).")] = "local",
+    fmt: Annotated[str, typer.Option("--format", help="parquet (one row per chunk) or jsonl (export records).")] = (
+        "parquet"
+    ),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes; 0 = one per CPU.")] = 0,
+    verify: Annotated[bool, typer.Option("--verify", help="Re-hash every source, even unchanged ones.")] = False,
+    keep_orphans: Annotated[
+        bool, typer.Option("--keep-orphans", help="Keep documents whose source no longer exists.")
+    ] = False,
+    config: ConfigOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
+) -> None:
+    """Chunk a whole folder or object store into Parquet/JSONL, incrementally (pyarrow; Ray optional)."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise typer.Exit(_missing("chunker batch needs pyarrow: pip install 'chunker[batch]'")) from None
+    from chunker.batch.run import BatchOptions, run_batch
+    from chunker.report import render_run
+
+    settings = load(config)
+    opts = BatchOptions(sources, out, engine, fmt, jobs, verify, keep_orphans)
+    summary = render_run(
+        lambda progress: run_batch(settings, opts, progress),
+        expected=None,
+        sources=Path(sources),
+        quiet=quiet,
+        json_out=json_out,
+    )
+    raise typer.Exit(summary.exit_code)
+
+
+def _missing(message: str) -> int:
+    _err(message)
+    return EXIT_USAGE
+
+
 def run_cli(argv: list[str]) -> int:
     """Run the command with ``argv``; return the exit code (callable from tests). Every command's
     :class:`ChunkerError` ends here: its message on stderr, its exit code. Console write failures

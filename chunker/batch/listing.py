@@ -1,0 +1,111 @@
+"""List the sources of a batch run: a local folder or any ``pyarrow.fs`` URI (``s3://``, ``gs://``,
+``file://``), walked once in the driver. Per file only what a listing returns (path, size,
+modification time) is kept; the bytes are read later, inside the map step.
+
+A document's id is its path relative to the sources root without the extension
+(``guides/cms/umbraco``). Hidden files and folders (a name starting with ``.``) are skipped. When
+two files give the same id (``a.md`` and ``a.txt``) the extension that comes first in
+:data:`chunker.sources.EXTENSIONS` is chunked and the other is reported as shadowed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from chunker.errors import UsageError
+from chunker.sources import EXTENSIONS, display_path, shown_path
+
+__all__ = ["Listed", "Listing", "entries_to_listing", "filesystem", "list_sources"]
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """One source file as the listing saw it."""
+
+    doc_id: str
+    path: str
+    """Path inside the file system (what ``open_input_stream`` takes)."""
+    display: str
+    """How messages name the file: a local path as the main command shows it, else the URI."""
+    size: int
+    mtime_ns: int
+    """Modification time in nanoseconds (0 when the file system gives none): with the size, the
+    cheap change signal; a changed signal makes the worker re-hash, it never decides alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    found: tuple[Listed, ...]
+    """Sorted by ``doc_id``."""
+    shadowed: tuple[tuple[Listed, str], ...] = ()
+    """Files left out because another file has the same id: (file, display of the chosen one)."""
+
+
+def filesystem(uri: str) -> tuple[Any, str, bool]:
+    """(``pyarrow.fs.FileSystem``, path in it, whether it is the local file system) for a URI or a
+    local path (relative paths are taken from the working directory)."""
+    from pyarrow import fs as pafs
+
+    if "://" not in uri:
+        return pafs.LocalFileSystem(), os.path.abspath(uri).replace(os.sep, "/"), True
+    try:
+        filesys, path = pafs.FileSystem.from_uri(uri)
+    except Exception as exc:  # pyarrow raises ArrowInvalid, ValueError, OSError... for a bad or unsupported URI
+        raise UsageError(f"cannot open {uri}: {exc}") from None
+    return filesys, path.rstrip("/"), isinstance(filesys, pafs.LocalFileSystem)
+
+
+def list_sources(uri: str) -> tuple[Any, Listing]:
+    """The file system of ``uri`` and every source file under it."""
+    from pyarrow import fs as pafs
+
+    filesys, root, local = filesystem(uri)
+    info = filesys.get_file_info(root)
+    if info.type != pafs.FileType.Directory:
+        what = "not found" if info.type == pafs.FileType.NotFound else "not a folder"
+        raise UsageError(f"source folder {uri} {what}")
+    selector = pafs.FileSelector(root, recursive=True)
+    entries = (
+        (item.path, item.size or 0, item.mtime_ns or 0)
+        for item in filesys.get_file_info(selector)
+        if item.type == pafs.FileType.File
+    )
+    base = uri.rstrip("/")
+    return filesys, entries_to_listing(entries, root, lambda rel: _display(base, root, rel, local))
+
+
+def _display(base: str, root: str, rel: str, local: bool) -> str:
+    if local:
+        return display_path(os.path.join(root, rel))  # type: ignore[arg-type]
+    return shown_path(f"{base}/{rel}")
+
+
+def entries_to_listing(entries: Iterable[tuple[str, int, int]], root: str, display: Any) -> Listing:
+    """Turn (path, size, mtime_ns) triples under ``root`` into a :class:`Listing` (pure: the
+    benchmark feeds it a simulated listing)."""
+    prefix = root.rstrip("/") + "/"
+    rank = {ext: k for k, ext in enumerate(EXTENSIONS)}
+    chosen: dict[str, tuple[int, Listed]] = {}
+    shadowed: list[tuple[Listed, str]] = []
+    for path, size, mtime in entries:
+        rel = path[len(prefix) :] if path.startswith(prefix) else path
+        name = rel.rsplit("/", 1)[-1]
+        stem, dot, ext = name.rpartition(".")
+        if not dot or not stem or "." + ext not in rank or any(p.startswith(".") for p in rel.split("/")):
+            continue
+        doc_id = rel[: -(len(ext) + 1)]
+        item = Listed(doc_id, path, display(rel), size, mtime)
+        order = rank["." + ext]
+        old = chosen.get(doc_id)
+        if old is None:
+            chosen[doc_id] = (order, item)
+        elif order < old[0]:
+            chosen[doc_id] = (order, item)
+            shadowed.append((old[1], item.display))
+        else:
+            shadowed.append((item, old[1].display))
+    found = tuple(item for _, (_, item) in sorted(chosen.items()))
+    return Listing(found, tuple(sorted(shadowed, key=lambda s: s[0].path)))

@@ -1,0 +1,144 @@
+"""A batch run: list, plan against the manifest, map over groups, write the manifest last."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chunker.batch.engines import ENGINES, run_local, run_ray
+from chunker.batch.listing import filesystem, list_sources
+from chunker.batch.plan import Plan, Task, plan
+from chunker.batch.store import collect_garbage, read_manifest, write_manifest
+from chunker.batch.work import Group, carried
+from chunker.config import ChunkerConfig, Settings
+from chunker.core import fingerprint_of
+from chunker.errors import EXIT_OK, UsageError
+from chunker.models import Diagnostic
+from chunker.runner import DocOutcome, RunSummary
+
+__all__ = ["BatchOptions", "run_batch"]
+
+FORMATS = ("parquet", "jsonl")
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOptions:
+    sources: str
+    out: str
+    engine: str = "local"
+    fmt: str = "parquet"
+    jobs: int = 0
+    verify: bool = False
+    keep_orphans: bool = False
+    group_docs: int = 32
+    """Documents per map task (and per chunk file)."""
+    group_bytes: int = 16 << 20
+    """Source bytes per map task, at most (a larger document is a group of its own)."""
+
+
+class _Options:
+    """Effective options per document id, built once per set of matching overrides."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.by_patterns: dict[tuple[str, ...], tuple[ChunkerConfig, str]] = {}
+        self.configs: dict[str, ChunkerConfig] = {}
+
+    def fingerprint(self, doc_id: str) -> str:
+        matched = tuple(p for p, _ in self.settings.documents if p == doc_id or fnmatch.fnmatchcase(doc_id, p))
+        found = self.by_patterns.get(matched)
+        if found is None:
+            cfg = self.settings.for_stem(doc_id)
+            found = self.by_patterns[matched] = (cfg, fingerprint_of(cfg))
+            self.configs[found[1]] = cfg
+        return found[1]
+
+
+def groups_of(tasks: Sequence[Task], docs: int, size: int) -> list[list[Task]]:
+    """Consecutive tasks (in doc_id order) in groups of at most ``docs`` documents and ``size`` bytes."""
+    out: list[list[Task]] = []
+    current: list[Task] = []
+    total = 0
+    for task in tasks:
+        if current and (len(current) >= docs or total + task.item.size > size):
+            out.append(current)
+            current, total = [], 0
+        current.append(task)
+        total += task.item.size
+    if current:
+        out.append(current)
+    return out
+
+
+def _outcome(row: Mapping[str, Any], previous: Mapping[str, Mapping[str, Any]]) -> DocOutcome:
+    import orjson
+
+    diagnostics = tuple(
+        Diagnostic(d["severity"], d["code"], d["message"], d.get("line"), d.get("chunk_id"))
+        for d in orjson.loads(row.get("diagnostics") or "[]")
+    )
+    delta: dict[str, int] = {}
+    if row["status"] in ("new", "changed"):
+        old = previous.get(str(row["doc_id"]))
+        before = set(old.get("embedding_hashes") or ()) if old else set()
+        after = set(row.get("embedding_hashes") or ())
+        delta = {"added": len(after - before), "removed": len(before - after), "unchanged": len(after & before)}
+    return DocOutcome(
+        str(row["doc_id"]),
+        str(row["source_uri"]),
+        row["status"],
+        int(row.get("exit_code") or 0),
+        orjson.loads(row.get("metrics") or "{}"),
+        diagnostics,
+        str(row.get("message") or ""),
+        delta,
+    )
+
+
+def _check(opts: BatchOptions) -> None:
+    if opts.engine not in ENGINES:
+        raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, got {opts.engine!r}")
+    if opts.fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {opts.fmt!r}")
+
+
+def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], None] | None = None) -> RunSummary:
+    """Chunk every source under ``opts.sources`` into ``opts.out``, incrementally."""
+    _check(opts)
+    src_fs, listing = list_sources(opts.sources)
+    out_fs, out_root, _ = filesystem(opts.out)
+    src_root, src_local = filesystem(opts.sources)[1:]
+    previous, fmt = read_manifest(out_fs, out_root)
+    options = _Options(settings)
+    work: Plan = plan(
+        listing.found,
+        previous,
+        options.fingerprint,
+        verify=opts.verify,
+        keep_orphans=opts.keep_orphans,
+        force=fmt is not None and fmt != opts.fmt,
+    )
+    groups = [
+        Group(tuple(tasks), options.configs, src_fs, src_root, src_local, out_fs, out_root, opts.fmt)
+        for tasks in groups_of(work.tasks, opts.group_docs, opts.group_bytes)
+    ]
+    engine = run_ray if opts.engine == "ray" else run_local
+    rows: list[dict[str, Any]] = []
+    results: Iterator[list[dict[str, Any]]] = engine(groups, opts.jobs)
+    for done in results:
+        rows.extend(done)
+        if progress is not None:
+            for _ in done:
+                progress()
+    rows.extend(carried(r) for r in (*work.unchanged, *work.kept))
+    for old in work.removed:
+        rows.append({**old, "status": "removed", "exit_code": EXIT_OK, "message": "", "diagnostics": "[]", "files": []})
+    write_manifest(out_fs, out_root, rows, opts.fmt)
+    collect_garbage(out_fs, out_root, rows)
+    outcomes = [_outcome(r, previous) for r in sorted(rows, key=lambda r: str(r["doc_id"]))]
+    for item, chosen in listing.shadowed:
+        warning = Diagnostic("warning", "shadowed", f"not chunked: {chosen} has the same document id")
+        outcomes.append(DocOutcome(item.doc_id, item.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
+    return RunSummary(tuple(outcomes))
