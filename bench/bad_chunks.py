@@ -1,0 +1,316 @@
+"""Flag bad retrieval chunks automatically over a folder of real documentation pages.
+
+    python bench/bad_chunks.py /tmp/docset [--json out.json] [--sample 100 --seed 7 --sample-out sample.md]
+
+Every ``.md``/``.mdx``/``.markdown``/``.txt`` file under the folder is chunked in memory with the default config
+(``config.yaml`` semantics: :class:`ChunkerConfig` defaults) and each chunk is checked for:
+
+- ``junk``: a piece with (almost) no text of its own: fewer than 8 letters or digits outside markup, or whose
+  declared added text (repeated table header, re-opened fences) is larger than its own text, or that is mostly
+  padding whitespace;
+- ``rendering``: the piece, parsed alone, has other block kinds than the same lines in the document: more
+  indented-code blocks, another number of fences, tables, headings or block quotes;
+- ``mid-word``: a cut between two letters or digits of one word (at the start or end of the piece);
+- ``orphaned-opener``: the piece ends with a heading, a container opener (``:::``, ``!!!``, ``???``,
+  ``<details>``, ``<summary>``), a link reference label without its target, or a lead-in line ending in ``:``
+  while the next piece of the same section starts with the list, code or table it introduces;
+- ``context-markup``: the context lines (``content_for_embedding`` before ``content_original``) hold
+  frontmatter or Markdown/HTML markup (``](``, ``<tag``, ``{#id}``, ``{/*``, ``**``, a backtick, ``---``);
+- ``tiny``: under ``min_chars`` while a neighbour of the same section could take it within ``max_chars``.
+
+A chunk may carry several flags; the flagged rate counts chunks with at least one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from chunker.config import ChunkerConfig
+from chunker.models import Chunk, ChunkingResult
+from chunker.pipeline import chunk_markdown
+from chunker.plaintext import chunk_text
+
+SUFFIXES = (".md", ".mdx", ".markdown", ".txt")
+MIN_OWN_TEXT = 8
+_WORD = re.compile(r"[^\W_]", re.UNICODE)
+_MARKUP = re.compile(
+    r"(```+|~~~+|:::+\S*|!!!|\?\?\?\+?|</?[A-Za-z][\w-]*(?:\s[^>]*)?/?>|&\w+;|^\s*[|:\- ]+$|[|>*#`_\-=\[\]()!])",
+    re.MULTILINE,
+)
+_OPENER = re.compile(
+    r"^\s*(?::::+[ \t]*\S.*|!!!.*|\?\?\?\+?.*|<details\b.*|<summary\b.*|\[[^\]]+\]:\s*)$", re.IGNORECASE
+)
+_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+_CONTEXT_MARKUP = re.compile(
+    r"\]\([^)]*\)|(?<!\\)</?[A-Za-z][\w-]*(?:\s[^>]*)?/?>|\{#[^}]*\}|\{/\*|\*\*|__|\\\[|^#{1,6}\s"
+)
+_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+_FRONTMATTER_LINE = re.compile(
+    r"^(?:---|(?:title|description|sidebar_\w+|slug|id|layout|outline|lang|tags|keywords)\s*:\s.*)$", re.MULTILINE
+)
+_STARTS_BLOCK = re.compile(r"^\s{0,3}(?:[-*+]\s|\d{1,9}[.)]\s|```|~~~|\||    )")
+
+
+def markdown() -> MarkdownIt:
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+
+
+@dataclass
+class Finding:
+    doc: str
+    chunk_id: str
+    flags: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def own_text(chunk: Chunk) -> str:
+    """The chunk's own slice of the source (without declared added lines)."""
+    return chunk.content_original if not chunk.added_lines else _strip_added(chunk)
+
+
+def _strip_added(chunk: Chunk) -> str:
+    text = chunk.content_original
+    for added in chunk.added_lines:
+        line = added.text
+        if added.position == "before" and text.startswith(line):
+            text = text[len(line) :].lstrip("\n")
+        elif added.position == "after" and text.endswith(line):
+            text = text[: -len(line)].rstrip("\n")
+    return text
+
+
+def _added_chars(chunk: Chunk) -> int:
+    return sum(len(a.text) for a in chunk.added_lines)
+
+
+_LINE_KIND = {
+    "fence": "code",
+    "code_block": "code",
+    "heading_open": "heading",
+    "table_open": "table",
+    "html_block": "html",
+    "math_block": "math",
+}
+
+
+def line_kinds(tokens: Sequence[Token], lines: int) -> list[str]:
+    """What each line (0-based) renders as: code, heading, table, html, or '' (text)."""
+    kinds = [""] * lines
+    for token in tokens:
+        kind = _LINE_KIND.get(token.type)
+        if kind and token.map:
+            for line in range(token.map[0], min(token.map[1], lines)):
+                kinds[line] = kind
+    return kinds
+
+
+def junk(chunk: Chunk) -> str | None:
+    own = own_text(chunk)
+    letters = len(_WORD.findall(_MARKUP.sub(" ", own)))
+    if letters < MIN_OWN_TEXT:
+        return f"{letters} letters of its own"
+    added = _added_chars(chunk)
+    if added > len(own.strip()):
+        return f"added text {added} > own text {len(own.strip())}"
+    spaces = sum(len(m.group()) for m in re.finditer(r"[ \t]{4,}", own))
+    if spaces * 2 > len(own):
+        return f"{spaces} of {len(own)} characters are padding"
+    return None
+
+
+def mid_word(chunk: Chunk, source: str) -> str | None:
+    start, end = chunk.start_offset, chunk.end_offset
+    if 0 < start < len(source) and source[start - 1].isalnum() and source[start].isalnum():
+        return f"starts mid-word at offset {start}"
+    if 0 < end < len(source) and source[end - 1].isalnum() and source[end].isalnum():
+        return f"ends mid-word at offset {end}"
+    return None
+
+
+def orphaned(chunk: Chunk, following: Chunk | None) -> str | None:
+    if following is None or following.section_path != chunk.section_path:
+        return None
+    lines = [line for line in own_text(chunk).rstrip().split("\n") if line.strip()]
+    if not lines:
+        return None
+    last = lines[-1]
+    if _HEADING_LINE.match(last) or _OPENER.match(last):
+        return f"ends with {last.strip()[:60]!r}"
+    nxt = own_text(following).lstrip("\n")
+    if last.rstrip().endswith(":") and not chunk.has_code and _STARTS_BLOCK.match(nxt):
+        return f"lead-in {last.strip()[-60:]!r} separated from its block"
+    return None
+
+
+def context_markup(chunk: Chunk, source_lines: Sequence[str]) -> str | None:
+    """Markup of the headings' source lines (outside code spans) or frontmatter that reached the context."""
+    context = chunk.content_for_embedding[: len(chunk.content_for_embedding) - len(chunk.content_original)]
+    if not context.strip():
+        return None
+    frontmatter = _FRONTMATTER_LINE.search(context)
+    if frontmatter:
+        return f"context holds frontmatter {frontmatter.group()!r}"
+    for heading in chunk.header_path:
+        raw = source_lines[heading.line - 1] if 0 < heading.line <= len(source_lines) else ""
+        for match in _CONTEXT_MARKUP.finditer(_CODE_SPAN.sub("", raw)):
+            if match.group() in context:
+                return f"context holds {match.group()!r} of the heading on line {heading.line}"
+    return None
+
+
+def tiny(chunks: Sequence[Chunk], k: int, cfg: ChunkerConfig) -> str | None:
+    chunk = chunks[k]
+    if chunk.chars >= cfg.min_chars:
+        return None
+    for j in (k - 1, k + 1):
+        same = 0 <= j < len(chunks) and chunks[j].section_path == chunk.section_path
+        if same and chunks[j].chars + len(chunk.content_original) + 2 <= cfg.max_chars:
+            return f"{chunk.chars} chars; {chunks[j].chunk_id} could take it"
+    return None
+
+
+def rendering(chunk: Chunk, doc_kinds: Sequence[str], md: MarkdownIt) -> str | None:
+    """The first line of the piece that renders as another kind alone than in the document."""
+    text = chunk.content_original
+    added = "".join(a.text for a in chunk.added_lines if a.position == "before")
+    before = added.count("\n") + (0 if not added or added.endswith("\n") else 1)
+    alone = line_kinds(md.parse(text), text.count("\n") + 1)
+    own = chunk.end_line - chunk.start_line + 1
+    pieces = text.split("\n")
+    for i in range(own):
+        line = chunk.start_line - 1 + i
+        if before + i < len(pieces) and not pieces[before + i].strip():
+            continue
+        if before + i < len(alone) and line < len(doc_kinds) and alone[before + i] != doc_kinds[line]:
+            shown = pieces[before + i].strip()[:50]
+            alone_kind, doc_kind = alone[before + i] or "text", doc_kinds[line] or "text"
+            return f"line {line + 1} is {alone_kind} alone, {doc_kind} in the document: {shown!r}"
+    return None
+
+
+def chunk_file(path: Path, root: Path, cfg: ChunkerConfig) -> tuple[str, ChunkingResult]:
+    text = path.read_text(encoding="utf-8")
+    doc = str(path.relative_to(root))
+    if path.suffix == ".txt":
+        return text, chunk_text(text, cfg, path.stem, doc)
+    return text, chunk_markdown(text, cfg, re.sub(r"[^A-Za-z0-9._-]", "-", path.stem) or "x", doc)
+
+
+def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: MarkdownIt) -> Iterator[Finding]:
+    plain = MarkdownIt("commonmark").enable("table")
+    chunks = result.chunks
+    source = result.blocks[0].source if result.blocks else ""
+    tokens = md.parse(source) if not doc.endswith(".txt") else []
+    doc_kinds = line_kinds(tokens, source.count("\n") + 1)
+    source_lines = source.split("\n")
+    for k, chunk in enumerate(chunks):
+        finding = Finding(doc, chunk.chunk_id, [])
+        checks: list[tuple[str, str | None]] = [
+            ("junk", junk(chunk)),
+            ("mid-word", mid_word(chunk, source)),
+            ("orphaned-opener", orphaned(chunk, chunks[k + 1] if k + 1 < len(chunks) else None)),
+            ("context-markup", context_markup(chunk, source_lines)),
+            ("tiny", tiny(chunks, k, cfg)),
+        ]
+        if tokens:
+            checks.append(("rendering", rendering(chunk, doc_kinds, plain)))
+        for flag, note in checks:
+            if note is not None:
+                finding.flags.append(flag)
+                finding.notes.append(f"{flag}: {note}")
+        yield finding
+
+
+def sources(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in SUFFIXES)
+
+
+def run(root: Path, cfg: ChunkerConfig) -> tuple[list[Finding], dict[str, list[Chunk]]]:
+    md = markdown()
+    findings: list[Finding] = []
+    by_doc: dict[str, list[Chunk]] = {}
+    for path in sources(root):
+        _, result = chunk_file(path, root, cfg)
+        doc = str(path.relative_to(root))
+        by_doc[doc] = list(result.chunks)
+        findings.extend(check_document(doc, result, cfg, md))
+    return findings, by_doc
+
+
+def summary(findings: Sequence[Finding], documents: int) -> dict[str, Any]:
+    flagged = [f for f in findings if f.flags]
+    per_flag = Counter(flag for f in flagged for flag in f.flags)
+    return {
+        "documents": documents,
+        "chunks": len(findings),
+        "flagged": len(flagged),
+        "flagged_rate": round(len(flagged) / len(findings), 4) if findings else 0.0,
+        "per_flag": dict(sorted(per_flag.items())),
+    }
+
+
+def write_sample(
+    by_doc: dict[str, list[Chunk]], flagged: dict[tuple[str, str], list[str]], n: int, seed: int, out: Path
+) -> None:
+    everything = [(doc, c) for doc in sorted(by_doc) for c in by_doc[doc]]
+    picked = random.Random(seed).sample(everything, min(n, len(everything)))
+    lines = [f"# Hand-check sample: {len(picked)} chunks, seed {seed}", ""]
+    for number, (doc, chunk) in enumerate(picked, 1):
+        lines += [
+            f"## {number}. {doc} {chunk.chunk_id} ({chunk.chars} chars, section {chunk.section!r})",
+            f"auto flags: {flagged.get((doc, chunk.chunk_id), []) or 'none'}",
+            "",
+            "````text",
+            chunk.content_for_embedding,
+            "````",
+            "",
+            "verdict: ",
+            "",
+        ]
+    out.write_text("\n".join(lines), encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", type=Path)
+    parser.add_argument("--json", type=Path, help="write every flagged chunk with its notes here")
+    parser.add_argument("--sample", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--sample-out", type=Path, default=Path("bench/HANDCHECK.md"))
+    parser.add_argument("--examples", type=int, default=3, help="examples printed per flag")
+    args = parser.parse_args(argv)
+    cfg = ChunkerConfig()
+    findings, by_doc = run(args.root, cfg)
+    result = summary(findings, len(by_doc))
+    print(json.dumps(result, indent=1))
+    shown: Counter[str] = Counter()
+    for f in findings:
+        for flag, note in zip(f.flags, f.notes, strict=True):
+            if shown[flag] < args.examples:
+                shown[flag] += 1
+                print(f"  {f.doc} {f.chunk_id}: {note}", file=sys.stderr)
+    if args.json:
+        rows = [{"doc": f.doc, "chunk_id": f.chunk_id, "notes": f.notes} for f in findings if f.flags]
+        args.json.write_text(json.dumps({"summary": result, "flagged": rows}, indent=1, ensure_ascii=False) + "\n")
+    if args.sample:
+        flagged = {(f.doc, f.chunk_id): f.flags for f in findings if f.flags}
+        write_sample(by_doc, flagged, args.sample, args.seed, args.sample_out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
