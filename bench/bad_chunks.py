@@ -126,9 +126,10 @@ def junk(chunk: Chunk) -> str | None:
     added = _added_chars(chunk)
     if added > len(own.strip()):
         return f"added text {added} > own text {len(own.strip())}"
-    spaces = sum(len(m.group()) for m in re.finditer(r"[ \t]{4,}", own))
-    if spaces * 2 > len(own):
-        return f"{spaces} of {len(own)} characters are padding"
+    embedded = chunk.content_for_embedding
+    spaces = sum(len(m.group()) for m in re.finditer(r"[ \t]{4,}", embedded))
+    if spaces * 2 > len(embedded):
+        return f"{spaces} of {len(embedded)} characters are padding"
     return None
 
 
@@ -158,7 +159,12 @@ def orphaned(chunk: Chunk, following: Chunk | None) -> str | None:
 
 def context_markup(chunk: Chunk, source_lines: Sequence[str]) -> str | None:
     """Markup of the headings' source lines (outside code spans) or frontmatter that reached the context."""
-    context = chunk.content_for_embedding[: len(chunk.content_for_embedding) - len(chunk.content_original)]
+    embedding, original = chunk.content_for_embedding, chunk.content_original
+    if embedding.endswith(original):
+        context = embedding[: len(embedding) - len(original)]
+    else:  # table padding collapsed for embedding: the context is the first paragraph, if not content
+        first_line = original.split("\n", 1)[0]
+        context = "" if embedding.startswith(first_line[:20]) else embedding.split("\n\n", 1)[0]
     if not context.strip():
         return None
     frontmatter = _FRONTMATTER_LINE.search(context)

@@ -13,9 +13,10 @@ import functools
 
 from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after
-from chunker.models import Block
+from chunker.models import Block, Diagnostic
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
 from chunker.pack.strength import Unit
+from chunker.pack.tables import Padding, collapse
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
@@ -43,6 +44,10 @@ class SectionSpace:
         self.fits_whole = self.chars_mode and bool(blocks) and (surely or span <= self.budget)
         """The section fits in the budget (in characters): one unit per block and one chunk, no
         size to compute for either (about half of all sections)."""
+        self.padding = Padding(source, blocks)
+        """Padding of the section's tables: not counted in sizes, collapsed for embedding."""
+        self.notes: list[Diagnostic] = []
+        """Warnings of the splitters (a table row kept whole as an overflow piece)."""
         self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
         """(block start offset, offset, fence open there) of the last ``nested_fence`` lookup."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
@@ -59,12 +64,16 @@ class SectionSpace:
         return cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
 
     def span(self, start: int, end: int) -> int:
-        """Size of source[start:end] in the configured unit."""
-        return end - start if self.chars_mode else self.measure(self.source[start:end])
+        """Size of source[start:end] in the configured unit, table padding not counted."""
+        if self.chars_mode:
+            return end - start - self.padding.saved(start, end) if self.padding else end - start
+        text = self.padding.embed(self.source, start, end) if self.padding else None
+        return self.measure(self.source[start:end] if text is None else text)
 
     def added_before(self, block: Block) -> int:
         """Size of the text a piece of ``block`` repeats before itself (table header, opening fence)."""
-        return self.measure(repeated_before(block, self.source))
+        repeated = repeated_before(block, self.source)
+        return self.measure(collapse(repeated) if block.kind == "table" else repeated)
 
     def added_at_start(self, unit: Unit) -> int:
         """Size of the text a chunk starting with ``unit`` repeats before it (table header, fence)."""

@@ -25,9 +25,10 @@ def finish(drafts: list[Draft], cfg: ChunkerConfig, stem: str, title: str, measu
         overlap = ""
         if cfg.overlap_sentences and previous is not None and previous.section_index == draft.section_index:
             overlap = overlap_text(previous.content, cfg.overlap_sentences)
-        embedding = join(prefix, overlap, draft.content)
+        body = draft.content if draft.embed is None else draft.embed
+        embedding = join(prefix, overlap, body)
         if overlap and measure(embedding) > cfg.max_chars:
-            embedding = join(prefix, "", draft.content)
+            embedding = join(prefix, "", body)
         previous = draft
         size = measure(embedding)
         over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix

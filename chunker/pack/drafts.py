@@ -12,6 +12,7 @@ from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
 from chunker.pack.budget import SectionSpace, repeated_before
 from chunker.pack.strength import Unit
+from chunker.pack.tables import collapse
 from chunker.policy import gated
 from chunker.strategies import Section
 
@@ -35,6 +36,8 @@ class Draft:
     split_block: Block | None
     part: int | None = None
     parts: int | None = None
+    embed: str | None = None
+    """The content for embedding when it differs from ``content`` (table padding collapsed)."""
 
 
 def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnostic]) -> Draft:
@@ -69,6 +72,10 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
                     )
                 )
     blocks = _blocks_of(units)
+    embed = space.padding.embed(source, first.start, last.end) if space.padding else None
+    if embed is not None:
+        before = "".join(collapse(a.text) for a in added if a.position == "before")
+        embed = before + embed + "".join(a.text for a in added if a.position == "after")
     # Fields by position: a dataclass called with keywords takes about twice as long.
     return Draft(
         space.section,
@@ -84,6 +91,9 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         tuple(added),  # added
         not first.first,  # continuation
         first.block if not first.first else (last.block if not last.last else None),  # split_block
+        None,  # part
+        None,  # parts
+        embed,  # embed
     )
 
 

@@ -23,7 +23,7 @@ class _Sizes:
         unit_sums = [0]
         gap_sums = [0]
         for k, unit in enumerate(units):
-            unit_sums.append(unit_sums[-1] + measure(source[unit.start : unit.end]))
+            unit_sums.append(unit_sums[-1] + self.space.span(unit.start, unit.end))
             if k:
                 gap = source[units[k - 1].end : unit.start]
                 gap_sums.append(gap_sums[-1] + (measure(gap) if gap else 0))
@@ -33,7 +33,7 @@ class _Sizes:
         units, space = self.units, self.space
         first, last = units[i], units[e - 1]
         if space.chars_mode:
-            size = last.end - first.start
+            size = last.end - first.start - (space.padding.saved(first.start, last.end) if space.padding else 0)
         else:
             if len(self._unit_sums) != len(units) + 1:
                 self._sums()
@@ -76,7 +76,7 @@ def _reach(
     """The chunks that may start at unit ``i``: ``(n, [])`` when all the rest fits, else ``(-1,
     candidates)``, each ``(end unit, size, strength of the boundary there)``, shortest first."""
     n = len(units)
-    budget, chars_mode = space.budget, space.chars_mode
+    budget, chars_mode = space.budget, space.chars_mode and not space.padding
     candidates: list[tuple[int, int, int]] = []
     start_i = units[i].start
     added_at_start = space.added_at_start(units[i])

@@ -11,18 +11,46 @@ import re
 from chunker.fences import fence_after, has_fence_marker
 from chunker.models import Block
 from chunker.pack.budget import SectionSpace
-from chunker.pack.split_text import emit_cuts, split_paragraph, split_text
+from chunker.pack.split_text import emit_cuts, split_text
 from chunker.pack.strength import CODE_LINE, JOINT, SENTENCE, Unit
+from chunker.policy import gated
 
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
 """A list item marker at the start of a line's text."""
 
 
 def split_table(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
-    if block.joints:
-        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=True)
-    else:
-        split_paragraph(space, out, block, strength)
+    """Between rows only, never inside a cell or a word; every piece repeats the header (without
+    it a piece is no table). A row that does not fit with the header is one overflow piece."""
+    if not block.joints:
+        _overflow_row(space, out, block, block.start_offset, block.end_offset, strength, True, True)
+        return
+    cuts = [block.start_offset, *block.joints]
+    bounds = [*cuts, block.end_offset + 1]
+    header = space.added_before(block)
+    for k in range(len(cuts)):
+        start, end = bounds[k], bounds[k + 1] - 1
+        first, last = k == 0, k == len(cuts) - 1
+        piece_strength = strength if first else JOINT
+        if space.span(start, end) + (0 if first else header) > space.budget:
+            _overflow_row(space, out, block, start, end, piece_strength, first, last)
+        else:
+            out.append(Unit(start, end, block, piece_strength, first, first, last))
+
+
+def _overflow_row(
+    space: SectionSpace, out: list[Unit], block: Block, start: int, end: int, strength: int, first: bool, last: bool
+) -> None:
+    out.append(Unit(start, end, block, strength, first, first, last))
+    line = space.line_at(start, block)
+    space.notes.append(
+        gated(
+            "overflow",
+            f"table row at line {line} ({space.span(start, end)} characters without padding) does not fit in "
+            f"max_chars ({space.cfg.max_chars}) with the table's header and is kept whole as an overflow chunk",
+            line=line,
+        )
+    )
 
 
 def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:

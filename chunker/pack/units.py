@@ -57,6 +57,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
                 _split(space, units, diagnostics, block, strength)
                 continue
         units.append(Unit(start, end, block, strength, heading))
+    diagnostics.extend(space.notes)
     return units, diagnostics
 
 

@@ -1,0 +1,88 @@
+"""Padding in table rows: whitespace (and delimiter dashes) that only align the columns.
+
+Generated docs pad cells to line the columns up (``| Description<560 spaces> | Action |``). Padding
+does not count toward a piece's size and is collapsed in ``content_for_embedding``
+(``content_original`` stays the exact source slice): a run of spaces or tabs inside a row becomes
+one space, a run of dashes in the delimiter row becomes ``---``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from chunker.models import Block
+
+_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
+"""Two or more spaces or tabs after a character of the row (not the line's indentation)."""
+_DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_DASHES = re.compile(r"-{4,}")
+
+
+def _runs(text: str, base: int) -> list[tuple[int, int]]:
+    """(end offset, characters saved) of each collapsible run in ``text`` (at offset ``base``)."""
+    runs: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        if _DELIMITER_ROW.match(line):
+            runs.extend((base + pos + m.end(), len(m.group()) - 3) for m in _DASHES.finditer(line))
+        runs.extend((base + pos + m.end(), len(m.group()) - 1) for m in _SPACES.finditer(line))
+        pos += len(line) + 1
+    runs.sort()
+    return runs
+
+
+def collapse(text: str) -> str:
+    """``text`` (rows of a table) with its padding collapsed."""
+    lines = []
+    for line in text.split("\n"):
+        if _DELIMITER_ROW.match(line):
+            line = _DASHES.sub("---", line)
+        lines.append(_SPACES.sub(" ", line))
+    return "\n".join(lines)
+
+
+class Padding:
+    """The padding of a section's tables, to discount it from the size of any source range."""
+
+    def __init__(self, source: str, blocks: Sequence[Block]) -> None:
+        ends: list[int] = []
+        sums: list[int] = [0]
+        self.tables: list[Block] = []
+        for block in blocks:
+            if block.kind != "table":
+                continue
+            runs = _runs(source[block.start_offset : block.end_offset], block.start_offset)
+            if runs:
+                self.tables.append(block)
+            for end, saved in runs:
+                ends.append(end)
+                sums.append(sums[-1] + saved)
+        self._ends = ends
+        self._sums = sums
+
+    def __bool__(self) -> bool:
+        return bool(self._ends)
+
+    def saved(self, start: int, end: int) -> int:
+        """Characters of padding in source[start:end] (runs that end inside it)."""
+        if not self._ends:
+            return 0
+        return self._sums[bisect_right(self._ends, end)] - self._sums[bisect_right(self._ends, start)]
+
+    def embed(self, source: str, start: int, end: int) -> str | None:
+        """source[start:end] with the padding of its tables collapsed; None when it holds none."""
+        if not self.saved(start, end):
+            return None
+        parts: list[str] = []
+        pos = start
+        for table in self.tables:
+            a, b = max(table.start_offset, start), min(table.end_offset, end)
+            if a >= b:
+                continue
+            parts.append(source[pos:a])
+            parts.append(collapse(source[a:b]))
+            pos = b
+        parts.append(source[pos:end])
+        return "".join(parts)
