@@ -290,6 +290,8 @@ def check_values(cfg: ChunkerConfig) -> None:
 
 # -- settings file --------------------------------------------------------------
 
+DEFAULT_EXCLUDE: tuple[str, ...] = ("node_modules",)
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -298,6 +300,10 @@ class Settings:
     defaults: ChunkerConfig
     documents: tuple[tuple[str, Mapping[str, Any]], ...] = ()
     path: str = "<defaults>"
+    include: tuple[str, ...] = ()
+    """Globs of the files below ``sources/`` that are sources (empty: every .md, .markdown, .mdx, .txt)."""
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    """Globs of files and folders below ``sources/`` that are left out."""
 
     def for_stem(self, stem: str) -> ChunkerConfig:
         """Effective options of one document: defaults, then every matching override in order."""
@@ -308,7 +314,23 @@ class Settings:
         return cfg
 
 
-_SETTINGS_KEYS = ("documents", "eval")
+_SETTINGS_KEYS = ("documents", "eval", "include", "exclude")
+
+
+def _globs(data: Mapping[str, Any], key: str, default: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """``include`` / ``exclude``: a list of non-empty glob strings (absent: ``default``)."""
+    if key not in data:
+        return default
+    value = data[key]
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"'{key}' must be a list of glob patterns (strings)", path=f"{where}: {key}")
+    if any(len(v) > 1000 or "\x00" in v for v in value):
+        raise ConfigError(f"'{key}': a pattern is over 1000 characters or holds NUL", path=f"{where}: {key}")
+    return tuple(value)
 
 
 def settings_from_mapping(data: Any, where: str) -> Settings:
@@ -333,7 +355,9 @@ def settings_from_mapping(data: Any, where: str) -> Settings:
         override_where = f"{where}: documents.{pattern}"
         _check_tokenizer(merged(defaults, overrides or {}, override_where), override_where)
         documents.append((pattern, dict(overrides or {})))
-    return Settings(defaults=defaults, documents=tuple(documents), path=where)
+    include = _globs(data, "include", (), where)
+    exclude = _globs(data, "exclude", DEFAULT_EXCLUDE, where)
+    return Settings(defaults=defaults, documents=tuple(documents), path=where, include=include, exclude=exclude)
 
 
 def _check_tokenizer(cfg: ChunkerConfig, where: str) -> ChunkerConfig:

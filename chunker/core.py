@@ -112,7 +112,7 @@ def chunk_source(
 
 def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> ChunkingResult:
     # imported here: a driver that only checks freshness needs no parser
-    if source_path.endswith(".txt"):
+    if source_path.lower().endswith(".txt"):
         from chunker.plaintext import chunk_text
 
         return chunk_text(text, config, doc_id, source_path)

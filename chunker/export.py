@@ -119,20 +119,16 @@ def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
 
 
 def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
-    """Stems with artifacts in ``chunks_dir`` (folders holding a meta.json), sorted."""
+    """Ids with artifacts in ``chunks_dir`` (folders holding a meta.json, at any depth), sorted."""
+    from chunker.sources import document_folders
+
     if not chunks_dir.is_dir():
         raise UsageError(f"no chunks folder {chunks_dir}; run `chunker` first")
     try:
-        entries = list(chunks_dir.iterdir())
+        list(chunks_dir.iterdir())
     except OSError as exc:
         raise UsageError(f"cannot list the chunks folder: {exc.strerror or exc}", path=str(chunks_dir)) from None
-    return tuple(
-        sorted(
-            entry.name
-            for entry in entries
-            if entry.is_dir() and not entry.name.startswith((".", "_")) and (entry / "meta.json").is_file()
-        )
-    )
+    return tuple(document_folders(chunks_dir))
 
 
 # -- md -------------------------------------------------------------------------------

@@ -41,8 +41,8 @@ def render_run(
     else:
         summary = work(None)
     print_diagnostics(summary, err, out, quiet=quiet or json_out)
-    if not summary.documents and not json_out and not quiet:
-        err.print(f"[yellow]warning:[/] no source documents (*.md, *.txt) in {sources}/")
+    if not json_out and not quiet:
+        print_left_out(summary, sources, err, out)
     if json_out:
         import orjson
 
@@ -50,6 +50,29 @@ def render_run(
     elif not quiet:
         out.print(summary_table(summary))
     return summary
+
+
+def left_out_line(summary: RunSummary) -> str:
+    """``N files left out (reason n, ...)``, or empty when nothing was left out."""
+    counts = summary.left_out_counts()
+    if not counts:
+        return ""
+    total = sum(counts.values())
+    reasons = ", ".join(f"{reason} {n}" for reason, n in counts.items())
+    return f"{total} {'entry' if total == 1 else 'entries'} of the source tree left out ({reasons}); --json lists each"
+
+
+def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> None:
+    from rich.markup import escape
+
+    line = left_out_line(summary)
+    if not summary.documents:
+        only = f": all {line}" if line else ""
+        err.print(
+            f"[yellow]warning:[/] no source documents (.md, .markdown, .mdx, .txt) in {escape(str(sources))}/{only}"
+        )
+    elif line:
+        out.print(escape(line))
 
 
 def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -> None:

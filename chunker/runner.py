@@ -21,16 +21,20 @@ from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
 from chunker.policy import exit_code, judge
 from chunker.sources import (
+    FAILING_REASONS,
+    LeftOut,
     Scan,
+    Selection,
     Shadowed,
     SourceFile,
     ambiguous_message,
     case_collisions,
     check_inside,
+    check_output_parents,
     collision_index,
+    document_folders,
     find_source,
     scan,
-    validate_stem,
 )
 
 Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"]
@@ -70,10 +74,18 @@ class RunSummary:
     documents: tuple[DocOutcome, ...]
     warnings: tuple[str, ...] = ()
     """Findings about the run rather than one document (e.g. an override that matches no document)."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Files and folders of the source tree that a full run does not chunk, with their reasons."""
 
     @property
     def exit_code(self) -> int:
         return max((d.exit_code for d in self.documents), default=EXIT_OK)
+
+    def left_out_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for item in self.left_out:
+            counts[item.reason] = counts.get(item.reason, 0) + 1
+        return dict(sorted(counts.items()))
 
     def to_dict(self) -> dict[str, Any]:
         counts: dict[str, int] = {}
@@ -84,6 +96,8 @@ class RunSummary:
             "counts": counts,
             "documents": [d.to_dict() for d in self.documents],
             "warnings": list(self.warnings),
+            "left_out_counts": self.left_out_counts(),
+            "left_out": [x.to_dict() for x in self.left_out],
         }
 
 
@@ -188,6 +202,7 @@ def process_document(
         delta = _delta(folder, outcome.result)
         from chunker.writer import write_document  # an unchanged document needs no writer
 
+        check_output_parents(out_dir, source.stem)
         write_document(folder, outcome.artifacts, _display(folder))
         status: Status = "new" if previous is None else "changed"
         return _outcome(source, outcome, status, outcome.exit_code, delta)
@@ -231,9 +246,7 @@ def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[
         return DocOutcome(source.stem, source.display, "off", EXIT_OK)
     if check:
         return DocOutcome(source.stem, source.display, "stale", EXIT_VALIDATION)
-    from chunker.writer import remove_folder
-
-    remove_folder(folder, _display(folder))
+    remove_document_folder(folder, out_dir_of(folder, source.stem))
     count = previous.get("total_chunks")
     removed = count if isinstance(count, int) and not isinstance(count, bool) else 0
     return DocOutcome(
@@ -331,13 +344,17 @@ def run(
     check: bool = False,
     progress: Any = None,
 ) -> RunSummary:
-    """Chunk the given stems (or every source) into ``out_dir/<stem>/``."""
+    """Chunk the given documents (ids or bare names; default every source) into ``out_dir/<id>/``."""
     left_out: list[DocOutcome] = []
+    selection = Selection(settings.include, settings.exclude)
+    skipped: tuple[LeftOut, ...] = ()
     if stems:
-        sources = [find_source(sources_dir, validate_stem(s)) for s in dict.fromkeys(stems)]
+        found = [find_source(sources_dir, s, selection) for s in dict.fromkeys(stems)]
+        sources = list({s.stem: s for s in found}.values())
         kept = {s.stem for s in sources}
     else:
-        scanned = scan(sources_dir)
+        scanned = scan(sources_dir, selection)
+        skipped = tuple(scanned.left_out)
         left_out = _left_out(scanned)
         kept = {s.stem for s in scanned.found}  # a stem that fails here keeps its previous artifacts
         failed = {o.stem for o in left_out if o.status == "failed"}
@@ -372,10 +389,12 @@ def run(
             for entry in orphan_folders(out_dir, kept):
                 display = _display(entry)
                 message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
-                outcomes.append(DocOutcome(entry.name, display, "stale", EXIT_VALIDATION, message=message))
+                stem = entry.relative_to(out_dir).as_posix()
+                outcomes.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
         else:
             outcomes.extend(remove_orphans(out_dir, kept))
-    return RunSummary(tuple(outcomes), _unmatched_overrides(settings, [s.stem for s in sources]) if not stems else ())
+    warnings = _unmatched_overrides(settings, [s.stem for s in sources]) if not stems else ()
+    return RunSummary(tuple(outcomes), warnings, skipped)
 
 
 def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:
@@ -390,26 +409,24 @@ def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str,
 
 
 def _left_out(scanned: Scan) -> list[DocOutcome]:
-    """Files of ``sources/`` that a full run does not chunk, said out loud: a name that is not a
-    valid stem or a stem found in several subfolders fails the run (exit 2, nothing is chunked
-    under that stem); a file that the lookup order puts behind another is a warning."""
+    """Files of ``sources/`` that a full run does not chunk, said out loud: a name that gives no
+    usable id, an id that several file names give, and a folder too deep or unreadable fail the
+    run (exit 2, nothing is chunked under that id); a file that the lookup order puts behind
+    another is a warning. Files that are not sources at all are listed in the summary only."""
     out: list[DocOutcome] = []
-    for display in scanned.refused:
-        stem = Path(display).stem
-        message = (
-            f"{display}: not chunked: {stem!r} is not a valid stem (use only ASCII letters, digits, '.', '_' "
-            "and '-', starting with a letter or digit); rename the file"
-        )
-        out.append(DocOutcome(stem, display, "failed", EXIT_USAGE, message=message))
+    for item in scanned.left_out:
+        if item.reason in FAILING_REASONS - {"ambiguous"}:
+            message = f"{item.display}: not chunked: {item.message}; rename or move it"
+            out.append(DocOutcome(item.stem or item.display, item.display, "failed", EXIT_USAGE, message=message))
     ambiguous: dict[str, list[Shadowed]] = {}
-    for item in scanned.shadowed:
-        if item.ambiguous:
-            ambiguous.setdefault(item.stem, []).append(item)
+    for shadow in scanned.shadowed:
+        if shadow.ambiguous:
+            ambiguous.setdefault(shadow.stem, []).append(shadow)
         else:
             warning = Diagnostic(
-                "warning", "shadowed", f"not chunked: {item.chosen} has the same stem and comes first in lookup order"
+                "warning", "shadowed", f"not chunked: {shadow.chosen} has the same id and comes first in lookup order"
             )
-            out.append(DocOutcome(item.stem, item.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
+            out.append(DocOutcome(shadow.stem, shadow.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
     for stem, items in ambiguous.items():
         message = ambiguous_message(stem, items[0].chosen, [i.display for i in items])
         out.append(DocOutcome(stem, items[0].chosen, "failed", EXIT_USAGE, message=message))
@@ -424,29 +441,47 @@ def _size(path: Path) -> int:
 
 
 def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
-    """Document folders of ``out_dir`` (those holding our meta.json) whose stem is not in ``stems``."""
+    """Document folders below ``out_dir`` (those holding our meta.json) whose id is not in
+    ``stems``, deepest first (a folder's own orphaned sub-documents go before it)."""
     if not out_dir.is_dir():
         return []
-    return [
-        entry
-        for entry in sorted(out_dir.iterdir())
-        if not entry.name.startswith((".", "_"))
-        and entry.name not in stems
-        and entry.is_dir()
-        and (entry / "meta.json").is_file()
-    ]
+    gone = [out_dir / stem for stem in document_folders(out_dir) if stem not in stems]
+    return sorted(gone, key=lambda p: (-len(p.parts), p))
+
+
+def out_dir_of(folder: Path, stem: str) -> Path:
+    """The output root of a document folder (``chunks/`` for ``chunks/a/b`` and id ``a/b``)."""
+    root = folder
+    for _ in stem.split("/"):
+        root = root.parent
+    return root
+
+
+def remove_document_folder(folder: Path, out_dir: Path) -> None:
+    """Remove a document's artifacts; the folder goes too unless other documents' folders lie
+    in it, and so do the folders above it that are left empty (up to ``out_dir``)."""
+    from chunker.writer import remove_folder
+
+    remove_folder(folder, _display(folder), keep_subfolders=True)
+    parent = folder.parent
+    root = out_dir.resolve()
+    while parent.resolve() != root and root in parent.resolve().parents:
+        try:
+            parent.rmdir()  # only when empty
+        except OSError:
+            break
+        parent = parent.parent
 
 
 def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
     """Remove document folders whose source is gone (only folders that hold our meta.json)."""
-    from chunker.writer import remove_folder
-
     removed: list[DocOutcome] = []
     for entry in orphan_folders(out_dir, stems):
         display = _display(entry)
+        stem = entry.relative_to(out_dir).as_posix()
         try:
-            remove_folder(entry, display)
-            removed.append(DocOutcome(entry.name, display, "removed", EXIT_OK))
+            remove_document_folder(entry, out_dir)
+            removed.append(DocOutcome(stem, display, "removed", EXIT_OK))
         except ChunkerError as exc:
-            removed.append(DocOutcome(entry.name, display, "failed", exc.exit_code, message=str(exc)))
+            removed.append(DocOutcome(stem, display, "failed", exc.exit_code, message=str(exc)))
     return removed

@@ -316,19 +316,26 @@ def write_document(folder: Path, artifacts: Mapping[str, bytes], display: str, t
         _fsync_dir(folder)
 
 
+def _ours(name: str, artifact_names: set[str]) -> bool:
+    return name in artifact_names or name == LOCK_NAME or name.endswith(TMP_SUFFIX)
+
+
 def remove_folder(
     folder: Path,
     display: str | None = None,
     *,
     artifact_names: Iterable[str] = ARTIFACT_NAMES,
     timeout: float = 30.0,
+    keep_subfolders: bool = False,
 ) -> None:
     """Remove an orphaned document folder that holds only what chunker writes.
 
     Deletes the artifacts, the lock file and temporary files, then the folder.
     A folder holding anything else (a subfolder or a foreign file) is left
     untouched and :class:`OutputError` names what is in the way; a symlink in
-    place of the folder is refused. A missing folder is fine.
+    place of the folder is refused. A missing folder is fine. With
+    ``keep_subfolders`` subfolders (the folders of documents whose id lies below
+    this one's) are not in the way: the artifacts go, the folder stays for them.
     """
     where = display or str(folder)
     try:
@@ -350,8 +357,8 @@ def remove_folder(
         foreign = sorted(
             e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
             for e in entries
-            if e.is_dir(follow_symlinks=False)
-            or not (e.name in ours or e.name == LOCK_NAME or e.name.endswith(TMP_SUFFIX))
+            if (e.is_dir(follow_symlinks=False) and not keep_subfolders)
+            or not (e.is_dir(follow_symlinks=False) or _ours(e.name, ours))
         )
         if foreign:
             shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
@@ -359,7 +366,7 @@ def remove_folder(
                 f"refusing to remove the folder: it holds {shown}, which chunker did not write", path=where
             )
         for entry in entries:
-            if entry.name != LOCK_NAME:
+            if entry.name != LOCK_NAME and not entry.is_dir(follow_symlinks=False):
                 try:
                     os.unlink(entry.path)
                 except FileNotFoundError:

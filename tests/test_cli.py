@@ -399,25 +399,32 @@ def test_the_console_script_and_python_m_both_work(work: Path) -> None:
     assert (work / "chunks" / "clinic" / "chunks.json").is_file()
 
 
-def test_a_full_run_names_every_source_file_it_does_not_chunk(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_full_run_chunks_a_tree_and_names_every_file_it_does_not_chunk(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     sources = work / "sources"
     (sources / "справка.md").write_text("# Справка\n\nТекст.\n", encoding="utf-8")
     for folder in ("a", "b"):
         (sources / folder).mkdir()
         (sources / folder / "index.md").write_text(f"# {folder}\n\nBody {folder}.\n", encoding="utf-8")
     (sources / "guide.txt").write_text("Guide as text.\n", encoding="utf-8")
-    assert cli() == 2
+    (sources / "logo.png").write_bytes(b"\x89PNG")
+    assert cli() == 0
     captured = capsys.readouterr()
-    assert "sources/справка.md: not chunked" in captured.err and "rename the file" in captured.err
-    assert "sources/a/index.md, sources/b/index.md" in captured.err
     assert "sources/guide.txt: warning: shadowed" in captured.out
-    assert sorted(p.name for p in (work / "chunks").iterdir()) == ["clinic", "guide"]  # the others still run
-    assert cli("--json") == 2
+    assert sorted(p.name for p in (work / "chunks").iterdir()) == ["a", "b", "clinic", "guide", "справка"]
+    assert (work / "chunks" / "a" / "index" / "chunks.json").is_file()
+    assert cli("--json") == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert {(d["source"], d["status"], d["exit_code"]) for d in data["documents"]} >= {
-        ("sources/справка.md", "failed", 2),
-        ("sources/a/index.md", "failed", 2),
-        ("sources/guide.txt", "shadowed", 0),
+    assert {(d["stem"], d["source"], d["status"]) for d in data["documents"]} >= {
+        ("справка", "sources/справка.md", "unchanged"),
+        ("a/index", "sources/a/index.md", "unchanged"),
+        ("guide", "sources/guide.txt", "shadowed"),
+    }
+    assert data["left_out_counts"] == {"not-a-source": 1, "shadowed": 1}
+    assert {(x["path"], x["reason"]) for x in data["left_out"]} == {
+        ("sources/logo.png", "not-a-source"),
+        ("sources/guide.txt", "shadowed"),
     }
 
 

@@ -16,6 +16,7 @@ from chunker.sources import (
     collision_index,
     discover,
     find_source,
+    is_doc_id,
     scan,
     validate_stem,
 )
@@ -37,40 +38,54 @@ def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 # -- stems ----------------------------------------------------------------------
 
-GOOD_STEMS = ["a", "guide", "Guide_2024", "v1.2-final", "0", "a" * 100, "x.md"]
+GOOD_STEMS = [
+    "a",
+    "guide",
+    "Guide_2024",
+    "v1.2-final",
+    "0",
+    "a" * 100,
+    "x.md",
+    "_index",
+    "guides/cms/umbraco",
+    "справка",
+    "a..b",
+    "a" * 240,
+]
 
 BAD_STEMS = [
     ("", "empty"),
     ("..", "'..'"),
-    (".", "letters, digits"),
-    ("../../zqx_escape", "not a path"),
+    (".", "'.'"),
+    ("../../zqx_escape", "'..'"),
+    ("a/../b", "'..'"),
     ("/tmp/zqx_abs", "absolute"),
     ("C:\\x", "absolute"),
-    ("sub/baseline_valid", "not a path"),
-    ("sub\\x", "not a path"),
-    ("a..b", "'..'"),
+    ("sub\\x", "not '\\'"),
     ("*", "wildcards"),
     ("guide*", "wildcards"),
     ("g?ide", "wildcards"),
     ("[ab]", "wildcards"),
-    ("a" * 101, "at most 100"),
-    ("a" * 300, "at most 100"),
+    ("a" * 241, "longer than 240 bytes"),
+    ("a/" * 501, "at most 1000"),
     ("a\x00b", "NUL"),
-    (".hidden", "starting with a letter or digit"),
-    ("-rf", "starting with a letter or digit"),
-    ("_x", "starting with a letter or digit"),
-    ("with space", "letters, digits"),
-    ("ünïcode", "letters, digits"),
-    ("x\n", "letters, digits"),
-    ("x\ny", "letters, digits"),
-    ("K\u212a", "letters, digits"),  # Kelvin sign, folds to 'k'
+    (".hidden", "unusable"),
+    ("sub/", "unusable"),
+    ("-rf", "did you mean 'rf'"),
+    ("with space", "did you mean 'with-space'"),
+    ("guides/my guide", "did you mean 'guides/my-guide'"),
+    ("x\n", "did you mean 'x'"),
+    ("x\ny", "did you mean 'x-y'"),
+    ("K\u212a", "did you mean 'KK'"),  # Kelvin sign: its NFC form is 'K'
 ]
 
 
 @pytest.mark.parametrize("stem", GOOD_STEMS)
 def test_safe_stems_are_accepted(stem: str) -> None:
     assert validate_stem(stem) == stem
-    assert STEM_RE.match(stem)
+    assert is_doc_id(stem)
+    flat_ascii = "/" not in stem and stem.isascii() and not stem.startswith("_") and len(stem) <= 100
+    assert bool(STEM_RE.match(stem)) == flat_ascii
 
 
 @pytest.mark.parametrize(("stem", "why"), BAD_STEMS)
@@ -112,27 +127,48 @@ def test_find_source_accepts_a_relative_sources_folder(sources: Path) -> None:
         (["_output/auto/x.md", "x.md", "_output/auto/x.txt", "x.txt"], "_output/auto/x.md"),
         (["x.md", "_output/auto/x.txt", "x.txt"], "x.md"),
         (["_output/auto/x.txt", "x.txt"], "_output/auto/x.txt"),
-        (["x.txt", "deep/x.md"], "x.txt"),
+        (["x.txt", "x.mdx", "x.markdown"], "x.markdown"),
+        (["x.txt", "x.mdx"], "x.mdx"),
         (["deep/x.txt", "deep/x.md"], "deep/x.md"),
+        (["_output/auto/deep/x.mdx", "deep/x.mdx"], "_output/auto/deep/x.mdx"),
     ],
 )
 def test_lookup_order_is_the_same_for_find_source_and_discover(sources: Path, present: list[str], winner: str) -> None:
     for name in present:
         touch(sources / name)
-    assert find_source(sources, "x").path == sources / winner
-    assert [s.path for s in discover(sources) if s.stem == "x"] == [sources / winner]
+    stem = "deep/x" if "deep" in winner else "x"
+    assert find_source(sources, stem).path == sources / winner
+    assert [s.path for s in discover(sources) if s.stem == stem] == [sources / winner]
 
 
 @pytest.mark.parametrize(
     "present",
     [["deep/x.txt", "deep/er/x.md"], ["deep/er/x.md", "deep/x.md"], ["b/x.md", "a/x.md"]],
 )
-def test_one_stem_in_two_subfolders_is_refused_rather_than_guessed(sources: Path, present: list[str]) -> None:
+def test_a_bare_name_of_several_documents_is_refused_listing_their_ids(sources: Path, present: list[str]) -> None:
     for name in present:
         touch(sources / name)
     with pytest.raises(UsageError) as info:
         find_source(sources, "x")
-    assert all(f"sources/{name}" in str(info.value) for name in present)
+    assert "names 2 documents" in str(info.value) and "give the whole id" in str(info.value)
+    assert all(name.rsplit(".", 1)[0] in str(info.value) for name in present)
+    for name in present:
+        assert find_source(sources, name.rsplit(".", 1)[0]).path == sources / name
+
+
+def test_a_bare_name_of_one_document_in_a_subfolder_finds_it(sources: Path) -> None:
+    touch(sources / "guides" / "cms" / "umbraco.mdx")
+    found = find_source(sources, "umbraco")
+    assert (found.stem, found.display) == ("guides/cms/umbraco", "sources/guides/cms/umbraco.mdx")
+
+
+def test_two_names_that_give_one_id_are_refused_rather_than_guessed(sources: Path) -> None:
+    touch(sources / "my guide.md")
+    touch(sources / "my-guide.md")
+    with pytest.raises(UsageError, match="given by several files"):
+        find_source(sources, "my-guide")
+    scanned = scan(sources)
+    assert [(x.display, x.reason) for x in scanned.left_out] == [("sources/my-guide.md", "ambiguous")]
 
 
 def test_a_missing_stem_is_a_usage_error_naming_it_and_close_matches(sources: Path) -> None:
@@ -154,8 +190,9 @@ def test_a_missing_stem_suggests_a_name_that_differs_only_in_case(sources: Path)
 
 def test_find_source_validates_the_stem_first(sources: Path) -> None:
     touch(sources / "sub" / "baseline_valid.md")
-    with pytest.raises(UsageError, match="not a path"):
-        find_source(sources, "sub/baseline_valid")
+    assert find_source(sources, "sub/baseline_valid").path == sources / "sub" / "baseline_valid.md"
+    with pytest.raises(UsageError, match=r"'\.\.'"):
+        find_source(sources, "sub/../sub/baseline_valid")
     with pytest.raises(UsageError, match="wildcards"):
         find_source(sources, "*")
 
@@ -187,7 +224,7 @@ def test_discover_lists_one_source_per_stem_sorted(sources: Path) -> None:
         ("a", "sources/a.txt"),
         ("b", "sources/b.md"),
         ("c", "sources/_output/auto/c.md"),
-        ("d", "sources/sub/d.md"),
+        ("sub/d", "sources/sub/d.md"),
     ]
 
 
@@ -205,34 +242,51 @@ def test_discover_skips_hidden_files_folders_other_extensions_and_other_output_f
 def test_discover_does_not_follow_symlinked_folders(sources: Path, tmp_path: Path) -> None:
     touch(tmp_path / "elsewhere" / "secret.md")
     (sources / "linked").symlink_to(tmp_path / "elsewhere")
-    assert discover(sources) == []
+    scanned = scan(sources)
+    assert scanned.found == []
+    assert [(x.display, x.reason, x.folder) for x in scanned.left_out] == [("sources/linked", "symlinked-folder", True)]
 
 
-def test_scan_reports_files_whose_name_is_not_a_valid_stem(sources: Path) -> None:
+def test_names_with_spaces_and_other_scripts_get_ids_that_are_safe_paths(sources: Path) -> None:
     touch(sources / "with space.md")
+    touch(sources / "Über uns" / "Cafe\u0301 & Bar.md")  # NFD, as macOS writes it
+    touch(sources / "docs" / "_index.md")
+    touch(sources / "docs" / "index.md")
+    touch(sources / "справка.md")
+    assert [s.stem for s in scan(sources).found] == [
+        "docs/_index",
+        "docs/index",
+        "with-space",
+        "Über-uns/Café-Bar",
+        "справка",
+    ]
+
+
+def test_names_that_give_no_id_are_listed_as_invalid(sources: Path) -> None:
+    touch(sources / "???.md")
     touch(sources / "ok.md")
     scanned = scan(sources)
     assert [s.stem for s in scanned.found] == ["ok"]
-    assert scanned.refused == ["sources/with space.md"]
+    assert scanned.refused == ["sources/???.md"]
 
 
-def test_scan_reports_every_file_that_another_file_with_its_stem_shadows(sources: Path) -> None:
+def test_scan_reports_every_file_that_another_file_with_its_id_shadows(sources: Path) -> None:
     for rel in ("x.md", "x.txt", "_output/auto/x.md", "a/y.md", "b/y.md", "a/z.md", "a/z.txt", "deep/w.md", "w.md"):
         touch(sources / rel)
     scanned = scan(sources)
     assert [s.display for s in scanned.found] == [
-        "sources/w.md",
-        "sources/_output/auto/x.md",
         "sources/a/y.md",
         "sources/a/z.md",
+        "sources/b/y.md",
+        "sources/deep/w.md",
+        "sources/w.md",
+        "sources/_output/auto/x.md",
     ]
     shadowed = {(s.display, s.chosen, s.ambiguous) for s in scanned.shadowed}
     assert shadowed == {
         ("sources/x.md", "sources/_output/auto/x.md", False),
         ("sources/x.txt", "sources/_output/auto/x.md", False),
-        ("sources/b/y.md", "sources/a/y.md", True),  # two subfolders: only the sort order would choose
         ("sources/a/z.txt", "sources/a/z.md", False),
-        ("sources/deep/w.md", "sources/w.md", False),
     }
 
 

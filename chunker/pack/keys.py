@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from chunker.models import Heading
-from chunker.sources import STEM_RE
+from chunker.sources import is_doc_id
 from chunker.strategies import Section
 
 _ZIFFER = re.compile(
@@ -38,7 +38,7 @@ def slug(text: str, limit: int = 60) -> str:
 def stem_slug(stem: str) -> str:
     """The stem itself when it is a valid one (as every CLI stem is): keys of two documents never
     meet, even for stems a slug would merge (user.guide / user-guide, or a long shared start)."""
-    return stem if STEM_RE.match(stem) else slug(stem)
+    return stem if is_doc_id(stem) else slug(stem)
 
 
 def key_base(stem_slug: str, ziffer: str | None, section: Section) -> str:
