@@ -36,8 +36,8 @@ def slug(text: str, limit: int = 60) -> str:
 
 
 def stem_slug(stem: str) -> str:
-    """The stem itself when it is a valid one (as every CLI stem is): keys of two documents never
-    meet, even for stems a slug would merge (user.guide / user-guide, or a long shared start)."""
+    """The document id itself when it is a valid one (as every id of a run is): keys of two documents
+    never meet, even for ids a slug would merge (user.guide / user-guide, a/b / a-b, a long shared start)."""
     return stem if is_doc_id(stem) else slug(stem)
 
 
