@@ -12,21 +12,22 @@ import fnmatch
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Literal
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from chunker.errors import ConfigError
 from chunker.text import SURROGATE
 
-Strategy = Literal["headings", "recursive", "faq", "pages", "off"]
+StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
+"""The strategies (:data:`chunker.strategies.STRATEGIES` maps each to its function)."""
 ContextPrefix = Literal["breadcrumb", "heading", "blockquote", "none"]
 SizeUnit = Literal["chars", "tokens"]
+AtomicKind = Literal["table", "code", "list", "math", "html", "blockquote", "paragraph"]
+"""Block kinds that ``atomic_types`` may name."""
 
-STRATEGIES: tuple[str, ...] = ("headings", "recursive", "faq", "pages", "off")
-CONTEXT_PREFIXES: tuple[str, ...] = ("breadcrumb", "heading", "blockquote", "none")
-SIZE_UNITS: tuple[str, ...] = ("chars", "tokens")
-BLOCK_KINDS: tuple[str, ...] = ("table", "code", "list", "math", "html", "blockquote", "paragraph")
+STRATEGY_NAMES: tuple[str, ...] = get_args(StrategyName)
 
 DEFAULT_SKIP_HEADINGS = ("indice", "sommario", "bibliografia", "ringraziamenti", "abbreviazioni")
 
@@ -35,12 +36,12 @@ DEFAULT_SKIP_HEADINGS = ("indice", "sommario", "bibliografia", "ringraziamenti",
 class ChunkerConfig:
     """Effective options for chunking one document."""
 
-    strategy: str = "headings"
+    strategy: StrategyName = "headings"
     max_chars: int = 1200
     min_chars: int = 80
     target_chars: int = 800
     context_depth: int = 3
-    section_level: int | str = 2
+    section_level: int | Literal["auto"] = 2
     """Headings of this level or shallower open a section; ``auto`` picks one per document."""
     faq_level: int = 3
     skip_headings: tuple[str, ...] = DEFAULT_SKIP_HEADINGS
@@ -48,12 +49,12 @@ class ChunkerConfig:
     skip_pre_heading: bool = False
     merge_short: bool = True
     overlap_sentences: int = 0
-    atomic_types: tuple[str, ...] = ("table", "code", "list", "math", "html")
+    atomic_types: tuple[AtomicKind, ...] = ("table", "code", "list", "math", "html")
     split_oversize: bool = True
-    context_prefix: str = "breadcrumb"
+    context_prefix: ContextPrefix = "breadcrumb"
     context_label: str = "Kontext"
     page_marker_pattern: str = r"<!--\s*page:?\s*(\d+)\s*-->"
-    size_unit: str = "chars"
+    size_unit: SizeUnit = "chars"
     tokenizer: str = "whitespace"
     fail_on_broken_fence: bool = True
     fail_on_content_loss: bool = False
@@ -69,8 +70,6 @@ class ChunkerConfig:
     txt_underlined_headings: bool = True
     txt_caps_headings: bool = True
     txt_faq: bool = True
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    """Sections of the config file that belong to other commands (e.g. ``eval``)."""
 
     def __post_init__(self) -> None:
         check_values(self)
@@ -82,7 +81,6 @@ class ChunkerConfig:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out.pop("extra", None)
         for key, value in out.items():
             if isinstance(value, tuple):
                 out[key] = list(value)
@@ -136,12 +134,11 @@ MAX_INTS: dict[str, int] = {
 faq_level, max_nesting and max_frontmatter_depth do): far above any useful value, and inside the
 64 bits the JSON writer takes (an integer of 23 digits was an internal error)."""
 
-_FIELD_TYPES: dict[str, str] = {f.name: str(f.type) for f in fields(ChunkerConfig)}
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "strategy": STRATEGIES,
-    "context_prefix": CONTEXT_PREFIXES,
-    "size_unit": SIZE_UNITS,
-}
+_FIELD_TYPES: dict[str, Any] = get_type_hints(ChunkerConfig)
+"""Each option's declared type, resolved (``Literal[...]`` included): what :func:`_coerce` checks."""
+_CHECKED_TYPES: tuple[str, ...] = tuple(key for key, hint in _FIELD_TYPES.items() if "Literal" in repr(hint))
+"""Options whose values are named choices: checked again whenever a config is built (also from
+Python, where the type checker is the only other guard)."""
 
 
 _SHOWN = 80
@@ -163,43 +160,76 @@ class _RelationError(ConfigError):
 
 
 def _coerce(key: str, value: Any, where: str) -> Any:
-    kind = _FIELD_TYPES[key]
-    path = f"{where}: {key}"
-    if kind == "int":
+    """``value`` as option ``key`` takes it, checked against the option's declared type."""
+    hint = _FIELD_TYPES[key]
+    if value is False and key == "strategy":
+        return "off"  # YAML 1.1 reads an unquoted `off` as false
+    try:
+        return _as(hint, value)
+    except _WrongTypeError as exc:
+        raise ConfigError(f"'{key}' must be {exc.expected}, got {_show(exc.value)}", path=f"{where}: {key}") from None
+
+
+class _WrongTypeError(Exception):
+    def __init__(self, expected: str, value: Any) -> None:
+        super().__init__(expected)
+        self.expected = expected
+        self.value = value
+
+
+def _describe(hint: Any) -> str:
+    """How an error message names a type: ``an integer``, ``one of a, b``, ``a list of strings``."""
+    if hint in _NAMES:
+        return _NAMES[hint]
+    origin = get_origin(hint)
+    if origin is Literal:
+        choices = get_args(hint)
+        return f"'{choices[0]}'" if len(choices) == 1 else "one of " + ", ".join(map(str, choices))
+    if origin is tuple:
+        item = get_args(hint)[0]
+        return "a list of strings" if item is str else f"a list of items, each {_describe(item)}"
+    if origin in (Union, UnionType):
+        return " or ".join(_describe(arg) for arg in get_args(hint))
+    raise AssertionError(f"no description for {hint}")  # pragma: no cover
+
+
+_NAMES: dict[Any, str] = {int: "an integer", bool: "true or false", str: "a string", type(None): "empty"}
+
+
+def _as(hint: Any, value: Any) -> Any:
+    """``value`` if it is of type ``hint`` (a list or set for a tuple); else :class:`_WrongTypeError`."""
+    origin = get_origin(hint)
+    if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"'{key}' must be an integer, got {_show(value)}", path=path)
+            raise _WrongTypeError(_describe(hint), value)
         return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise ConfigError(f"'{key}' must be true or false, got {_show(value)}", path=path)
+    if hint in (bool, str, type(None)):
+        if not isinstance(value, hint):
+            raise _WrongTypeError(_describe(hint), value)
         return value
-    if kind == "str":
-        if value is False and key == "strategy":
-            return "off"  # YAML 1.1 reads an unquoted `off` as false
-        if not isinstance(value, str):
-            raise ConfigError(f"'{key}' must be a string, got {_show(value)}", path=path)
-        if key in _CHOICES and value not in _CHOICES[key]:
-            raise ConfigError(f"'{key}' must be one of {', '.join(_CHOICES[key])}; got {_show(value)}", path=path)
+    if origin is Literal:
+        if not isinstance(value, str) or value not in get_args(hint):
+            raise _WrongTypeError(_describe(hint), value)
         return value
-    if kind == "int | str":
-        if value == "auto":
-            return value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"'{key}' must be 'auto' or an integer 1..6, got {_show(value)}", path=path)
-        return value
-    if kind == "tuple[str, ...]":
+    if origin in (Union, UnionType):
+        for arg in get_args(hint):
+            try:
+                return _as(arg, value)
+            except _WrongTypeError:
+                continue
+        raise _WrongTypeError(_describe(hint), value)
+    if origin is tuple:
         if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
-            raise ConfigError(f"'{key}' must be a list of strings, got {_show(value)}", path=path)
-        items = list(value)
-        for item in items:
-            if not isinstance(item, str):
-                raise ConfigError(f"'{key}' must be a list of strings; {_show(item)} is not a string", path=path)
+            raise _WrongTypeError(_describe(hint), value)
+        item_hint = get_args(hint)[0]
+        items = []
+        for item in value:
+            try:
+                items.append(_as(item_hint, item))
+            except _WrongTypeError:
+                raise _WrongTypeError(_describe(hint), item) from None
         return tuple(sorted(set(items))) if isinstance(value, (set, frozenset)) else tuple(items)
-    if kind == "Mapping[str, Any]":
-        if not isinstance(value, Mapping):
-            raise ConfigError(f"'{key}' must be a mapping, got {_show(value)}", path=path)
-        return dict(value)
-    raise AssertionError(f"no coercion for {key}: {kind}")  # pragma: no cover
+    raise AssertionError(f"no coercion for {hint}")  # pragma: no cover
 
 
 def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerConfig:
@@ -208,9 +238,9 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
         raise ConfigError(f"options must be a mapping of key: value, got {type(data).__name__}", path=where)
     changes: dict[str, Any] = {}
     for key, value in data.items():
-        if not isinstance(key, str) or key not in _FIELD_TYPES or key == "extra":
+        if not isinstance(key, str) or key not in _FIELD_TYPES:
             name = key if isinstance(key, str) else _show(key)
-            close = difflib.get_close_matches(name, [k for k in _FIELD_TYPES if k != "extra"], n=3)
+            close = difflib.get_close_matches(name, list(_FIELD_TYPES), n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise ConfigError(f"unknown option '{name[:_SHOWN]}'{hint}", path=where)
         changes[key] = _coerce(key, value, where)
@@ -240,9 +270,11 @@ def check_values(cfg: ChunkerConfig) -> None:
                     f"holds the escape \\u{ord(found.group()):04x}, a UTF-16 surrogate, which is not a character "
                     "(write the character itself, or \\UXXXXXXXX beyond U+FFFF)",
                 )
-    for key, choices in _CHOICES.items():
-        if getattr(cfg, key) not in choices:
-            raise bad(key, f"must be one of {', '.join(choices)}; got {_show(getattr(cfg, key))}")
+    for key in _CHECKED_TYPES:
+        try:
+            _as(_FIELD_TYPES[key], getattr(cfg, key))
+        except _WrongTypeError as exc:
+            raise bad(key, f"must be {exc.expected}, got {_show(exc.value)}") from None
     for key, most in MAX_INTS.items():
         if getattr(cfg, key) > most:
             raise bad(key, f"must be at most {most}, got {_show(getattr(cfg, key))}")
@@ -266,9 +298,6 @@ def check_values(cfg: ChunkerConfig) -> None:
         raise bad("context_depth", f"must be 0 or more, got {_show(cfg.context_depth)}")
     if cfg.overlap_sentences < 0:
         raise bad("overlap_sentences", f"must be 0 or more, got {_show(cfg.overlap_sentences)}")
-    for kind in cfg.atomic_types:
-        if kind not in BLOCK_KINDS:
-            raise bad("atomic_types", f"unknown block kind {kind!r}; known: {', '.join(BLOCK_KINDS)}")
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
         if getattr(cfg, key) < 1:
             raise bad(key, f"must be at least 1, got {_show(getattr(cfg, key))}")
@@ -294,6 +323,14 @@ DEFAULT_EXCLUDE: tuple[str, ...] = ("node_modules",)
 
 
 @dataclass(frozen=True, slots=True)
+class EvalSettings:
+    """The ``eval:`` section of the config file: options of ``chunker eval``."""
+
+    model: str | None = None
+    """Local sentence-transformers model folder for ``--retriever dense`` (``--model`` wins)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """The defaults of a config file and its per-document overrides, in file order."""
 
@@ -304,14 +341,37 @@ class Settings:
     """Globs of the files below ``sources/`` that are sources (empty: every .md, .markdown, .mdx, .txt)."""
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     """Globs of files and folders below ``sources/`` that are left out."""
+    eval: EvalSettings = EvalSettings()
 
     def for_stem(self, stem: str) -> ChunkerConfig:
         """Effective options of one document: defaults, then every matching override in order."""
         cfg = self.defaults
         for pattern, overrides in self.documents:
-            if pattern == stem or fnmatch.fnmatchcase(stem, pattern):
+            if override_matches(pattern, stem):
                 cfg = merged(cfg, overrides, f"{self.path}: documents.{pattern}")
         return cfg
+
+
+def override_matches(pattern: str, stem: str) -> bool:
+    """Whether a ``documents:`` key (a stem or a glob) applies to ``stem``."""
+    return pattern == stem or fnmatch.fnmatchcase(stem, pattern)
+
+
+def _eval_settings(data: Any, where: str) -> EvalSettings:
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"'eval' must be a mapping of option: value, got {_show(data)}", path=where)
+    hints = get_type_hints(EvalSettings)
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in hints:
+            shown = key if isinstance(key, str) else _show(key)
+            raise ConfigError(f"unknown eval option '{shown}' (known: {', '.join(hints)})", path=f"{where}: eval")
+        try:
+            values[key] = _as(hints[key], value)
+        except _WrongTypeError as exc:
+            message = f"'{key}' must be {exc.expected}, got {_show(exc.value)}"
+            raise ConfigError(message, path=f"{where}: eval.{key}") from None
+    return EvalSettings(**values)
 
 
 _SETTINGS_KEYS = ("documents", "eval", "include", "exclude")
@@ -340,10 +400,7 @@ def settings_from_mapping(data: Any, where: str) -> Settings:
         raise ConfigError("the file must hold a mapping of option: value", path=where)
     options = {k: v for k, v in data.items() if k not in _SETTINGS_KEYS}
     defaults = _check_tokenizer(merged(ChunkerConfig(), options, where), where)
-    if "eval" in data:
-        if not isinstance(data["eval"], Mapping):
-            raise ConfigError("'eval' must be a mapping", path=where)
-        defaults = replace(defaults, extra={"eval": dict(data["eval"])})
+    eval_settings = _eval_settings(data["eval"], where) if data.get("eval") is not None else EvalSettings()
     docs = data.get("documents") or {}
     if not isinstance(docs, Mapping):
         raise ConfigError("'documents' must map a stem or glob to options", path=where)
@@ -357,7 +414,9 @@ def settings_from_mapping(data: Any, where: str) -> Settings:
         documents.append((pattern, dict(overrides or {})))
     include = _globs(data, "include", (), where)
     exclude = _globs(data, "exclude", DEFAULT_EXCLUDE, where)
-    return Settings(defaults=defaults, documents=tuple(documents), path=where, include=include, exclude=exclude)
+    return Settings(
+        defaults=defaults, documents=tuple(documents), path=where, include=include, exclude=exclude, eval=eval_settings
+    )
 
 
 def _check_tokenizer(cfg: ChunkerConfig, where: str) -> ChunkerConfig:

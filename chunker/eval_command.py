@@ -215,8 +215,7 @@ def write_report(target: Path, body: Mapping[str, Any]) -> None:
 def _model(settings: Settings, opts: EvalOptions) -> Path | None:
     if opts.retriever != "dense":
         return None
-    eval_config = settings.defaults.extra.get("eval")
-    return resolve_model_path(opts.model, eval_config if isinstance(eval_config, Mapping) else None)
+    return resolve_model_path(opts.model, settings.eval.model)
 
 
 def _print_gate(err: Any, failures: Sequence[str], forbidden: Sequence[tuple[str, str, str]]) -> None:

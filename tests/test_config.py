@@ -1,0 +1,88 @@
+"""Config values are checked against the declared types (Literals included), naming file and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import get_args, get_type_hints
+
+import pytest
+
+from chunker.config import (
+    STRATEGY_NAMES,
+    ChunkerConfig,
+    EvalSettings,
+    StrategyName,
+    load_settings,
+    override_matches,
+)
+from chunker.errors import ConfigError
+from chunker.strategies import STRATEGIES
+
+
+def load(tmp_path: Path, text: str) -> object:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    return load_settings(path)
+
+
+def test_one_list_of_strategy_names_and_every_name_has_its_function() -> None:
+    assert STRATEGY_NAMES == get_args(StrategyName) == tuple(STRATEGIES)
+    assert get_type_hints(ChunkerConfig)["strategy"] == StrategyName
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "expected"),
+    [
+        ("strategy: bogus\n", "strategy", "must be one of headings, recursive, faq, pages, off, got 'bogus'"),
+        ("context_prefix: quote\n", "context_prefix", "must be one of breadcrumb, heading, blockquote, none"),
+        ("size_unit: words\n", "size_unit", "must be one of chars, tokens, got 'words'"),
+        ("section_level: top\n", "section_level", "must be an integer or 'auto', got 'top'"),
+        ("atomic_types: [table, note]\n", "atomic_types", "each one of table, code, list, math, html"),
+        ("atomic_types: table\n", "atomic_types", "must be a list of items"),
+        ("skip_headings: [a, 3]\n", "skip_headings", "must be a list of strings, got 3"),
+        ("max_chars: many\n", "max_chars", "must be an integer, got 'many'"),
+        ("merge_short: 1\n", "merge_short", "must be true or false, got 1"),
+        ("documents:\n  faq:\n    strategy: qa\n", "documents.faq: strategy", "got 'qa'"),
+        ("eval:\n  model: 5\n", "eval.model", "'model' must be a string or empty, got 5"),
+        ("eval:\n  modle: x\n", "eval", "unknown eval option 'modle' (known: model)"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_naming_file_and_key(
+    tmp_path: Path, text: str, where: str, expected: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text)
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'config.yaml'}: {where}"), message
+    assert expected in message
+
+
+def test_values_of_the_declared_types_are_taken() -> None:
+    cfg = ChunkerConfig.from_mapping(
+        {"strategy": False, "section_level": "auto", "atomic_types": ["code", "math"], "skip_headings": {"b", "a"}}
+    )
+    assert cfg.strategy == "off"  # YAML's unquoted off
+    assert cfg.section_level == "auto"
+    assert cfg.atomic_types == ("code", "math")
+    assert cfg.skip_headings == ("a", "b")
+    assert ChunkerConfig.from_mapping({"section_level": 4}).section_level == 4
+
+
+def test_a_config_built_in_python_is_checked_against_its_literals_too() -> None:
+    with pytest.raises(ConfigError, match="'strategy': must be one of"):
+        ChunkerConfig(strategy="bogus")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="'atomic_types'"):
+        ChunkerConfig(atomic_types=("table", "note"))  # type: ignore[arg-type]
+
+
+def test_eval_settings_are_typed_fields(tmp_path: Path) -> None:
+    settings = load(tmp_path, "eval:\n  model: models/e5\n")
+    assert settings.eval == EvalSettings(model="models/e5")  # type: ignore[attr-defined]
+    assert load(tmp_path, "max_chars: 1000\n").eval == EvalSettings()  # type: ignore[attr-defined]
+
+
+def test_an_override_key_matches_its_stem_or_its_glob() -> None:
+    assert override_matches("faq", "faq")
+    assert override_matches("reg-*", "reg-1")
+    assert not override_matches("reg-*", "faq")
+    assert not override_matches("[", "x")
