@@ -53,7 +53,7 @@ from typing import Any
 from chunker.config import ChunkerConfig
 from chunker.evaluate import Case, CaseResult, EvalReport, evaluate, load_cases, stemmer_name, summarize
 from chunker.inline import heading_text
-from chunker.parser import parse
+from chunker.parse import BlockTokens, read_document
 from chunker.pipeline import chunk_markdown
 from chunker.segmenter import segment
 from chunker.text import normalise_newlines
@@ -92,7 +92,8 @@ Splitter = Callable[[str, str, str], list[Chunk]]
 def section_headings(text: str) -> list[tuple[int, str]]:
     """(start offset, plain text) of every H1 and H2, as the chunker's parser sees them."""
     cfg = ChunkerConfig()
-    blocks = segment(parse(text, cfg), cfg)
+    doc = read_document(text, cfg)
+    blocks = segment(doc, BlockTokens(doc, cfg), cfg)
     return [
         (b.start_offset, b.header_path[-1].text)
         for b in blocks

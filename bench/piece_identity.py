@@ -1,9 +1,9 @@
-"""Piecewise parsing (``parse(..., in_pieces=True)``) gives the tokens of the whole-document parse.
+"""Piecewise parsing (``BlockTokens(doc, cfg, piece_chars)``) gives the tokens of the whole-document parse.
 
 For every corpus file, the synthetic 10 MB document of ``bench/run.py --scaling`` and 20,000 random
 documents, with small piece sizes (so that every file is cut in many pieces) and the default one,
-compares the token lists (pieces concatenated) and the rest of the parsed document; a piece run
-that gives up (``WholeParseNeededError``, the pipeline then parses the whole document) is counted apart::
+compares the token lists (pieces concatenated) and the parse's diagnostics with those of the whole
+parse (``piece_chars=None``); documents parsed in more than one piece are counted::
 
     .venv/bin/python bench/piece_identity.py
 """
@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import random
 import sys
-from itertools import chain
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from markdown_it.token import Token  # noqa: E402
+
 from bench.run import DEFAULT_CORPUS, load_texts, synthetic  # noqa: E402
-from chunker import parser  # noqa: E402
 from chunker.config import ChunkerConfig  # noqa: E402
+from chunker.parse import PIECE_CHARS, BlockTokens, read_document  # noqa: E402
 from chunker.text import normalise_newlines  # noqa: E402
 
 PIECES = ["# h\n", "## s\n", "\n", "text ", "$$", "$$\n", "```\n", "~~~\n", "<!--\n", "-->\n", "---\n", "x: 1\n",
@@ -28,23 +29,19 @@ PIECES = ["# h\n", "## s\n", "\n", "text ", "$$", "$$\n", "```\n", "~~~\n", "<!-
           "\n\n", "#\n", " # not\n", "setext\n===\n", "1. one\n"]  # fmt: skip
 
 
-def compare(text: str, cfg: ChunkerConfig) -> str:
-    """Whether the pieces give the same parse: same, fallback or DIFFERENT."""
-    whole = parser.parse(text, cfg)
-    try:
-        doc = parser.parse(text, cfg, in_pieces=True)
-        tokens = list(chain(doc.tokens, *doc.more_tokens))
-    except parser.WholeParseNeededError:
-        return "fallback"
-    same = (
-        tokens == list(whole.tokens)
-        and doc.diagnostics == whole.diagnostics
-        and doc.metadata == whole.metadata
-        and doc.frontmatter == whole.frontmatter
-        and doc.body_start_line == whole.body_start_line
-        and doc.nesting_limit_hit == whole.nesting_limit_hit
-    )
-    return "same" if same else "DIFFERENT"
+def compare(text: str, cfg: ChunkerConfig, size: int) -> str:
+    """Whether the pieces give the same parse: "same" (one piece), "same, pieces" or "DIFFERENT"."""
+    doc = read_document(text, cfg)
+    whole, pieces = BlockTokens(doc, cfg, None), BlockTokens(doc, cfg, size)
+    expected = [t for piece in whole for t in piece]
+    count = 0
+    got: list[Token] = []
+    for piece in pieces:
+        got.extend(piece)
+        count += 1
+    if got != expected or pieces.diagnostics != whole.diagnostics:
+        return "DIFFERENT"
+    return "same, pieces" if count > 1 else "same"
 
 
 def main() -> int:
@@ -54,21 +51,19 @@ def main() -> int:
     rnd = random.Random(1)
     randoms = ["".join(rnd.choice(PIECES) for _ in range(rnd.randint(0, 60))) for _ in range(20_000)]
     big = synthetic(corpus, 10_000_000)
-    default = parser.PIECE_CHARS
+    default = PIECE_CHARS
     runs = [("corpus", texts, 2_000), ("corpus", texts, 30_000), ("random", randoms, 20), ("random", randoms, 80),
             ("synthetic 10 MB", [big], default), ("synthetic 10 MB", [big], 50_000)]  # fmt: skip
     different = 0
     for name, docs, size in runs:
-        parser.PIECE_CHARS = size
-        counts = {"same": 0, "fallback": 0, "DIFFERENT": 0}
+        counts = {"same": 0, "same, pieces": 0, "DIFFERENT": 0}
         for text in docs:
-            outcome = compare(text, cfg)
+            outcome = compare(text, cfg, size)
             counts[outcome] += 1
             if outcome == "DIFFERENT":
                 print(f"DIFFERENT ({name}, pieces of {size}): {text[:300]!r}")
         different += counts["DIFFERENT"]
         print(f"{name}, pieces of {size} chars: {len(docs)} documents, {counts}")
-    parser.PIECE_CHARS = default
     print(f"documents with different tokens: {different}")
     return 1 if different else 0
 

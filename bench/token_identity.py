@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt  # noqa: E402
 from mdit_py_plugins.dollarmath import dollarmath_plugin  # noqa: E402
 
 from bench.run import DEFAULT_CORPUS, load_texts  # noqa: E402
-from chunker.parser import markdown_parser  # noqa: E402
+from chunker.parse import markdown_parser  # noqa: E402
 
 PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`", "|", "1.", "$$", "<div>", "'",
           '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n"]  # fmt: skip

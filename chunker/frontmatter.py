@@ -1,7 +1,7 @@
 """Hardened loading of the YAML frontmatter at the start of a Markdown file.
 
-The parser finds the block (mdit-py-plugins' ``front_matter``) and hands over the
-YAML between the ``---`` lines. Everything that could hurt is refused before it
+``chunker.parse.frontmatter`` finds the block and hands over the YAML between
+its fences. Everything that could hurt is refused before it
 can: the size before parsing, the nesting depth while composing, alias bombs and
 cycles on the node graph before any Python object is built, and every tag the
 safe loader does not know. Accepted metadata holds only JSON values.

@@ -10,7 +10,7 @@ from typing import Any
 from chunker.config import ChunkerConfig
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
-from chunker.parser import ParsedDocument, WholeParseNeededError, parse
+from chunker.parse import BlockTokens, ParsedDocument, read_document
 from chunker.policy import judge
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
@@ -43,16 +43,13 @@ def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str
 
 
 def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], ParsedDocument]:
-    """Blocks of a Markdown document, and the document without its tokens (they take ~15 times
-    the text's size and are not needed after segmentation). A large document is parsed piece by
-    piece while it is segmented, so its whole token list never exists at once."""
-    try:
-        doc = parse(text, config, in_pieces=True)
-        blocks = segment(doc, config)
-    except WholeParseNeededError:
-        doc = parse(text, config)
-        blocks = segment(doc, config)
-    return blocks, replace(doc, tokens=(), more_tokens=())
+    """Blocks of a Markdown document and the document, with the parse's diagnostics. A large
+    document is parsed piece by piece while it is segmented, so its whole token list (~15 times
+    the text's size) never exists at once."""
+    doc = read_document(text, config)
+    tokens = BlockTokens(doc, config)
+    blocks = segment(doc, tokens, config)
+    return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
 
 
 def chunk_blocks(

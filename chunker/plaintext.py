@@ -32,8 +32,7 @@ from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading
-from chunker.parse.frontmatter import read_frontmatter
-from chunker.parser import ParsedDocument
+from chunker.parse import read_document
 from chunker.pipeline import chunk_blocks
 from chunker.text import compute_line_starts, normalise_newlines
 
@@ -313,29 +312,14 @@ def text_blocks(
     return tuple(blocks), fired
 
 
-def _frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> ParsedDocument:
-    """The document with the frontmatter a plain text may start with, found and read as in Markdown."""
-    fm = read_frontmatter(text, starts, cfg)
-    return ParsedDocument(
-        text=text,
-        tokens=(),
-        line_starts=starts,
-        body_start_line=fm.body_start_line,
-        metadata=fm.metadata,
-        frontmatter=fm.skipped,
-        diagnostics=fm.diagnostics,
-    )
-
-
 def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) -> ChunkingResult:
     """Chunks of one plain-text document, validated; the same contract as ``chunk_markdown``.
 
     Offsets and lines refer to ``text`` after newline normalisation (CRLF/CR -> LF, BOM removed).
     """
     text = normalise_newlines(text)
-    starts = compute_line_starts(text)
-    doc = _frontmatter(text, starts, config)
-    blocks, fired = text_blocks(text, config, starts, doc.body_start_line)
+    doc = read_document(text, config)
+    blocks, fired = text_blocks(text, config, doc.line_starts, doc.body_start_line)
     enabled = {
         "numbered": config.txt_numbered_headings,
         "underlined": config.txt_underlined_headings,

@@ -8,8 +8,7 @@ top-level token for become ``raw`` blocks, so the parser cannot lose text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from itertools import chain
+from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
 from markdown_it.token import Token
@@ -17,9 +16,7 @@ from markdown_it.token import Token
 from chunker.config import ChunkerConfig
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
-from chunker.parser import ParsedDocument
-
-Segmenter = Callable[[ParsedDocument, ChunkerConfig], tuple[Block, ...]]
+from chunker.parse import ParsedDocument
 
 _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
     {
@@ -52,8 +49,9 @@ _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 
 
-def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
-    """Blocks of the document body, in source order, covering every non-blank line."""
+def segment(doc: ParsedDocument, pieces: Iterable[Sequence[Token]], cfg: ChunkerConfig) -> tuple[Block, ...]:
+    """Blocks of the document body, in source order, covering every non-blank line. ``pieces``:
+    the body's block tokens, one list per piece (:class:`chunker.parse.BlockTokens`)."""
     text = doc.text
     starts = doc.line_starts
     nlines = len(starts)
@@ -127,7 +125,7 @@ def segment(doc: ParsedDocument, cfg: ChunkerConfig) -> tuple[Block, ...]:
             add("raw", run_start, last)
 
     covered = doc.body_start_line
-    for tokens in chain((doc.tokens,), doc.more_tokens):
+    for tokens in pieces:
         i = 0
         n = len(tokens)
         while i < n:

@@ -16,7 +16,7 @@ from typing import Any
 
 from chunker.config import ChunkerConfig, StrategyName
 from chunker.models import Block, Diagnostic, SkippedRange
-from chunker.parser import ParsedDocument
+from chunker.parse import ParsedDocument
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunker import frontmatter, parser
+from chunker import frontmatter
 from chunker.config import ChunkerConfig
 from chunker.frontmatter import FrontmatterResult, load_frontmatter
+from chunker.parse import PIECE_CHARS, BlockTokens, read_document
 from chunker.policy import judge
 
 CFG = ChunkerConfig()
@@ -383,16 +384,15 @@ def test_a_plain_mapping_takes_the_fast_path_and_anything_else_the_hardened_load
     assert frontmatter._plain_mapping("[" * 2000, CFG) is None  # too many openers for libyaml's recursion
 
 
-@pytest.mark.parametrize("piece_chars", [16, 120, parser.PIECE_CHARS])
-def test_the_frontmatter_closes_at_a_dash_line_at_column_0_also_when_parsed_in_pieces(
-    piece_chars: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.parametrize("piece_chars", [16, 120, PIECE_CHARS])
+def test_the_frontmatter_closes_at_a_dash_line_at_column_0_also_when_parsed_in_pieces(piece_chars: int) -> None:
     # the '  ---' of the block scalar is inside the first piece of 120 characters, the closing '---' too;
     # with 16 characters the closing '---' is past the first piece
     yaml_text = "title: T\nnotes: |\n  a\n  ---\n  b\nend: e\n"
     text = "---\n" + yaml_text + "---\n" + "".join(f"# H{i}\n\ntext {i}\n\n" for i in range(40))
-    monkeypatch.setattr(parser, "PIECE_CHARS", piece_chars)
-    doc = parser.parse(text, CFG, in_pieces=True)
+    doc = read_document(text, CFG)
     assert doc.metadata == yaml.safe_load(yaml_text)
     assert doc.body_start_line == yaml_text.count("\n") + 2
-    assert [*doc.tokens, *(t for piece in doc.more_tokens for t in piece)] == list(parser.parse(text, CFG).tokens)
+    pieces = list(BlockTokens(doc, CFG, piece_chars))
+    assert len(pieces) > 1 or piece_chars == PIECE_CHARS
+    assert [t for piece in pieces for t in piece] == [t for piece in BlockTokens(doc, CFG, None) for t in piece]

@@ -55,7 +55,7 @@ def test_a_hard_cut_inside_a_backtick_ladder_never_starts_a_chunk_line_with_an_o
 
 
 def test_the_document_parser_does_not_run_the_inline_rule() -> None:
-    from chunker.parser import markdown_parser
+    from chunker.parse import markdown_parser
 
     md = markdown_parser(ChunkerConfig().max_nesting)
     tokens = md.parse("a *b* [c](d)\n")

@@ -13,8 +13,10 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from chunker import parser
-from chunker.parser import _line_markers, markdown_parser
+from chunker.config import ChunkerConfig
+from chunker.parse import BlockTokens, markdown_parser, read_document, speedups
+from chunker.parse.markdown import build_parser
+from chunker.parse.speedups import _line_markers
 from chunker.text import compute_line_starts
 from tests.test_spec_sweep import EXAMPLES
 
@@ -92,9 +94,9 @@ def line_cache_reads(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
             reads += 1
             return super().__getitem__(index)
 
-    markers = parser._line_markers
+    markers = speedups._line_markers
     with monkeypatch.context() as patch:
-        patch.setattr(parser, "_line_markers", lambda src: tuple(map(CountingList, markers(src))))
+        patch.setattr(speedups, "_line_markers", lambda src: tuple(map(CountingList, markers(src))))
         markdown_parser(64).parse(text)
     assert reads, "the fast state, which computes the caches with _line_markers, is not installed"
     return reads
@@ -113,3 +115,51 @@ def test_the_block_parse_of_a_document_without_blank_lines_grows_linearly(
     small = line_cache_reads(unit * 500, monkeypatch)
     large = line_cache_reads(unit * 1000, monkeypatch)
     assert large / small < 2.3, (small, large)
+
+
+def test_every_speed_up_is_installed_on_the_supported_versions() -> None:
+    assert speedups.install(stock()) == speedups.SPEED_UPS
+    assert speedups.active(markdown_parser(64)) == speedups.SPEED_UPS
+
+
+def test_the_speed_ups_survive_enable_disable_and_a_plugin_with_a_paragraph_terminator() -> None:
+    from mdit_py_plugins.container import container_plugin
+
+    ours, theirs = build_parser(64), stock()
+    for md in (ours, theirs):
+        md.disable("hr")
+        md.enable("hr")
+        md.use(container_plugin, "note")
+    assert speedups.active(ours) == speedups.SPEED_UPS
+    rnd = random.Random(5)
+    pieces = [*PIECES, "::: note\n", ":::\n", "::::\n"]
+    for _ in range(1500):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40)))
+        assert ours.parse(text) == theirs.parse(text), repr(text)
+    text = "text\n::: note\ninside\n:::\n"
+    assert any(t.type == "container_note_open" for t in ours.parse(text))
+
+
+def test_a_speed_up_that_cannot_be_installed_is_named_in_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(speedups, "_TOKEN_FIELDS", ("type",))
+    with pytest.warns(RuntimeWarning, match="speed-ups not installed: fast_block_state"):
+        md = build_parser(64)
+    assert "fast_block_state" not in speedups.active(md)
+    assert md.parse("# a\n\n- b\n") == stock().parse("# a\n\n- b\n")
+
+
+def test_pieces_give_the_whole_parse_also_when_a_later_piece_reaches_the_nesting_limit() -> None:
+    # Formerly the piecewise parse gave up here (WholeParseNeededError) and the pipeline parsed again.
+    cfg = ChunkerConfig(max_nesting=8)
+    sections = "".join(f"# H{i}\n\ntext {i}\n\n" for i in range(30))
+    text = sections + "# Deep\n\n" + "> " * 12 + "quote\n\n- list\n\n" + sections
+    doc = read_document(text, cfg)
+    pieces = BlockTokens(doc, cfg, piece_chars=40)
+    got = list(pieces)
+    whole = BlockTokens(doc, cfg, piece_chars=None)
+    expected = list(whole)
+    assert len(got) > 10 and len(expected) == 1
+    assert [t for piece in got for t in piece] == expected[0]
+    assert pieces.diagnostics == whole.diagnostics
+    assert [d.code for d in whole.diagnostics] == ["nesting-limit"]
+    assert whole.diagnostics[0].line == text[: text.index("> ")].count("\n") + 1

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block
-from chunker.parser import parse
+from chunker.parse import BlockTokens, read_document
 from chunker.segmenter import segment
 
 
 def blocks_of(text: str, **options: object) -> tuple[Block, ...]:
     cfg = ChunkerConfig.from_mapping(options)
-    return segment(parse(text, cfg), cfg)
+    doc = read_document(text, cfg)
+    return segment(doc, BlockTokens(doc, cfg), cfg)
 
 
 def test_numbered_list_items_are_a_list_not_headings() -> None:
