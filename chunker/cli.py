@@ -72,7 +72,12 @@ def main_command(
     keep_orphans: Annotated[
         bool, typer.Option("--keep-orphans", help="Keep output folders whose source no longer exists.")
     ] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Parallel processes; 0 = one per CPU.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Parallel processes; 0 = one per CPU; at most 2 per CPU.")
+    ] = 1,
+    force_jobs: Annotated[
+        bool, typer.Option("--force-jobs", help="Allow --jobs above 2 processes per CPU.")
+    ] = False,
     check: Annotated[
         bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")
     ] = False,
@@ -101,6 +106,7 @@ def main_command(
             force=force,
             keep_orphans=keep_orphans,
             jobs=jobs,
+            force_jobs=force_jobs,
             check=check,
             progress=progress,
         ),

@@ -8,7 +8,6 @@ changed (or with ``force``); one bad document never stops the others.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from chunker.sources import (
     find_source,
     scan,
 )
+from chunker.workers import effective_jobs
 
 Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"]
 
@@ -341,6 +341,7 @@ def run(
     force: bool = False,
     keep_orphans: bool = False,
     jobs: int = 1,
+    force_jobs: bool = False,
     check: bool = False,
     progress: Any = None,
 ) -> RunSummary:
@@ -362,14 +363,13 @@ def run(
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
     tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem]) for s in sources]
     outcomes: list[DocOutcome] = []
-    if jobs == 0:
-        jobs = os.cpu_count() or 1
-    if jobs > 1 and len(tasks) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
+    if jobs > 1:
+        from chunker.workers import worker_pool
 
         order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
         results: dict[int, DocOutcome] = {}
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with worker_pool(jobs) as pool:
             futures = {pool.submit(_run_one, tasks[k]): k for k in order}
             from concurrent.futures import as_completed
 
@@ -394,7 +394,7 @@ def run(
         else:
             outcomes.extend(remove_orphans(out_dir, kept))
     warnings = _unmatched_overrides(settings, [s.stem for s in sources]) if not stems else ()
-    return RunSummary(tuple(outcomes), warnings, skipped)
+    return RunSummary(tuple(outcomes), (jobs_warning, *warnings) if jobs_warning else warnings, skipped)
 
 
 def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:

@@ -1,0 +1,122 @@
+"""`--jobs`: bounded worker count; workers die with their parent; Ctrl-C stops them all."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chunker.config import ChunkerConfig, Settings
+from chunker.runner import run
+from chunker.workers import JOBS_PER_CPU, effective_jobs, usable_cpus
+
+linux_only = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+
+
+def sources_with(tmp_path: Path, count: int, repeat: int = 1) -> Path:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    body = ("## Part\n\n" + "word " * 60 + "\n\n") * repeat
+    for i in range(count):
+        (sources / f"d{i}.md").write_text(f"# D{i}\n\n{body}", encoding="utf-8")
+    return sources
+
+
+@pytest.fixture
+def pool_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    sizes: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor.__init__
+
+    def recording(self: Any, max_workers: int | None = None, *args: Any, **kwargs: Any) -> None:
+        sizes.append(max_workers or 0)
+        real(self, max_workers, *args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "__init__", recording)
+    return sizes
+
+
+def test_jobs_256_for_three_documents_starts_at_most_three_workers(tmp_path: Path, pool_sizes: list[int]) -> None:
+    sources = sources_with(tmp_path, 3)
+    summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=256)
+    assert summary.exit_code == 0
+    assert pool_sizes and max(pool_sizes) <= min(3, JOBS_PER_CPU * usable_cpus())
+
+
+def test_jobs_above_two_per_cpu_are_lowered_with_a_warning_unless_forced() -> None:
+    bound = JOBS_PER_CPU * usable_cpus()
+    jobs, warning = effective_jobs(bound + 5, 1000)
+    assert jobs == bound
+    assert warning is not None and f"--jobs {bound + 5} lowered to {bound}" in warning
+    assert effective_jobs(bound + 5, 1000, force=True) == (bound + 5, None)
+    assert effective_jobs(0, 1000) == (usable_cpus(), None)
+    assert effective_jobs(bound + 5, 2, force=True) == (2, None)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+@linux_only
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killing_only_the_parent_of_a_parallel_run_ends_its_workers(tmp_path: Path, sig: signal.Signals) -> None:
+    sources_with(tmp_path, 6, repeat=6000)  # each document takes seconds: the workers are busy when it dies
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunker", "--jobs", "2", "--force"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) >= 2, "the workers did not start"
+    time.sleep(0.5)
+    os.kill(proc.pid, sig)
+    try:
+        proc.communicate(timeout=15)  # a worker still holding stdout would make this wait
+    except subprocess.TimeoutExpired:
+        pytest.fail("the output pipe stayed open after the parent died: its workers live on")
+    finally:
+        survivors = [pid for pid in workers if _running(pid)]
+        for pid in survivors:
+            os.kill(pid, signal.SIGKILL)
+    assert survivors == []
+
+
+@linux_only
+def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tmp_path: Path) -> None:
+    sources_with(tmp_path, 6, repeat=6000)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunker", "--jobs", "2", "--force"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().strip() == "Error: interrupted"
+    assert not [pid for pid in workers if _running(pid)]
