@@ -24,25 +24,24 @@ directory and never downloads one.
 from __future__ import annotations
 
 import importlib
-import json
 import math
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from chunker.errors import UsageError
+from chunker.eval_cases import MAX_CASE_FILE_BYTES, MAX_CASE_LINE_BYTES, MAX_CASES, Case, load_cases
+from chunker.eval_table import render_table
 from chunker.sources import shown_path
-from chunker.text import SURROGATE
-
-if TYPE_CHECKING:
-    from rich.console import RenderableType
 
 __all__ = [
+    "MAX_CASES",
+    "MAX_CASE_FILE_BYTES",
+    "MAX_CASE_LINE_BYTES",
     "RETRIEVERS",
     "BM25Index",
     "Case",
@@ -82,108 +81,7 @@ DENSE_HINT = (
     "sentence-transformers model directory with `--model PATH` or in config.yaml as `eval: {model: PATH}`"
 )
 
-# -- cases --------------------------------------------------------------------
-
-_CASE_FIELDS = ("id", "doc", "query", "expected_doc_section", "expected_text_contains")
-
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    """One line of a case file."""
-
-    id: str
-    doc: str
-    """Stem of the document the answer is in."""
-    query: str
-    expected_doc_section: str
-    """The ``section`` field of the chunks that answer the query."""
-    expected_text_contains: str
-    """A string that a chunk holding the answer contains."""
-    line: int = 0
-    """1-based line in the case file (0 when built in code)."""
-    path: str | None = None
-    """Optional source path of the document, relative to a corpus root (used by ``bench/``)."""
-
-
-def load_cases(path: Path) -> list[Case]:
-    """Read a JSONL case file; a bad line raises :class:`UsageError` naming ``file:line``.
-
-    Blank lines are skipped; unknown fields are ignored; ids must be unique.
-    """
-    where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UsageError("case file not found; give a JSONL file with --cases", path=where) from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"case file is not UTF-8: {exc.reason} at byte {exc.start}", path=where) from None
-    except OSError as exc:
-        raise UsageError(f"cannot read case file: {exc.strerror or exc}", path=where) from None
-    cases: list[Case] = []
-    seen: dict[str, int] = {}
-    # "\n" only (read_text already turned CRLF and CR into it): str.splitlines would also break
-    # at U+2028, U+0085 or a form feed, which JSON allows raw inside a string.
-    for number, raw in enumerate(text.split("\n"), start=1):
-        if not raw.strip():
-            continue
-        case = _parse_case(raw, where, number)
-        if case.id in seen:
-            raise UsageError(f"duplicate case id {case.id!r} (first on line {seen[case.id]})", path=where, line=number)
-        seen[case.id] = number
-        cases.append(case)
-    if not cases:
-        raise UsageError("case file holds no cases; write one JSON object per line", path=where)
-    return cases
-
-
-
-
-def _parse_case(raw: str, where: str, number: int) -> Case:
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"invalid JSON: {exc.msg} (column {exc.colno})", path=where, line=number) from None
-    except RecursionError:
-        raise UsageError("invalid JSON: nested too deeply", path=where, line=number) from None
-    except ValueError:  # an integer past Python's limit for int() (4300 digits)
-        limit = sys.get_int_max_str_digits()
-        raise UsageError(f"invalid JSON: a number of more than {limit} digits", path=where, line=number) from None
-    if not isinstance(data, dict):
-        raise UsageError(f"each line must be a JSON object, got {type(data).__name__}", path=where, line=number)
-    values: dict[str, str] = {}
-    for name in _CASE_FIELDS:
-        if name not in data:
-            raise UsageError(
-                f"missing field '{name}' (a case needs {', '.join(_CASE_FIELDS)})", path=where, line=number
-            )
-        value = data[name]
-        if isinstance(value, int) and not isinstance(value, bool) and name == "id":
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            raise UsageError(f"field '{name}' must be a non-empty string, got {_shown(value)}", path=where, line=number)
-        values[name] = value
-    extra_path = data.get("path")
-    if extra_path is not None and not isinstance(extra_path, str):
-        raise UsageError(f"field 'path' must be a string, got {_shown(extra_path)}", path=where, line=number)
-    for name, value in (*values.items(), ("path", extra_path or "")):
-        found = SURROGATE.search(value)
-        if found is not None:
-            raise UsageError(
-                f"field '{name}' holds the escape \\u{ord(found.group()):04x}, a lone UTF-16 surrogate, "
-                "which is not a character",
-                path=where,
-                line=number,
-            )
-    return Case(line=number, path=extra_path, **values)
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)``, cut short for an error message."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        return f"a {type(value).__name__} nested too deeply to show"
-    return text if len(text) <= 80 else text[:75] + "[...]"
+# -- cases: chunker.eval_cases ------------------------------------------------
 
 
 # -- tokenizer ----------------------------------------------------------------
@@ -677,71 +575,3 @@ def check_forbidden(
             chunk_id = str(chunk.get("chunk_id", position))
             found.extend((stem, chunk_id, s) for s in wanted if s in original or s in embedded)
     return found
-
-
-# -- terminal -----------------------------------------------------------------
-
-
-def render_table(report: EvalReport) -> RenderableType:
-    """Per-case table, misses with their top sections, and totals, for a rich console."""
-    from rich.console import Group
-    from rich.markup import escape
-    from rich.table import Table
-    from rich.text import Text
-
-    def mark(ok: bool) -> str:
-        return "[green]✓[/]" if ok else "[red]✗[/]"
-
-    cases = Table(title=f"Retrieval ({report.retriever}, k={report.k})", show_lines=False)
-    cases.add_column("case")
-    cases.add_column("doc")
-    cases.add_column("expected section", overflow="fold")
-    cases.add_column("hit@1", justify="center")
-    cases.add_column(f"hit@{report.k}", justify="center")
-    cases.add_column(f"text@{report.k}", justify="center")
-    cases.add_column("RR@10", justify="right")
-    for r in report.results:
-        cases.add_row(
-            escape(r.case.id),
-            escape(r.case.doc),
-            escape(r.case.expected_doc_section),
-            mark(r.section_hit_at_1),
-            mark(r.section_hit_at_k),
-            mark(r.text_hit_at_k),
-            f"{r.reciprocal_rank:.2f}",
-        )
-    parts: list[RenderableType] = [cases]
-    unknown = [r for r in report.results if not r.section_exists]
-    if unknown:
-        lines = [
-            f"[yellow]warning:[/] case {escape(r.case.id)}: no chunk of {escape(r.case.doc)} has the section "
-            f"{escape(repr(r.case.expected_doc_section))}, so it can never hit (a typo, a skipped section, or a "
-            "heading of another level than section_level?)"
-            for r in unknown
-        ]
-        parts.append(Text.from_markup("\n".join(lines)))
-    if report.misses:
-        misses = Table(title="Misses: what came back instead")
-        misses.add_column("case")
-        misses.add_column("query", overflow="fold")
-        misses.add_column(f"top {report.k} (doc › section)", overflow="fold")
-        for r in report.misses:
-            top = "\n".join(f"{t.rank}. {escape(t.doc)} › {escape(t.section) or '(no section)'}" for t in r.top)
-            misses.add_row(escape(r.case.id), escape(r.case.query), top or "(nothing retrieved)")
-        parts.append(misses)
-    t = report.totals
-    totals = Table(title="Totals")
-    for name in ("cases", "section hit@1", f"section hit@{report.k}", f"text hit@{report.k}", "MRR@10", "chunks"):
-        totals.add_column(name, justify="right")
-    totals.add_column("mean chars", justify="right")
-    totals.add_row(
-        str(t.cases),
-        f"{t.section_hit_at_1:.3f}",
-        f"{t.section_hit_at_k:.3f}",
-        f"{t.text_hit_at_k:.3f}",
-        f"{t.mrr_at_10:.3f}",
-        str(report.chunk_count),
-        f"{report.mean_chars:.0f}",
-    )
-    parts.append(totals)
-    return Group(*parts)
