@@ -74,6 +74,14 @@ def _running(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def _survivors(pids: list[int], grace: float = 5.0) -> list[int]:
+    """The processes still running after ``grace`` seconds (a killed one needs a moment to exit)."""
+    deadline = time.monotonic() + grace
+    while (alive := [pid for pid in pids if _running(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive
+
+
 @linux_only
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killing_only_the_parent_of_a_parallel_run_ends_its_workers(tmp_path: Path, sig: signal.Signals) -> None:
@@ -95,7 +103,7 @@ def test_killing_only_the_parent_of_a_parallel_run_ends_its_workers(tmp_path: Pa
     except subprocess.TimeoutExpired:
         pytest.fail("the output pipe stayed open after the parent died: its workers live on")
     finally:
-        survivors = [pid for pid in workers if _running(pid)]
+        survivors = _survivors(workers)
         for pid in survivors:
             os.kill(pid, signal.SIGKILL)
     assert survivors == []
@@ -119,4 +127,4 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.decode().strip() == "Error: interrupted"
-    assert not [pid for pid in workers if _running(pid)]
+    assert not _survivors(workers)
