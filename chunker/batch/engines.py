@@ -4,6 +4,7 @@ Both run :func:`chunker.batch.work.run_group` on the same groups, so they write 
 
 from __future__ import annotations
 
+import logging
 import os
 import pickle
 from collections.abc import Iterator, Sequence
@@ -52,7 +53,7 @@ def run_ray(groups: Sequence[Group], jobs: int) -> Iterator[list[dict[str, Any]]
             num_cpus=None if address or not jobs else jobs,
             include_dashboard=False,
             log_to_driver=False,
-            logging_level="WARNING",
+            logging_level=logging.WARNING,
         )
     try:
         context = ray.data.DataContext.get_current()
