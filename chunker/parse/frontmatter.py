@@ -2,24 +2,38 @@
 
 :func:`detect_frontmatter` finds the block from the fences alone; :func:`read_frontmatter` decides
 what it is (metadata, or body text with a warning) and loads it. Each notation is one
-:data:`FrontmatterKind` with its own fences; YAML (``---`` ... ``---`` or ``...``) is the one read today.
+:data:`FrontmatterKind` with its own fences: YAML (``---`` ... ``---`` or ``...``), TOML (``+++`` ...
+``+++``, Hugo) and JSON (an object whose ``{`` opens line 1 and whose ``}`` closes a line at column 0,
+Hugo style; or a one-line object).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, SkippedRange
 
+if TYPE_CHECKING:
+    from chunker.frontmatter import FrontmatterResult
+
 __all__ = ["Frontmatter", "FrontmatterKind", "FrontmatterSpan", "detect_frontmatter", "read_frontmatter"]
 
-FrontmatterKind = Literal["yaml"]
+FrontmatterKind = Literal["yaml", "toml", "json"]
 """The notation a block's opening fence announces."""
+
+_TOML_OPEN = re.compile(r"\+{3}[ \t]*")
+_TOML_CLOSE = re.compile(r"^\+{3}[ \t]*$", re.MULTILINE)
+_JSON_OPEN = re.compile(r"\{[ \t]*(?:\"[^\n]*)?")
+"""Line 1 of a JSON block: ``{`` alone or followed by a key (``{{< shortcode >}}`` and MDX's
+``{/* comment */}`` are not)."""
+_JSON_CLOSE = re.compile(r"^\}[ \t]*$", re.MULTILINE)
+_ONE_LINE_MAX = 65_536
 
 _YAML_OPEN = re.compile(r"-{3,}[ \t]*")
 """Line 1 of a YAML block: three or more dashes, then blanks."""
@@ -59,19 +73,46 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     A YAML block opens with a line of three or more dashes (then blanks) and closes at the first
     later line at column 0 of ``...`` or of at least as many dashes, then blanks. An indented
     ``---`` does not close it: in YAML that line is text (of a block scalar, ``notes: |``), and the
-    YAML after it would become chunk text."""
+    YAML after it would become chunk text. A TOML block opens and closes with ``+++`` lines; a JSON
+    block is the object that ``{`` on line 1 opens, up to the first line that is ``}`` at column 0
+    (or line 1 alone when it holds a whole object). For JSON the content is the object itself."""
     first_end = starts[1] - 1 if len(starts) > 1 else len(text)
     opener = text[:first_end]
+    content_start = min(first_end + 1, len(text))
+    search_from = content_start if len(starts) > 1 else len(text)
+    if text.startswith("+++") and _TOML_OPEN.fullmatch(opener) is not None:
+        found = _TOML_CLOSE.search(text, search_from)
+        if found is None:
+            return FrontmatterSpan("toml", None, content_start, content_start)
+        close = bisect_right(starts, found.start()) - 1
+        return FrontmatterSpan("toml", close, content_start, max(content_start, starts[close] - 1))
+    if text.startswith("{") and _JSON_OPEN.fullmatch(opener) is not None:
+        return _json_span(text, starts, opener, search_from)
     if not text.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
         return None
-    content_start = min(first_end + 1, len(text))
     dashes = len(opener.rstrip(" \t"))
-    for match in _YAML_CLOSE.finditer(text, content_start if len(starts) > 1 else len(text)):
+    for match in _YAML_CLOSE.finditer(text, search_from):
         marker = match.group().rstrip(" \t")
         if marker == "..." or len(marker) >= dashes:
             close = bisect_right(starts, match.start()) - 1
             return FrontmatterSpan("yaml", close, content_start, max(content_start, starts[close] - 1))
     return FrontmatterSpan("yaml", None, content_start, content_start)
+
+
+def _json_span(text: str, starts: Sequence[int], opener: str, search_from: int) -> FrontmatterSpan:
+    stripped = opener.rstrip(" \t")
+    if stripped.endswith("}") and len(stripped) <= _ONE_LINE_MAX:
+        try:
+            whole = isinstance(json.loads(stripped), dict)
+        except (ValueError, RecursionError):
+            whole = False
+        if whole:
+            return FrontmatterSpan("json", 0, 0, len(opener))
+    found = _JSON_CLOSE.search(text, search_from)
+    if found is None:
+        return FrontmatterSpan("json", None, 0, 0)
+    close = bisect_right(starts, found.start()) - 1
+    return FrontmatterSpan("json", close, 0, found.end())
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +145,13 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
     if span is None:
         return _NONE
     if span.close_line is None:
-        return Frontmatter(span, diagnostics=_unclosed(text, starts))
+        return Frontmatter(span, diagnostics=_unclosed(text, starts, span.kind))
     content = span.content(text)
+    if span.kind != "yaml":
+        from chunker.frontmatter_formats import load_json_frontmatter, load_toml_frontmatter
+
+        load = load_toml_frontmatter if span.kind == "toml" else load_json_frontmatter
+        return _taken_out(text, starts, span, load(content, 2 if span.kind == "toml" else 1, cfg))
     if content.strip() and not YAML_LINE.search(content):
         # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
         message = (
@@ -115,7 +161,11 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
         return Frontmatter(span, diagnostics=(Diagnostic("warning", "frontmatter-not-yaml", message, line=1),))
     from chunker.frontmatter import load_frontmatter
 
-    result = load_frontmatter(content, 2, cfg)
+    return _taken_out(text, starts, span, load_frontmatter(content, 2, cfg))
+
+
+def _taken_out(text: str, starts: Sequence[int], span: FrontmatterSpan, result: FrontmatterResult) -> Frontmatter:
+    """The block out of the body: its metadata, or (refused) nothing but the findings."""
     if result.keep_as_body:
         return Frontmatter(span, diagnostics=result.diagnostics)
     end_line = span.end_line
@@ -128,8 +178,18 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
     )
 
 
-def _unclosed(text: str, starts: Sequence[int]) -> tuple[Diagnostic, ...]:
-    """A warning when a never-closed block looks like metadata (its second line is ``key: ...``)."""
+def _unclosed(text: str, starts: Sequence[int], kind: FrontmatterKind = "yaml") -> tuple[Diagnostic, ...]:
+    """A warning when a never-closed block looks like metadata (its second line is ``key: ...``;
+    any ``+++`` or ``{`` block: those fences are never anything else)."""
+    if kind == "toml":
+        message = "TOML frontmatter opened by '+++' on line 1 is never closed; its lines are kept as body text"
+        return (Diagnostic("warning", "frontmatter-unclosed", message, line=1),)
+    if kind == "json":
+        message = (
+            "JSON frontmatter opened by '{' on line 1 is never closed by a '}' line at column 0; "
+            "its lines are kept as body text"
+        )
+        return (Diagnostic("warning", "frontmatter-unclosed", message, line=1),)
     if len(starts) < 2:
         return ()
     second = text[starts[1] : (starts[2] - 1 if len(starts) > 2 else len(text))]
