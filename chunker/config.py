@@ -17,7 +17,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from chunker.errors import ConfigError
+from chunker.errors import ConfigError, shown
 from chunker.text import SURROGATE
 
 StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
@@ -144,17 +144,6 @@ Python, where the type checker is the only other guard)."""
 _SHOWN = 80
 
 
-def _show(value: Any) -> str:
-    """``repr(value)``, cut short: an error message quotes a wrong value, not a megabyte of it."""
-    try:
-        text = repr(value)
-    except ValueError:  # an integer past Python's 4300-digit limit for str()
-        text = f"an integer of {len(hex(abs(value))) - 2} hex digits" if isinstance(value, int) else "a value"
-    except RecursionError:
-        text = f"a {type(value).__name__} nested too deeply to show"
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 5] + "[...]"
-
-
 class _RelationError(ConfigError):
     """Two options disagree (min_chars, target_chars, max_chars)."""
 
@@ -167,7 +156,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     try:
         return _as(hint, value)
     except _WrongTypeError as exc:
-        raise ConfigError(f"'{key}' must be {exc.expected}, got {_show(exc.value)}", path=f"{where}: {key}") from None
+        raise ConfigError(f"'{key}' must be {exc.expected}, got {shown(exc.value)}", path=f"{where}: {key}") from None
 
 
 class _WrongTypeError(Exception):
@@ -239,7 +228,7 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
     changes: dict[str, Any] = {}
     for key, value in data.items():
         if not isinstance(key, str) or key not in _FIELD_TYPES:
-            name = key if isinstance(key, str) else _show(key)
+            name = key if isinstance(key, str) else shown(key)
             close = difflib.get_close_matches(name, list(_FIELD_TYPES), n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise ConfigError(f"unknown option '{name[:_SHOWN]}'{hint}", path=where)
@@ -274,13 +263,13 @@ def check_values(cfg: ChunkerConfig) -> None:
         try:
             _as(_FIELD_TYPES[key], getattr(cfg, key))
         except _WrongTypeError as exc:
-            raise bad(key, f"must be {exc.expected}, got {_show(exc.value)}") from None
+            raise bad(key, f"must be {exc.expected}, got {shown(exc.value)}") from None
     for key, most in MAX_INTS.items():
         if getattr(cfg, key) > most:
-            raise bad(key, f"must be at most {most}, got {_show(getattr(cfg, key))}")
+            raise bad(key, f"must be at most {most}, got {shown(getattr(cfg, key))}")
     for key in ("max_chars", "min_chars", "target_chars"):
         if getattr(cfg, key) < 1:
-            raise bad(key, f"must be at least 1, got {_show(getattr(cfg, key))}")
+            raise bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
     if cfg.min_chars > cfg.max_chars:
         raise _RelationError(f"'min_chars': min_chars ({cfg.min_chars}) is greater than max_chars ({cfg.max_chars})")
     if not cfg.min_chars <= cfg.target_chars <= cfg.max_chars:
@@ -289,27 +278,27 @@ def check_values(cfg: ChunkerConfig) -> None:
             f"got {cfg.target_chars}"
         )
     if cfg.max_chars < 16:
-        raise bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {_show(cfg.max_chars)}")
+        raise bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {shown(cfg.max_chars)}")
     if isinstance(cfg.section_level, int) and not 1 <= cfg.section_level <= 6:
-        raise bad("section_level", f"must be 'auto' or 1..6, got {_show(cfg.section_level)}")
+        raise bad("section_level", f"must be 'auto' or 1..6, got {shown(cfg.section_level)}")
     if not 1 <= cfg.faq_level <= 6:
-        raise bad("faq_level", f"must be 1..6, got {_show(cfg.faq_level)}")
+        raise bad("faq_level", f"must be 1..6, got {shown(cfg.faq_level)}")
     if cfg.context_depth < 0:
-        raise bad("context_depth", f"must be 0 or more, got {_show(cfg.context_depth)}")
+        raise bad("context_depth", f"must be 0 or more, got {shown(cfg.context_depth)}")
     if cfg.overlap_sentences < 0:
-        raise bad("overlap_sentences", f"must be 0 or more, got {_show(cfg.overlap_sentences)}")
+        raise bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
         if getattr(cfg, key) < 1:
-            raise bad(key, f"must be at least 1, got {_show(getattr(cfg, key))}")
+            raise bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
     if cfg.max_frontmatter_depth > 250:
         raise bad(
             "max_frontmatter_depth",
-            f"must be at most 250 (JSON output nests no deeper), got {_show(cfg.max_frontmatter_depth)}",
+            f"must be at most 250 (JSON output nests no deeper), got {shown(cfg.max_frontmatter_depth)}",
         )
     if not 8 <= cfg.max_nesting <= 200:
         raise bad(
             "max_nesting",
-            f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {_show(cfg.max_nesting)}",
+            f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {shown(cfg.max_nesting)}",
         )
     try:
         re.compile(cfg.page_marker_pattern)
@@ -359,17 +348,17 @@ def override_matches(pattern: str, stem: str) -> bool:
 
 def _eval_settings(data: Any, where: str) -> EvalSettings:
     if not isinstance(data, Mapping):
-        raise ConfigError(f"'eval' must be a mapping of option: value, got {_show(data)}", path=where)
+        raise ConfigError(f"'eval' must be a mapping of option: value, got {shown(data)}", path=where)
     hints = get_type_hints(EvalSettings)
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key not in hints:
-            shown = key if isinstance(key, str) else _show(key)
-            raise ConfigError(f"unknown eval option '{shown}' (known: {', '.join(hints)})", path=f"{where}: eval")
+            name = key if isinstance(key, str) else shown(key)
+            raise ConfigError(f"unknown eval option '{name}' (known: {', '.join(hints)})", path=f"{where}: eval")
         try:
             values[key] = _as(hints[key], value)
         except _WrongTypeError as exc:
-            message = f"'{key}' must be {exc.expected}, got {_show(exc.value)}"
+            message = f"'{key}' must be {exc.expected}, got {shown(exc.value)}"
             raise ConfigError(message, path=f"{where}: eval.{key}") from None
     return EvalSettings(**values)
 

@@ -14,6 +14,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from chunker import SCHEMA_VERSION, __version__
@@ -32,6 +33,7 @@ __all__ = [
     "dumps",
     "fingerprint_of",
     "options_of",
+    "read_json",
 ]
 
 OutcomeStatus = Literal["chunked", "off", "failed"]
@@ -153,6 +155,15 @@ def dumps(value: Any) -> bytes:
     import orjson
 
     return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def read_json(path: Path) -> tuple[bytes, Any]:
+    """The bytes of an artifact file and their JSON value. Raises OSError when the file cannot be
+    read (``FileNotFoundError`` when it is absent) and ValueError when it is not JSON."""
+    import orjson
+
+    data = path.read_bytes()
+    return data, orjson.loads(data)
 
 
 def chunks_bytes(result: ChunkingResult) -> bytes:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 EXIT_OK = 0
 EXIT_VALIDATION = 1
 """Validator errors under the fail_on_* policies (artifacts are still written)."""
@@ -15,6 +17,21 @@ EXIT_INTERNAL = 5
 """An unexpected internal error (a bug): reported without a traceback."""
 EXIT_INTERRUPTED = 130
 """Interrupted (Ctrl-C)."""
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for an error message, cut short: a message quotes a wrong value, not a
+    megabyte of it (a cut string says how long it is)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's 4300-digit limit for str()
+        return f"an integer of {len(hex(abs(value))) - 2} hex digits" if isinstance(value, int) else "a value"
+    except RecursionError:
+        return f"a {type(value).__name__} nested too deeply to show"
+    if len(text) <= limit:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return text[: limit - 5] + "[...]" + size
 
 
 class ChunkerError(Exception):

@@ -16,9 +16,9 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
-from chunker.errors import UsageError
+from chunker.errors import UsageError, shown
 from chunker.text import SURROGATE
 
 MAX_CASE_FILE_BYTES = 256 * 2**20
@@ -162,11 +162,11 @@ def _parse_case(raw: str, where: str, number: int) -> Case:
         if isinstance(value, int) and not isinstance(value, bool) and name == "id":
             value = str(value)
         if not isinstance(value, str) or not value.strip():
-            raise UsageError(f"field '{name}' must be a non-empty string, got {_shown(value)}", path=where, line=number)
+            raise UsageError(f"field '{name}' must be a non-empty string, got {shown(value)}", path=where, line=number)
         values[name] = value
     extra_path = data.get("path")
     if extra_path is not None and not isinstance(extra_path, str):
-        raise UsageError(f"field 'path' must be a string, got {_shown(extra_path)}", path=where, line=number)
+        raise UsageError(f"field 'path' must be a string, got {shown(extra_path)}", path=where, line=number)
     for name, value in (*values.items(), ("path", extra_path or "")):
         found = SURROGATE.search(value)
         if found is not None:
@@ -177,12 +177,3 @@ def _parse_case(raw: str, where: str, number: int) -> Case:
                 line=number,
             )
     return Case(line=number, path=extra_path, **values)
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)``, cut short for an error message."""
-    try:
-        text = repr(value)
-    except RecursionError:
-        return f"a {type(value).__name__} nested too deeply to show"
-    return text if len(text) <= 80 else text[:75] + "[...]"

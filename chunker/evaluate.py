@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from chunker.errors import UsageError
 from chunker.eval_cases import MAX_CASE_FILE_BYTES, MAX_CASE_LINE_BYTES, MAX_CASES, Case, load_cases
@@ -69,7 +69,6 @@ __all__ = [
     "tokenize",
 ]
 
-Retriever = Literal["bm25", "dense"]
 RETRIEVERS: tuple[str, ...] = ("bm25", "dense")
 MRR_DEPTH = 10
 """Reciprocal rank is taken over the top 10, whatever ``k`` is."""

@@ -28,13 +28,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from chunker.errors import OutputError, UsageError
 from chunker.ownership import Files, exists, sha256_bytes
 from chunker.sources import validate_stem
 
-Format = Literal["md", "jsonl"]
 FORMATS: tuple[str, ...] = ("md", "jsonl")
 Renderer = Callable[["ChunkedDocument"], list[tuple[str, bytes]]]
 """The files of one document's export: ``(path relative to the export folder, bytes)``."""
@@ -89,16 +88,16 @@ class ChunkedDocument:
 
 
 def _load_json(path: Path, stem: str) -> Any:
-    import orjson
+    from chunker.core import read_json
 
     hint = f"run `chunker --stem {stem}` first"
     try:
-        return orjson.loads(path.read_bytes())
+        return read_json(path)[1]
     except FileNotFoundError:
         raise UsageError(f"no {path.name} for document {stem!r}; {hint}", path=str(path)) from None
     except OSError as exc:
         raise UsageError(f"cannot read {path.name}: {exc.strerror or exc}", path=str(path)) from None
-    except orjson.JSONDecodeError:
+    except ValueError:
         raise UsageError(
             f"{path.name} is not valid JSON; run `chunker --force --stem {stem}`", path=str(path)
         ) from None

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunker.config import ChunkerConfig, Settings, override_matches
-from chunker.core import DocumentOutcome, chunk_source, describe_failure, dumps, fingerprint_of, options_of
+from chunker.core import DocumentOutcome, chunk_source, describe_failure, dumps, fingerprint_of, options_of, read_json
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
 from chunker.models import ChunkingResult, Diagnostic
@@ -101,13 +101,12 @@ class RunSummary:
         }
 
 
-def _load_json(path: Path) -> Any:
-    import orjson
-
+def _load_json(path: Path) -> tuple[bytes, Any]:
+    """``read_json(path)``, or ``(b"", None)`` when the file is absent, unreadable or not JSON."""
     try:
-        return orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return None
+        return read_json(path)
+    except (OSError, ValueError):
+        return b"", None
 
 
 def _previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
@@ -115,14 +114,8 @@ def _previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] |
     consistent). meta.json is always checked against its sha256 in report.json; chunks.json too
     with ``verify``, else only its byte size against the one report.json recorded (a missing or
     truncated file changes it; the no-op run then reads no chunks.json at all)."""
-    import orjson
-
-    try:
-        meta_bytes = (folder / "meta.json").read_bytes()
-        meta = orjson.loads(meta_bytes)
-    except (OSError, orjson.JSONDecodeError):
-        meta_bytes, meta = b"", None
-    report = _load_json(folder / "report.json")
+    meta_bytes, meta = _load_json(folder / "meta.json")
+    report = _load_json(folder / "report.json")[1]
     if not isinstance(meta, dict):
         meta = None
     if not isinstance(report, dict):
@@ -149,7 +142,7 @@ def _previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] |
 
 
 def _delta(folder: Path, result: ChunkingResult) -> dict[str, int]:
-    old = _load_json(folder / "chunks.json")
+    old = _load_json(folder / "chunks.json")[1]
     old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
     new_hashes = {c.content_hash for c in result.chunks}
     return {

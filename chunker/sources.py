@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chunker.errors import SourceError, UsageError
+from chunker.errors import SourceError, UsageError, shown
 
 __all__ = [
     "EXTENSIONS",
@@ -94,12 +94,6 @@ _GLOB_CHARS = frozenset("*?[]{}")
 _UNSAFE_RUN = re.compile(r"[^\w.\-]+")
 
 
-def _show(stem: str) -> str:
-    """The stem for a message: quoted, escaped, and shortened when long."""
-    shown = repr(stem[:60])
-    return f"{shown}... ({len(stem)} characters)" if len(stem) > 60 else shown
-
-
 def id_segment(name: str) -> str | None:
     """The part of a document id made from one file name (without extension) or folder name:
     NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
@@ -128,29 +122,29 @@ def validate_stem(stem: str) -> str:
     hint = "give a document id (its path below sources/ without extension, e.g. guides/setup) or a file name"
     if not stem:
         raise UsageError(f"the stem is empty; {hint}")
-    shown = _show(stem)
+    quoted = shown(stem, 64)
     if "\x00" in stem:
-        raise UsageError(f"invalid stem {shown}: it contains a NUL character")
+        raise UsageError(f"invalid stem {quoted}: it contains a NUL character")
     if stem.startswith(("/", "\\")) or os.path.isabs(stem) or re.match(r"[A-Za-z]:[\\/]", stem):
-        raise UsageError(f"invalid stem {shown}: a document id is relative to sources/, not an absolute path; {hint}")
+        raise UsageError(f"invalid stem {quoted}: a document id is relative to sources/, not an absolute path; {hint}")
     if "\\" in stem:
-        raise UsageError(f"invalid stem {shown}: separate folders with '/', not '\\'")
+        raise UsageError(f"invalid stem {quoted}: separate folders with '/', not '\\'")
     parts = stem.split("/")
     if any(p in (".", "..") for p in parts):
-        raise UsageError(f"invalid stem {shown}: it must not contain '.' or '..' as a folder")
+        raise UsageError(f"invalid stem {quoted}: it must not contain '.' or '..' as a folder")
     if len(stem) > ID_MAX:
-        raise UsageError(f"invalid stem {shown}: at most {ID_MAX} characters are allowed")
+        raise UsageError(f"invalid stem {quoted}: at most {ID_MAX} characters are allowed")
     if any(c in _GLOB_CHARS for c in stem):
-        raise UsageError(f"invalid stem {shown}: wildcards are not expanded; name one document")
+        raise UsageError(f"invalid stem {quoted}: wildcards are not expanded; name one document")
     segments = [id_segment(p) for p in parts]
     if any(s is None for s in segments):
-        raise UsageError(f"invalid stem {shown}: an empty or unusable folder or file name; {hint}")
+        raise UsageError(f"invalid stem {quoted}: an empty or unusable folder or file name; {hint}")
     if any(len(p.encode("utf-8", "surrogatepass")) > NAME_MAX for p in parts):
-        raise UsageError(f"invalid stem {shown}: a folder or file name is longer than {NAME_MAX} bytes")
+        raise UsageError(f"invalid stem {quoted}: a folder or file name is longer than {NAME_MAX} bytes")
     as_id = "/".join(s for s in segments if s is not None)
     if as_id != stem:
         raise UsageError(
-            f"invalid stem {shown}: not a document id (ids keep letters, digits, '.', '_' and '-'; "
+            f"invalid stem {quoted}: not a document id (ids keep letters, digits, '.', '_' and '-'; "
             f"other characters become '-'): did you mean {as_id!r}?"
         )
     return stem
