@@ -18,18 +18,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from markdown_it import MarkdownIt  # noqa: E402
-from mdit_py_plugins.dollarmath import dollarmath_plugin  # noqa: E402
 
 from bench.run import DEFAULT_CORPUS, load_texts  # noqa: E402
 from chunker.parse import markdown_parser  # noqa: E402
+from chunker.parse.plugins import use_block_plugins  # noqa: E402
 
 PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`", "|", "1.", "$$", "<div>", "'",
           '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n"]  # fmt: skip
 
 
 def stock() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"maxNesting": 64}).enable("table")
-    md.use(dollarmath_plugin)
+    md = use_block_plugins(MarkdownIt("commonmark", {"maxNesting": 64}).enable("table"))
     md.core.ruler.disable("inline")
     return md
 

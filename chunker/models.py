@@ -21,9 +21,11 @@ BlockKind = Literal[
     "html",
     "thematic_break",
     "raw",
+    "container",
 ]
 """``raw`` marks source lines the parser produced no block for (link reference
-definitions, text past the nesting limit): they are kept verbatim."""
+definitions, text past the nesting limit): they are kept verbatim. ``container``: an admonition
+(``!!!``, ``???``), a ``:::`` container or a ``<details>`` element, with its title line."""
 
 ContentType = Literal["section_fragment", "atomic_block", "overflow"]
 Severity = Literal["error", "warning", "info"]
@@ -79,6 +81,9 @@ class Block:
     """Offsets where an oversize block may be split: list items, table body rows."""
     fence: tuple[str, str] | None = None
     """For fenced code: (opening fence line, closing marker); closing is ``""`` when unclosed."""
+    frame: tuple[str, str] | None = None
+    """For a container: (its opening text, its closing line or ``""``), which a piece cut from inside
+    it repeats (declared as added text) so that it renders as the container."""
 
     @property
     def content(self) -> str:

@@ -32,6 +32,8 @@ _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
         "hr": "thematic_break",
         "math_block": "math",
         "math_block_eqno": "math",
+        "container_block_open": "container",
+        "admonition_open": "container",
     }
 )
 _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
@@ -82,6 +84,7 @@ def segment(doc: ParsedDocument, pieces: Iterable[Sequence[Token]], cfg: Chunker
         inner: frozenset[str] = frozenset(),
         joints: tuple[int, ...] = (),
         fence: tuple[str, str] | None = None,
+        frame: tuple[str, str] | None = None,
     ) -> None:
         """Add lines first..last-1 (0-based), trailing blank lines trimmed."""
         while last - 1 > first and line_blank(last - 1):
@@ -102,12 +105,13 @@ def segment(doc: ParsedDocument, pieces: Iterable[Sequence[Token]], cfg: Chunker
                 first + 1,  # start_line
                 last,  # end_line
                 shared_path[0],  # header_path
-                kind in atomic_kinds,  # atomic
+                kind in atomic_kinds or kind == "container",  # atomic
                 text,  # source
                 level,  # heading_level
                 inner,
                 tuple(j for j in joints if start < j < end) if joints else (),  # joints
                 fence,
+                frame,
             )
         )
 
@@ -143,6 +147,24 @@ def segment(doc: ParsedDocument, pieces: Iterable[Sequence[Token]], cfg: Chunker
                 inner, joints = _NOTHING_INSIDE
             else:
                 close, inner, joints = _container(tokens, i, kind, starts, text)
+            frame = None
+            if kind == "container":
+                if token.type == "container_block_open" and last < nlines and _colons(doc_line(doc, last)):
+                    last += 1  # the closing line, which the token's map leaves out
+                frame = _frame(token, first, last, doc)
+            elif token.type == "html_block" and _opens_details(token.content):
+                details = _details_end(tokens, i)
+                if details is not None:
+                    close, last = details, max(last, tokens[details].map[1])  # type: ignore[index]
+                    kind, inner, joints = (
+                        "container",
+                        _inner_of(tokens, i + 1, close),
+                        _children(tokens, i, close, starts),
+                    )
+                    frame = (
+                        text[starts[first] : starts[token.map[1] - 1]] + doc_line(doc, token.map[1] - 1),
+                        "</details>",
+                    )
             if first < covered:
                 first = covered
             if last < first:
@@ -167,7 +189,7 @@ def segment(doc: ParsedDocument, pieces: Iterable[Sequence[Token]], cfg: Chunker
                     fence=_fence_info(token, text, starts, first, last, doc),
                 )
             else:
-                add(kind, first, last, inner=inner, joints=joints)
+                add(kind, first, last, inner=inner, joints=joints, frame=frame)
             covered = last
             i = close + 1
     if covered < nlines:
@@ -202,8 +224,15 @@ def _container(
             in_body = True
         if token.map is None:
             continue
-        if (kind == "list" and token_type == "list_item_open" and token.level == 1) or (
-            kind == "table" and in_body and token_type == "tr_open"
+        if (
+            (kind == "list" and token_type == "list_item_open" and token.level == 1)
+            or (kind == "table" and in_body and token_type == "tr_open")
+            or (
+                kind == "container"
+                and token.level == 1
+                and token.nesting != -1
+                and token_type != "admonition_title_open"
+            )
         ):
             joints.append(starts[token.map[0]])
     return close, frozenset(inner), tuple(joints)
@@ -233,3 +262,64 @@ def _fence_info(
         return opening, ""
     closing = text[starts[last - 1] : doc.line_end(last - 1)].strip()
     return opening, closing if _closes(closing, token.markup) else ""
+
+
+# -- containers: admonitions, ::: blocks, <details> ----------------------------------------
+
+
+def doc_line(doc: ParsedDocument, index: int) -> str:
+    return doc.text[doc.line_starts[index] : doc.line_end(index)]
+
+
+def _colons(line: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= 3 and set(stripped) == {":"}
+
+
+def _frame(token: Token, first: int, last: int, doc: ParsedDocument) -> tuple[str, str]:
+    """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1."""
+    closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
+    return doc_line(doc, first), closing if token.type == "container_block_open" and _colons(closing) else ""
+
+
+_DETAILS_OPEN = "<details"
+_DETAILS_CLOSE = "</details>"
+
+
+def _opens_details(content: str) -> bool:
+    head = content.lstrip()[:9].lower()
+    return head.startswith(_DETAILS_OPEN) and (len(head) == 8 or not head[8].isalnum())
+
+
+def _details_end(tokens: Sequence[Token], open_index: int) -> int | None:
+    """Index of the top-level HTML block that closes a ``<details>`` opened (and not closed) by
+    ``tokens[open_index]``; None when none does before a heading or another ``<details>``."""
+    if _DETAILS_CLOSE in tokens[open_index].content.lower():
+        return None
+    for j in range(open_index + 1, len(tokens)):
+        token = tokens[j]
+        if token.level != 0 or token.map is None:
+            continue
+        if token.type == "heading_open":
+            return None
+        if token.type == "html_block":
+            content = token.content.lower()
+            if _DETAILS_CLOSE in content:
+                return j if not _opens_details(token.content) else None
+            if _opens_details(token.content):
+                return None
+    return None
+
+
+def _inner_of(tokens: Sequence[Token], start: int, stop: int) -> frozenset[str]:
+    kinds = {_INNER_KIND.get(t.type) or _KIND_OF_TOKEN.get(t.type) for t in tokens[start:stop] if t.level == 0}
+    return frozenset(k for k in kinds if k in ("code", "table", "math", "html", "list"))
+
+
+def _children(tokens: Sequence[Token], open_index: int, close: int, starts: Sequence[int]) -> tuple[int, ...]:
+    """Offsets of the top-level blocks between a ``<details>`` opening and its closing HTML block."""
+    return tuple(
+        starts[t.map[0]]
+        for t in tokens[open_index + 1 : close + 1]
+        if t.level == 0 and t.nesting != -1 and t.map is not None
+    )

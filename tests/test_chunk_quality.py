@@ -72,3 +72,62 @@ def test_a_wide_table_makes_at_most_one_piece_per_row_never_a_header_per_few_cha
     overflow = [d for d in result.diagnostics.diagnostics if d.code == "overflow" and "table row" in d.message]
     assert len(overflow) == len(rows)  # each row is larger than max_chars with the header: one declared piece each
     assert all(c.is_overflow for c in result.chunks if c.start_line > 4)
+
+
+ADMONITION = (
+    "## Install\n\nRead this first.\n\n"
+    '!!! warning "Back up your data"\n'
+    + "".join(f"    Paragraph {k} of the warning. {'It says something that matters. ' * 12}\n\n" for k in range(4))
+    + "After the warning.\n"
+)
+
+
+def test_an_admonition_is_never_cut_from_its_body_and_each_piece_repeats_its_title() -> None:
+    result = chunk_markdown(ADMONITION, CFG, "a", "a.md")
+    assert not result.diagnostics.errors
+    container = [b for b in result.blocks if b.kind == "container"]
+    assert len(container) == 1 and container[0].start_line == 5
+    holders = [c for c in result.chunks if container[0].id in c.block_ids]
+    assert len(holders) >= 2
+    for chunk in holders:
+        lines = chunk.content_original.split("\n")
+        at = lines.index('!!! warning "Back up your data"')
+        assert lines[at + 1].startswith("    Paragraph")  # the title is followed by its indented body
+        assert not chunk.has_code  # the body is no indented code block
+    added = [a.text for c in holders[1:] for a in c.added_lines]
+    assert added == ['!!! warning "Back up your data"\n'] * (len(holders) - 1)
+
+
+def test_a_colon_container_keeps_its_title_line_and_closing_line_in_every_piece() -> None:
+    body = "".join(f"Paragraph {k}. {'Words that fill the tip. ' * 14}\n\n" for k in range(4))
+    text = f"## Guide\n\nIntro.\n\n:::tip Remember this\n\n{body}:::\n\nAfter.\n"
+    result = chunk_markdown(text, CFG, "c", "c.md")
+    assert not result.diagnostics.errors
+    holders = [c for c in result.chunks if "Paragraph" in c.content_original]
+    assert len(holders) >= 2
+    for chunk in holders:
+        assert ":::tip Remember this" in chunk.content_original
+        assert ":::" in chunk.content_original.split("\n")  # the container is closed in the piece
+    assert not any(c.content_original.rstrip().endswith(":::tip Remember this") for c in result.chunks)
+
+
+def test_details_and_a_small_container_stay_whole_with_their_title() -> None:
+    text = (
+        "## Usage\n\n" + "Lead text. " * 60 + "\n\n<details>\n<summary>Pre 3.4 Usage</summary>\n\n"
+        "Old usage text.\n\n```js\nold()\n```\n\n</details>\n\n"
+        "::: code-group\n\n```sh [npm]\n# install\nnpm i\n```\n:::\n"
+    )
+    result = chunk_markdown(text, ChunkerConfig(max_chars=700, target_chars=500, min_chars=50), "d", "d.md")
+    assert not result.diagnostics.errors
+    kinds = [(b.kind, b.start_line) for b in result.blocks if b.kind == "container"]
+    assert kinds == [("container", 5), ("container", 16)]
+    details = next(c for c in result.chunks if "Old usage" in c.content_original)
+    assert "<summary>Pre 3.4 Usage</summary>" in details.content_original and "</details>" in details.content_original
+    assert not any(c.content_original.rstrip().endswith(("</summary>", "::: code-group")) for c in result.chunks)
+
+
+def test_an_unclosed_colon_line_is_no_container_and_does_not_swallow_the_next_sections() -> None:
+    text = "## A\n\n::: note\n\nText.\n\n## B\n\nMore.\n"
+    result = chunk_markdown(text, CFG, "u", "u.md")
+    assert [c.section for c in result.chunks] == ["A", "B"]
+    assert not [b for b in result.blocks if b.kind == "container"]

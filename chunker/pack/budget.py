@@ -80,8 +80,12 @@ class SectionSpace:
         return 0 if unit.first else self.added_before(unit.block)
 
     def added_at_end(self, unit: Unit) -> int:
-        """Size of the closing fence a chunk ending with ``unit`` (a piece of fenced code) adds."""
-        if unit.last or unit.block.fence is None:
+        """Size of the closing fence (or container line) a chunk ending with ``unit`` (a piece) adds."""
+        if unit.last:
+            return 0
+        if unit.block.frame is not None:
+            return self.measure(repeated_after(unit.block)) + 4  # and a fence a child piece may close
+        if unit.block.fence is None:
             return 0
         return self.measure(closing_text(unit.block) + "\n")
 
@@ -114,7 +118,16 @@ def repeated_before(block: Block, source: str) -> str:
         return source[block.start_offset : block.joints[0]]
     if block.kind == "code" and block.fence is not None:
         return block.fence[0] + "\n"
+    if block.frame is not None:
+        return block.frame[0] + ("\n\n" if block.frame[1] == "</details>" else "\n")
     return ""
+
+
+def repeated_after(block: Block) -> str:
+    """The closing line a piece of a container (not its last) repeats after itself, if it has one."""
+    if block.frame is None or not block.frame[1]:
+        return ""
+    return ("\n\n" if block.frame[1] == "</details>" else "\n") + block.frame[1]
 
 
 def closing_text(block: Block) -> str:

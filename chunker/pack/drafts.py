@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
-from chunker.pack.budget import SectionSpace, repeated_before
+from chunker.pack.budget import SectionSpace, repeated_after, repeated_before
 from chunker.pack.strength import Unit
 from chunker.pack.tables import collapse
 from chunker.policy import gated
@@ -71,6 +71,10 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
                         line=last.block.start_line if last.block.kind == "code" else first.block.start_line,
                     )
                 )
+    closing = repeated_after(last.block) if not last.last else ""
+    if closing:
+        added.append(AddedText("after", closing))
+        content += closing
     blocks = _blocks_of(units)
     embed = space.padding.embed(source, first.start, last.end) if space.padding else None
     if embed is not None:

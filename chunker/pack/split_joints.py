@@ -10,7 +10,7 @@ import re
 
 from chunker.fences import fence_after, has_fence_marker
 from chunker.models import Block
-from chunker.pack.budget import SectionSpace
+from chunker.pack.budget import SectionSpace, repeated_after
 from chunker.pack.split_text import emit_cuts, split_text
 from chunker.pack.strength import CODE_LINE, JOINT, SENTENCE, Unit
 from chunker.policy import gated
@@ -53,6 +53,16 @@ def _overflow_row(
     )
 
 
+def split_container(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+    """An admonition, ``:::`` container or ``<details>`` over budget: between its inner blocks, the
+    title line sticking to the first; every other piece repeats the title line (and the closing
+    line), declared as added text, so that it renders as the container."""
+    if block.joints:
+        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=True)
+    else:
+        split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
+
+
 def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
     if block.joints:
         split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT)
@@ -75,7 +85,7 @@ def split_at(
         start, end = bounds[k], bounds[k + 1] - 1
         piece_strength = strength if k == 0 else joint
         first, last = k == 0, k == len(cuts) - 1
-        reserve = space.added_before(block) if not first else 0
+        reserve = (space.added_before(block) if not first else 0) + (len(repeated_after(block)) + 4 if not last else 0)
         if space.span(start, end) + reserve <= space.budget:
             out.append(Unit(start, end, block, piece_strength, glue_first and k == 0, first, last))
         elif block.kind == "list":

@@ -13,7 +13,7 @@ from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import context_prefix, join
 from chunker.pack.split_code import split_code
-from chunker.pack.split_joints import split_list, split_table
+from chunker.pack.split_joints import split_container, split_list, split_table
 from chunker.pack.split_text import split_paragraph
 from chunker.pack.strength import BLOCK, HEADING_BASE, INTRODUCED, Unit
 
@@ -21,7 +21,7 @@ Splitter = Callable[[SectionSpace, list[Unit], Block, int], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
 
 SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
-    {"table": split_table, "list": split_list, "code": split_code}
+    {"table": split_table, "list": split_list, "code": split_code, "container": split_container}
 )
 """Splitter per block kind; every other kind is split like a paragraph."""
 

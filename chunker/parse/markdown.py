@@ -1,4 +1,4 @@
-"""The block parser: markdown-it-py with tables and dollarmath, the ``inline`` rule off, sped up.
+"""The block parser: markdown-it-py with tables and the plugins of :mod:`chunker.parse.plugins`, sped up.
 
 Chunking needs block structure only, and the inline parser is where pathological input costs
 seconds and gigabytes. Chunk text is always cut from the source by line maps, never rebuilt from
@@ -35,10 +35,9 @@ def build_parser(max_nesting: int) -> MarkdownIt:
     markdown-it's front_matter plugin, whose closing rule differs. A speed-up that cannot be
     installed (another markdown-it-py version than the pinned ones) is named in a warning: the
     tokens are the same, the parse is slower."""
-    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from chunker.parse.plugins import use_block_plugins
 
-    md = MarkdownIt("commonmark", {"maxNesting": max_nesting}).enable("table")
-    md.use(dollarmath_plugin)
+    md = use_block_plugins(MarkdownIt("commonmark", {"maxNesting": max_nesting}).enable("table"))
     md.core.ruler.disable(["inline", "text_join"])  # text_join only joins inline children
     missing = [name for name in speedups.SPEED_UPS if name not in speedups.install(md)]
     if missing:

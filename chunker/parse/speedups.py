@@ -160,11 +160,13 @@ def _reject_lheadings(ruler: Ruler[BlockRule]) -> None:
 
 # -- paragraph_terminators, first_char_dispatch (rebuilt on every compile of the chains) --------
 
-_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789")
+_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:!?")
 """First characters with which a line can start a block that interrupts a paragraph (fence,
-blockquote, hr, list, html_block, heading); a table interrupts it only if the next line starts
+blockquote, hr, list, html_block, heading, container, admonition); a table interrupts it only if the next line starts
 with '|', '-' or ':' (its delimiter row)."""
-_KNOWN_TERMINATORS = frozenset({"table", "fence", "blockquote", "hr", "list", "html_block", "heading"})
+_KNOWN_TERMINATORS = frozenset(
+    {"table", "fence", "blockquote", "hr", "list", "html_block", "heading", "container_block", "admonition"}
+)
 
 _FIRST_CHARS = {
     "math_block": "$",
@@ -175,6 +177,8 @@ _FIRST_CHARS = {
     "reference": "[",
     "html_block": "<",
     "heading": "#",
+    "container_block": ":",
+    "admonition": "!?",
 }
 """The characters a line must start with (after its indentation) for each of these block rules to
 accept it: each rule returns False at once on any other."""
