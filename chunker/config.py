@@ -14,11 +14,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_args, get_type_hints
 
 from chunker.errors import ConfigError, shown
 from chunker.text import SURROGATE
+from chunker.typed import WrongTypeError, as_type
 
 StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
 """The strategies (:data:`chunker.strategies.STRATEGIES` maps each to its function)."""
@@ -154,71 +154,9 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     if value is False and key == "strategy":
         return "off"  # YAML 1.1 reads an unquoted `off` as false
     try:
-        return _as(hint, value)
-    except _WrongTypeError as exc:
+        return as_type(hint, value)
+    except WrongTypeError as exc:
         raise ConfigError(f"'{key}' must be {exc.expected}, got {shown(exc.value)}", path=f"{where}: {key}") from None
-
-
-class _WrongTypeError(Exception):
-    def __init__(self, expected: str, value: Any) -> None:
-        super().__init__(expected)
-        self.expected = expected
-        self.value = value
-
-
-def _describe(hint: Any) -> str:
-    """How an error message names a type: ``an integer``, ``one of a, b``, ``a list of strings``."""
-    if hint in _NAMES:
-        return _NAMES[hint]
-    origin = get_origin(hint)
-    if origin is Literal:
-        choices = get_args(hint)
-        return f"'{choices[0]}'" if len(choices) == 1 else "one of " + ", ".join(map(str, choices))
-    if origin is tuple:
-        item = get_args(hint)[0]
-        return "a list of strings" if item is str else f"a list of items, each {_describe(item)}"
-    if origin in (Union, UnionType):
-        return " or ".join(_describe(arg) for arg in get_args(hint))
-    raise AssertionError(f"no description for {hint}")  # pragma: no cover
-
-
-_NAMES: dict[Any, str] = {int: "an integer", bool: "true or false", str: "a string", type(None): "empty"}
-
-
-def _as(hint: Any, value: Any) -> Any:
-    """``value`` if it is of type ``hint`` (a list or set for a tuple); else :class:`_WrongTypeError`."""
-    origin = get_origin(hint)
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _WrongTypeError(_describe(hint), value)
-        return value
-    if hint in (bool, str, type(None)):
-        if not isinstance(value, hint):
-            raise _WrongTypeError(_describe(hint), value)
-        return value
-    if origin is Literal:
-        if not isinstance(value, str) or value not in get_args(hint):
-            raise _WrongTypeError(_describe(hint), value)
-        return value
-    if origin in (Union, UnionType):
-        for arg in get_args(hint):
-            try:
-                return _as(arg, value)
-            except _WrongTypeError:
-                continue
-        raise _WrongTypeError(_describe(hint), value)
-    if origin is tuple:
-        if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
-            raise _WrongTypeError(_describe(hint), value)
-        item_hint = get_args(hint)[0]
-        items = []
-        for item in value:
-            try:
-                items.append(_as(item_hint, item))
-            except _WrongTypeError:
-                raise _WrongTypeError(_describe(hint), item) from None
-        return tuple(sorted(set(items))) if isinstance(value, (set, frozenset)) else tuple(items)
-    raise AssertionError(f"no coercion for {hint}")  # pragma: no cover
 
 
 def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerConfig:
@@ -244,32 +182,44 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
 
 
 def check_values(cfg: ChunkerConfig) -> None:
-    """Raise ConfigError for impossible combinations (checked whenever a config is built)."""
+    """Raise ConfigError for impossible values and combinations (checked whenever a config is built)."""
+    _check_text(cfg)
+    _check_budgets(cfg)
+    _check_levels(cfg)
+    _check_limits(cfg)
 
-    def bad(key: str, message: str) -> ConfigError:
-        return ConfigError(f"'{key}': {message}")
 
+def _bad(key: str, message: str) -> ConfigError:
+    return ConfigError(f"'{key}': {message}")
+
+
+def _check_text(cfg: ChunkerConfig) -> None:
+    """No lone surrogates in any string; named choices among their Literals."""
     for item in fields(cfg):
         value = getattr(cfg, item.name)
         for text in value if isinstance(value, tuple) else (value,):
             found = SURROGATE.search(text) if isinstance(text, str) else None
             if found is not None:
-                raise bad(
+                raise _bad(
                     item.name,
                     f"holds the escape \\u{ord(found.group()):04x}, a UTF-16 surrogate, which is not a character "
                     "(write the character itself, or \\UXXXXXXXX beyond U+FFFF)",
                 )
     for key in _CHECKED_TYPES:
         try:
-            _as(_FIELD_TYPES[key], getattr(cfg, key))
-        except _WrongTypeError as exc:
-            raise bad(key, f"must be {exc.expected}, got {shown(exc.value)}") from None
+            as_type(_FIELD_TYPES[key], getattr(cfg, key))
+        except WrongTypeError as exc:
+            raise _bad(key, f"must be {exc.expected}, got {shown(exc.value)}") from None
+
+
+def _check_budgets(cfg: ChunkerConfig) -> None:
+    """Upper bounds of the integer options; 1 <= min_chars <= target_chars <= max_chars, max_chars >= 16."""
     for key, most in MAX_INTS.items():
         if getattr(cfg, key) > most:
-            raise bad(key, f"must be at most {most}, got {shown(getattr(cfg, key))}")
+            raise _bad(key, f"must be at most {most}, got {shown(getattr(cfg, key))}")
     for key in ("max_chars", "min_chars", "target_chars"):
         if getattr(cfg, key) < 1:
-            raise bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
+            raise _bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
     if cfg.min_chars > cfg.max_chars:
         raise _RelationError(f"'min_chars': min_chars ({cfg.min_chars}) is greater than max_chars ({cfg.max_chars})")
     if not cfg.min_chars <= cfg.target_chars <= cfg.max_chars:
@@ -278,32 +228,39 @@ def check_values(cfg: ChunkerConfig) -> None:
             f"got {cfg.target_chars}"
         )
     if cfg.max_chars < 16:
-        raise bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {shown(cfg.max_chars)}")
+        raise _bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {shown(cfg.max_chars)}")
+
+
+def _check_levels(cfg: ChunkerConfig) -> None:
     if isinstance(cfg.section_level, int) and not 1 <= cfg.section_level <= 6:
-        raise bad("section_level", f"must be 'auto' or 1..6, got {shown(cfg.section_level)}")
+        raise _bad("section_level", f"must be 'auto' or 1..6, got {shown(cfg.section_level)}")
     if not 1 <= cfg.faq_level <= 6:
-        raise bad("faq_level", f"must be 1..6, got {shown(cfg.faq_level)}")
+        raise _bad("faq_level", f"must be 1..6, got {shown(cfg.faq_level)}")
     if cfg.context_depth < 0:
-        raise bad("context_depth", f"must be 0 or more, got {shown(cfg.context_depth)}")
+        raise _bad("context_depth", f"must be 0 or more, got {shown(cfg.context_depth)}")
     if cfg.overlap_sentences < 0:
-        raise bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
+        raise _bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
+
+
+def _check_limits(cfg: ChunkerConfig) -> None:
+    """The limits against hostile input, and a page marker that compiles."""
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
         if getattr(cfg, key) < 1:
-            raise bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
+            raise _bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
     if cfg.max_frontmatter_depth > 250:
-        raise bad(
+        raise _bad(
             "max_frontmatter_depth",
             f"must be at most 250 (JSON output nests no deeper), got {shown(cfg.max_frontmatter_depth)}",
         )
     if not 8 <= cfg.max_nesting <= 200:
-        raise bad(
+        raise _bad(
             "max_nesting",
             f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {shown(cfg.max_nesting)}",
         )
     try:
         re.compile(cfg.page_marker_pattern)
     except re.error as exc:
-        raise bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
+        raise _bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
 
 
 # -- settings file --------------------------------------------------------------
@@ -356,8 +313,8 @@ def _eval_settings(data: Any, where: str) -> EvalSettings:
             name = key if isinstance(key, str) else shown(key)
             raise ConfigError(f"unknown eval option '{name}' (known: {', '.join(hints)})", path=f"{where}: eval")
         try:
-            values[key] = _as(hints[key], value)
-        except _WrongTypeError as exc:
+            values[key] = as_type(hints[key], value)
+        except WrongTypeError as exc:
             message = f"'{key}' must be {exc.expected}, got {shown(exc.value)}"
             raise ConfigError(message, path=f"{where}: eval.{key}") from None
     return EvalSettings(**values)

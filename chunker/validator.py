@@ -8,7 +8,7 @@ skipped ranges must lie in exactly one chunk.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from chunker.config import ChunkerConfig
@@ -49,22 +49,34 @@ def validate(
     """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant. Findings
     that a ``fail_on_*`` option governs are left to :func:`chunker.policy.judge`."""
     found: list[Diagnostic] = list(earlier)
+    found.extend(_check_ids(chunks))
+    found.extend(_check_slices(source, chunks))
+    found.extend(_check_coverage(source, chunks, skipped))
+    found.extend(_check_chunks(blocks, chunks, cfg))
+    return Diagnostics(tuple(found), _metrics(chunks, skipped, cfg), tuple(skipped), decisions or {})
 
-    def add(severity: str, code: str, message: str, line: int | None = None, chunk_id: str | None = None) -> None:
-        found.append(Diagnostic(severity, code, message, line, chunk_id))  # type: ignore[arg-type]
 
+def _error(code: str, message: str, chunk: Chunk | None = None) -> Diagnostic:
+    if chunk is None:
+        return Diagnostic("error", code, message)
+    return Diagnostic("error", code, message, chunk.start_line, chunk.chunk_id)
+
+
+def _check_ids(chunks: Sequence[Chunk]) -> Iterator[Diagnostic]:
+    """Unique ids; neighbours that match the order."""
     ids = [c.chunk_id for c in chunks]
     if len(set(ids)) != len(ids):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
-        add("error", "duplicate-id", f"duplicate chunk ids: {', '.join(dupes[:5])}")
+        yield _error("duplicate-id", f"duplicate chunk ids: {', '.join(dupes[:5])}")
     for k, chunk in enumerate(chunks):
         expected_prev = ids[k - 1] if k else None
         expected_next = ids[k + 1] if k + 1 < len(ids) else None
         if chunk.previous_chunk_id != expected_prev or chunk.next_chunk_id != expected_next:
-            add("error", "neighbors", "neighbors do not match the chunk order", chunk.start_line, chunk.chunk_id)
+            yield _error("neighbors", "neighbors do not match the chunk order", chunk)
 
-    # Lossless coverage: exact slices, in order, no overlap, no non-space text outside.
-    covered: list[tuple[int, int]] = [(s.start_offset, s.end_offset) for s in skipped]
+
+def _check_slices(source: str, chunks: Sequence[Chunk]) -> Iterator[Diagnostic]:
+    """Each chunk is the exact source slice plus its declared added lines, in order, no overlap."""
     previous_end = -1
     for chunk in chunks:
         core = chunk.content_original
@@ -74,40 +86,27 @@ def validate(
             elif added.position == "after" and core.endswith(added.text):
                 core = core[: len(core) - len(added.text)]
             else:
-                add(
-                    "error",
-                    "added-lines",
-                    "declared added text is not where it is declared",
-                    chunk.start_line,
-                    chunk.chunk_id,
-                )
+                yield _error("added-lines", "declared added text is not where it is declared", chunk)
         if core != source[chunk.start_offset : chunk.end_offset]:
-            add(
-                "error",
-                "content-mismatch",
-                f"content_original is not the source slice [{chunk.start_offset}:{chunk.end_offset}]",
-                chunk.start_line,
-                chunk.chunk_id,
-            )
+            message = f"content_original is not the source slice [{chunk.start_offset}:{chunk.end_offset}]"
+            yield _error("content-mismatch", message, chunk)
         if chunk.start_offset < previous_end:
-            add(
-                "error",
-                "overlap",
-                "chunk overlaps the previous one or is out of order",
-                chunk.start_line,
-                chunk.chunk_id,
-            )
+            yield _error("overlap", "chunk overlaps the previous one or is out of order", chunk)
         previous_end = max(previous_end, chunk.end_offset)
-        covered.append((chunk.start_offset, chunk.end_offset))
-    covered.sort()
+
+
+def _check_coverage(source: str, chunks: Sequence[Chunk], skipped: Sequence[SkippedRange]) -> Iterator[Diagnostic]:
+    """Lossless coverage: no non-space text outside the chunks and the skipped ranges."""
+    covered = sorted(
+        [*((s.start_offset, s.end_offset) for s in skipped), *((c.start_offset, c.end_offset) for c in chunks)]
+    )
     lost_lines: list[int] = []
     position = 0
     for start, end in [*covered, (len(source), len(source))]:
         if start > position:
             match = _NON_SPACE.search(source, position, start)
             while match is not None and len(lost_lines) < 50:
-                line = _line_at(source, match.start())
-                lost_lines.append(line)
+                lost_lines.append(_line_at(source, match.start()))
                 next_line = source.find("\n", match.start())
                 if next_line == -1 or next_line >= start:
                     break
@@ -115,54 +114,33 @@ def validate(
         position = max(position, end)
     if lost_lines:
         shown = ", ".join(map(str, lost_lines[:10])) + (" ..." if len(lost_lines) > 10 else "")
-        found.append(
-            gated(
-                "content-loss",
-                f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach "
-                f"no chunk and no skipped range: lines {shown}",
-                lost_lines[0],
-            )
+        yield gated(
+            "content-loss",
+            f"{len(lost_lines)}{'+' if len(lost_lines) >= 50 else ''} source line(s) with text reach "
+            f"no chunk and no skipped range: lines {shown}",
+            lost_lines[0],
         )
 
+
+def _check_chunks(blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: ChunkerConfig) -> Iterator[Diagnostic]:
+    """Per chunk: balanced fences, size within max_chars (or declared overflow), no orphan heading."""
     kinds = {b.id: b for b in blocks}
     measure = make_counter(cfg)  # recounted here: the validator trusts no size the packer recorded
     for chunk in chunks:
         if not is_balanced(chunk.content_original) or not _embedding_balanced(chunk):
-            found.append(
-                gated(
-                    "broken-fence",
-                    "unbalanced code fence in the chunk",
-                    chunk.start_line,
-                    chunk.chunk_id,
-                )
-            )
+            yield gated("broken-fence", "unbalanced code fence in the chunk", chunk.start_line, chunk.chunk_id)
         size = measure(chunk.content_for_embedding)  # in cfg.size_unit
         if size > cfg.max_chars and not chunk.is_overflow:
-            message = f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}"
-            add("error", "oversize", message, chunk.start_line, chunk.chunk_id)
+            yield _error("oversize", f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}", chunk)
         elif chunk.is_overflow:
-            found.append(
-                gated(
-                    "overflow",
-                    f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): "
-                    "one block that cannot be split",
-                    chunk.start_line,
-                    chunk.chunk_id,
-                )
+            message = (
+                f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): one block that cannot be split"
             )
+            yield gated("overflow", message, chunk.start_line, chunk.chunk_id)
         last_block = kinds.get(chunk.block_ids[-1]) if chunk.block_ids else None
         if last_block is not None and last_block.kind == "heading" and not chunk.is_continuation:
-            found.append(
-                gated(
-                    "orphan-heading",
-                    f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})",
-                    chunk.end_line,
-                    chunk.chunk_id,
-                )
-            )
-
-    metrics = _metrics(chunks, skipped, cfg)
-    return Diagnostics(tuple(found), metrics, tuple(skipped), decisions or {})
+            message = f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})"
+            yield gated("orphan-heading", message, chunk.end_line, chunk.chunk_id)
 
 
 def _metrics(chunks: Sequence[Chunk], skipped: Sequence[SkippedRange], cfg: ChunkerConfig) -> dict[str, Any]:
