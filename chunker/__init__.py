@@ -8,13 +8,36 @@ __version__ = "0.1.0"
 SCHEMA_VERSION = 3
 """Bumped whenever chunks.json changes shape or the same options would give other chunks."""
 
-__all__ = ["SCHEMA_VERSION", "DocumentOutcome", "__version__", "chunk_markdown", "chunk_source"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "ChunkerConfig",
+    "ChunkerError",
+    "ChunkingResult",
+    "DocumentOutcome",
+    "Settings",
+    "__version__",
+    "chunk_markdown",
+    "chunk_source",
+    "load_settings",
+]
 
 if TYPE_CHECKING:
+    from chunker.config import ChunkerConfig, Settings, load_settings
     from chunker.core import DocumentOutcome, chunk_source
+    from chunker.errors import ChunkerError
+    from chunker.models import ChunkingResult
     from chunker.pipeline import chunk_markdown
 
-_LAZY = {"chunk_markdown": "chunker.pipeline", "chunk_source": "chunker.core", "DocumentOutcome": "chunker.core"}
+_LAZY = {
+    "ChunkerConfig": "chunker.config",
+    "Settings": "chunker.config",
+    "load_settings": "chunker.config",
+    "ChunkingResult": "chunker.models",
+    "ChunkerError": "chunker.errors",
+    "chunk_markdown": "chunker.pipeline",
+    "chunk_source": "chunker.core",
+    "DocumentOutcome": "chunker.core",
+}
 
 
 def __getattr__(name: str) -> object:

@@ -200,7 +200,8 @@ def _plain_mapping(yaml_text: str, cfg: ChunkerConfig) -> dict[str, Any] | None:
     return metadata
 
 
-def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> FrontmatterResult:
+# One except clause per way the YAML loader can fail, each mapped to its own finding.
+def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> FrontmatterResult:  # noqa: C901
     """Load the YAML of a frontmatter block whose first line is file line ``first_line``."""
 
     def line(mark: Mark | None) -> int:
