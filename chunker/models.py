@@ -50,13 +50,14 @@ UNCLOSED_FENCE = "unclosed-fence"
 with its list item or quote): the packer reports only fences the parser saw left open."""
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, kw_only=True)
 class Block:
     """One top-level Markdown block, an exact slice of the source.
 
     Treated as immutable, but not ``frozen``: a frozen dataclass sets each field through
     ``object.__setattr__``, which makes building the ~90,000 blocks of a large corpus three
-    times as slow. The same holds for :class:`Chunk`. Both hash by value, as frozen ones would."""
+    times as slow. The same holds for :class:`Chunk`. Both hash by value, as frozen ones would.
+    Both are built with keywords only (``kw_only``): two swapped fields of one type cannot pass."""
 
     id: str
     """``blk_0001``: positional within the document."""
@@ -115,7 +116,7 @@ class AddedText:
         return {"position": self.position, "text": self.text}
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(slots=True, unsafe_hash=True, kw_only=True)
 class Chunk:
     """One retrieval chunk; ``to_dict`` gives its ``chunks.json`` object."""
 
@@ -146,8 +147,8 @@ class Chunk:
     part: int | None = None
     parts: int | None = None
     added_lines: tuple[AddedText, ...] = ()
-    size: int = -1
-    """Size in the configured unit (characters unless size_unit is tokens)."""
+    size: int
+    """Size of ``content_for_embedding`` in the configured unit (characters unless size_unit is tokens)."""
 
     @property
     def chars(self) -> int:
@@ -174,7 +175,7 @@ class Chunk:
             "content_for_embedding": self.content_for_embedding,
             "content_type": self.content_type,
             "chars": self.chars,
-            "size": self.size if self.size >= 0 else self.chars,
+            "size": self.size,
             "start_line": self.start_line,
             "end_line": self.end_line,
             "start_offset": self.start_offset,

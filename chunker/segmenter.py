@@ -99,23 +99,22 @@ def segment(  # noqa: C901
                 path.pop()
             path.append(Heading(level, title, first + 1))
             shared_path[0] = tuple(path)
-        # Fields by position: a dataclass called with keywords takes about twice as long.
         blocks.append(
             Block(
-                "blk_" + str(len(blocks) + 1).zfill(4),  # id
-                kind,
-                start,  # start_offset
-                end,  # end_offset
-                first + 1,  # start_line
-                last,  # end_line
-                shared_path[0],  # header_path
-                kind in atomic_kinds or kind == "container",  # atomic
-                text,  # source
-                level,  # heading_level
-                inner,
-                tuple(j for j in joints if start < j < end) if joints else (),  # joints
-                fence,
-                frame,
+                id="blk_" + str(len(blocks) + 1).zfill(4),
+                kind=kind,
+                start_offset=start,
+                end_offset=end,
+                start_line=first + 1,
+                end_line=last,
+                header_path=shared_path[0],
+                atomic=kind in atomic_kinds or kind == "container",
+                source=text,
+                heading_level=level,
+                inner=inner,
+                joints=tuple(j for j in joints if start < j < end) if joints else (),
+                fence=fence,
+                frame=frame,
             )
         )
 

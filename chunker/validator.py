@@ -146,7 +146,7 @@ def _check_chunks(blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: Chunker
 def _metrics(chunks: Sequence[Chunk], skipped: Sequence[SkippedRange], cfg: ChunkerConfig) -> dict[str, Any]:
     sizes = [c.chars for c in chunks]
     total = sum(sizes)
-    units = [c.size if c.size >= 0 else c.chars for c in chunks]  # budgets count in cfg.size_unit
+    units = [c.size for c in chunks]  # budgets count in cfg.size_unit
     within = sum(1 for s in units if cfg.min_chars <= s <= cfg.max_chars)
     return {
         "total_chunks": len(chunks),

@@ -33,37 +33,36 @@ def finish(drafts: list[Draft], cfg: ChunkerConfig, stem: str, title: str, measu
         size = measure(embedding)
         over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix
         atomic = "<atomic>" in draft.kinds
-        # Fields by position: a dataclass called with 28 keywords takes about four times as long.
         chunks.append(
             Chunk(
-                ids[k],  # chunk_id
-                k,  # chunk_index
-                draft.content,  # content_original
-                embedding,  # content_for_embedding
-                "overflow" if over else ("atomic_block" if atomic else "section_fragment"),  # content_type
-                draft.start_line,  # start_line
-                draft.end_line,  # end_line
-                draft.start,  # start_offset
-                draft.end,  # end_offset
-                draft.path,  # header_path
-                section.title,  # section
-                tuple([b.id for b in draft.blocks]),  # block_ids
-                "code" in draft.kinds,  # has_code
-                "table" in draft.kinds,  # has_table
-                "math" in draft.kinds,  # has_math
-                over,  # is_overflow
-                size < cfg.min_chars,  # is_sparse
-                ids[k - 1] if k else None,  # previous_chunk_id
-                ids[k + 1] if k + 1 < count else None,  # next_chunk_id
-                ziffers[k],  # ziffer
-                section.page,  # page
-                key,  # chunk_key
-                hashlib.sha256(draft.content.encode("utf-8", "surrogatepass")).hexdigest(),  # content_hash
-                draft.continuation,  # is_continuation
-                draft.part,  # part
-                draft.parts,  # parts
-                draft.added,  # added_lines
-                size,  # size
+                chunk_id=ids[k],
+                chunk_index=k,
+                content_original=draft.content,
+                content_for_embedding=embedding,
+                content_type="overflow" if over else ("atomic_block" if atomic else "section_fragment"),
+                start_line=draft.start_line,
+                end_line=draft.end_line,
+                start_offset=draft.start,
+                end_offset=draft.end,
+                header_path=draft.path,
+                section=section.title,
+                block_ids=tuple([b.id for b in draft.blocks]),
+                has_code="code" in draft.kinds,
+                has_table="table" in draft.kinds,
+                has_math="math" in draft.kinds,
+                is_overflow=over,
+                is_sparse=size < cfg.min_chars,
+                previous_chunk_id=ids[k - 1] if k else None,
+                next_chunk_id=ids[k + 1] if k + 1 < count else None,
+                ziffer=ziffers[k],
+                page=section.page,
+                chunk_key=key,
+                content_hash=hashlib.sha256(draft.content.encode("utf-8", "surrogatepass")).hexdigest(),
+                is_continuation=draft.continuation,
+                part=draft.part,
+                parts=draft.parts,
+                added_lines=draft.added,
+                size=size,
             )
         )
     return tuple(chunks)

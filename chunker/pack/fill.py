@@ -4,7 +4,7 @@ budget, cut at the strongest boundary in reach (text-splitter's ``ChunkCapacity 
 from __future__ import annotations
 
 from chunker.pack.budget import SectionSpace
-from chunker.pack.strength import BLOCK, Unit
+from chunker.pack.strength import BLOCK, Strength, Unit
 
 
 class _Sizes:
@@ -72,12 +72,12 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
 
 def _reach(
     space: SectionSpace, units: list[Unit], i: int, added_at_end: list[int], size_of: _Sizes
-) -> tuple[int, list[tuple[int, int, int]]]:
+) -> tuple[int, list[tuple[int, int, Strength]]]:
     """The chunks that may start at unit ``i``: ``(n, [])`` when all the rest fits, else ``(-1,
     candidates)``, each ``(end unit, size, strength of the boundary there)``, shortest first."""
     n = len(units)
     budget, chars_mode = space.budget, space.chars_mode and not space.padding
-    candidates: list[tuple[int, int, int]] = []
+    candidates: list[tuple[int, int, Strength]] = []
     start_i = units[i].start
     added_at_start = space.added_at_start(units[i])
     for e in range(i + 1, n + 1):
@@ -92,7 +92,7 @@ def _reach(
     return -1, candidates
 
 
-def _choose(candidates: list[tuple[int, int, int]], target: int, minimum: int) -> int:
+def _choose(candidates: list[tuple[int, int, Strength]], target: int, minimum: int) -> int:
     """The end unit of the chunk: among candidates of at least half the target (or min_chars), the
     strongest boundary, nearest the target; but never cross a sub-heading only to cut at a
     weaker boundary after it."""

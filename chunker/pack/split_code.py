@@ -8,10 +8,10 @@ from itertools import pairwise
 from chunker.models import Block
 from chunker.pack.budget import SectionSpace, closing_text
 from chunker.pack.split_text import emit_cuts, split_text
-from chunker.pack.strength import CODE_LINE, CODE_LINE_LOW_INDENT, JOINT, Unit
+from chunker.pack.strength import CODE_LINE, CODE_LINE_LOW_INDENT, JOINT, Strength, Unit
 
 
-def split_code(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def split_code(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     if block.fence is not None:
         _split_fenced(space, out, block, strength)
     else:
@@ -28,7 +28,7 @@ def _line_starts(src: str, start: int, end: int) -> list[int]:
     return starts
 
 
-def _split_indented(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def _split_indented(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """Indented code (no fence) between lines: a piece starts at a line with its indentation, so
     it is indented code again. Cuts after a blank line are preferred, then lines at the block's
     lowest indentation."""
@@ -36,7 +36,7 @@ def _split_indented(space: SectionSpace, out: list[Unit], block: Block, strength
     starts = _line_starts(src, block.start_offset, block.end_offset)
     lines = [src[a : (starts[k + 1] - 1 if k + 1 < len(starts) else block.end_offset)] for k, a in enumerate(starts)]
     lowest = min((len(t) - len(t.lstrip(" \t")) for t in lines if t.strip()), default=0)
-    cuts: list[tuple[int, int]] = [(block.start_offset, strength)]
+    cuts: list[tuple[int, Strength]] = [(block.start_offset, strength)]
     for k in range(1, len(starts)):
         line = lines[k]
         if not line.strip():
@@ -50,7 +50,7 @@ def _split_indented(space: SectionSpace, out: list[Unit], block: Block, strength
     emit_cuts(space, out, block, cuts, block.end_offset, True, True)
 
 
-def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     assert block.fence is not None
     src = space.source
     # Units are lines; the opening fence sticks to the first code line, the closing to the last.
@@ -80,6 +80,6 @@ def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: 
                 piece_strength = CODE_LINE
         first, last = k == 0, k == len(cuts) - 1
         if space.span(start, end) + reserve <= space.budget:
-            out.append(Unit(start, end, block, piece_strength, False, first, last))
+            out.append(Unit(start=start, end=end, block=block, strength=piece_strength, first=first, last=last))
         else:
             split_text(space, out, block, start, end, piece_strength, first, last, reserve)

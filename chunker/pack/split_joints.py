@@ -12,14 +12,14 @@ from chunker.fences import fence_after, has_fence_marker
 from chunker.models import Block
 from chunker.pack.budget import SectionSpace, repeated_after
 from chunker.pack.split_text import emit_cuts, split_text
-from chunker.pack.strength import CODE_LINE, JOINT, SENTENCE, Unit
+from chunker.pack.strength import CODE_LINE, JOINT, NESTED_ITEM, SENTENCE, Strength, Unit
 from chunker.policy import gated
 
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
 """A list item marker at the start of a line's text."""
 
 
-def split_table(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def split_table(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """Between rows only, never inside a cell or a word; every piece repeats the header (without
     it a piece is no table). A row that does not fit with the header is one overflow piece."""
     if not block.joints:
@@ -35,13 +35,22 @@ def split_table(space: SectionSpace, out: list[Unit], block: Block, strength: in
         if space.span(start, end) + (0 if first else header) > space.budget:
             _overflow_row(space, out, block, start, end, piece_strength, first, last)
         else:
-            out.append(Unit(start, end, block, piece_strength, first, first, last))
+            out.append(
+                Unit(start=start, end=end, block=block, strength=piece_strength, glue=first, first=first, last=last)
+            )
 
 
 def _overflow_row(
-    space: SectionSpace, out: list[Unit], block: Block, start: int, end: int, strength: int, first: bool, last: bool
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: Strength,
+    first: bool,
+    last: bool,
 ) -> None:
-    out.append(Unit(start, end, block, strength, first, first, last))
+    out.append(Unit(start=start, end=end, block=block, strength=strength, glue=first, first=first, last=last))
     line = space.line_at(start, block)
     space.notes.append(
         gated(
@@ -53,7 +62,7 @@ def _overflow_row(
     )
 
 
-def split_container(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def split_container(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """An admonition, ``:::`` container or ``<details>`` over budget: between its inner blocks, the
     title line sticking to the first; every other piece repeats the title line (and the closing
     line), declared as added text, so that it renders as the container."""
@@ -63,7 +72,7 @@ def split_container(space: SectionSpace, out: list[Unit], block: Block, strength
         split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
 
 
-def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     if block.joints:
         split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT)
     else:
@@ -75,8 +84,8 @@ def split_at(
     out: list[Unit],
     block: Block,
     cuts: list[int],
-    strength: int,
-    joint: int,
+    strength: Strength,
+    joint: Strength,
     glue_first: bool = False,
 ) -> None:
     """Pieces between the ``cuts`` (offsets in ``block``); one over budget is cut further."""
@@ -87,7 +96,17 @@ def split_at(
         first, last = k == 0, k == len(cuts) - 1
         reserve = (space.added_before(block) if not first else 0) + (len(repeated_after(block)) + 4 if not last else 0)
         if space.span(start, end) + reserve <= space.budget:
-            out.append(Unit(start, end, block, piece_strength, glue_first and k == 0, first, last))
+            out.append(
+                Unit(
+                    start=start,
+                    end=end,
+                    block=block,
+                    strength=piece_strength,
+                    glue=glue_first and k == 0,
+                    first=first,
+                    last=last,
+                )
+            )
         elif block.kind == "list":
             split_item(space, out, block, start, end, piece_strength, first, last)
         else:
@@ -95,13 +114,20 @@ def split_at(
 
 
 def split_item(
-    space: SectionSpace, out: list[Unit], block: Block, start: int, end: int, strength: int, first: bool, last: bool
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: Strength,
+    first: bool,
+    last: bool,
 ) -> None:
     """One list item over budget, cut like paragraphs inside it: at its nested items and blank
     lines (a piece starts at the line's text, so it renders as a list or a paragraph, never as
     indented code), then at sentences, words, hard cuts."""
     src = space.source
-    cuts: list[tuple[int, int]] = [(start, strength)]
+    cuts: list[tuple[int, Strength]] = [(start, strength)]
     fenced = "code" in block.inner and has_fence_marker(src[start:end])
     opened = space.nested_fence(block, start) if fenced else None
     pos = src.find("\n", start, end)
@@ -122,7 +148,7 @@ def split_item(
                 continue
         if text_start < end and src[text_start] != "\n":
             if _LIST_MARKER.match(src, text_start):
-                cuts.append((text_start, JOINT - 1 if text_start - line_start < 4 else CODE_LINE))
+                cuts.append((text_start, NESTED_ITEM if text_start - line_start < 4 else CODE_LINE))
             elif after_blank:
                 cuts.append((text_start, SENTENCE))
         pos = src.find("\n", line_start, end)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from chunker.models import Block
 from chunker.pack.budget import SectionSpace
-from chunker.pack.strength import HARD, SENTENCE, WORD, Unit
+from chunker.pack.strength import HARD, SENTENCE, WORD, Strength, Unit
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
 
 
-def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength: int) -> None:
+def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """A paragraph (quote, heading...) over budget: at sentences, words, hard cuts. It is cut at
     sentences even when it fits alone but not after its headings."""
     split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True, force=True)
@@ -23,7 +23,7 @@ def split_text(
     block: Block,
     start: int,
     end: int,
-    strength: int,
+    strength: Strength,
     first: bool,
     last: bool,
     reserve: int = 0,
@@ -33,10 +33,12 @@ def split_text(
     (with ``force``, at sentences even when the whole fits)."""
     budget = max(space.budget - reserve - (space.added_before(block) if block.kind == "table" else 0), 8)
     text = space.source[start:end]
-    pieces: list[tuple[int, int, int]] = []  # (start, end, strength)
+    pieces: list[tuple[int, int, Strength]] = []  # (start, end, strength)
     _cut(space, text, start, budget, strength, pieces, level=0, force=force)
     for k, (a, b, s) in enumerate(pieces):
-        out.append(Unit(a, b, block, s, False, first and k == 0, last and k == len(pieces) - 1))
+        out.append(
+            Unit(start=a, end=b, block=block, strength=s, first=first and k == 0, last=last and k == len(pieces) - 1)
+        )
 
 
 def _cut(
@@ -44,8 +46,8 @@ def _cut(
     text: str,
     base: int,
     budget: int,
-    strength: int,
-    out: list[tuple[int, int, int]],
+    strength: Strength,
+    out: list[tuple[int, int, Strength]],
     level: int,
     force: bool = False,
 ) -> None:
@@ -78,7 +80,13 @@ def _cut(
 
 
 def emit_cuts(
-    space: SectionSpace, out: list[Unit], block: Block, cuts: list[tuple[int, int]], end: int, first: bool, last: bool
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    cuts: list[tuple[int, Strength]],
+    end: int,
+    first: bool,
+    last: bool,
 ) -> None:
     """Units from (offset, strength) cuts ending at ``end``, trailing whitespace trimmed; a
     piece over budget is cut further like text."""
@@ -90,6 +98,6 @@ def emit_cuts(
             b -= 1
         is_first, is_last = first and k == 0, last and k == len(cuts) - 1
         if space.span(a, b) <= space.budget:
-            out.append(Unit(a, b, block, s, False, is_first, is_last))
+            out.append(Unit(start=a, end=b, block=block, strength=s, first=is_first, last=is_last))
         else:
             split_text(space, out, block, a, b, s, is_first, is_last)

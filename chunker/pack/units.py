@@ -15,9 +15,9 @@ from chunker.pack.context import context_prefix, join
 from chunker.pack.split_code import split_code
 from chunker.pack.split_joints import split_container, split_list, split_table
 from chunker.pack.split_text import split_paragraph
-from chunker.pack.strength import BLOCK, HEADING_BASE, INTRODUCED, Unit
+from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, Strength, Unit
 
-Splitter = Callable[[SectionSpace, list[Unit], Block, int], None]
+Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
 
 SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
@@ -39,7 +39,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
     for position, block in enumerate(space.section.blocks):
         start, end = block.start_offset, block.end_offset
         heading = block.kind == "heading"
-        strength = HEADING_BASE - block.heading_level if heading and position else BLOCK
+        strength = BEFORE_HEADING[block.heading_level] if heading and position else BLOCK
         if introduces and not heading and position:
             strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
         introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)
@@ -56,16 +56,18 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             ):
                 _split(space, units, diagnostics, block, strength)
                 continue
-        units.append(Unit(start, end, block, strength, heading))
+        units.append(Unit(start=start, end=end, block=block, strength=strength, glue=heading))
     diagnostics.extend(space.notes)
     return units, diagnostics
 
 
-def _split(space: SectionSpace, out: list[Unit], diagnostics: list[Diagnostic], block: Block, strength: int) -> None:
+def _split(
+    space: SectionSpace, out: list[Unit], diagnostics: list[Diagnostic], block: Block, strength: Strength
+) -> None:
     cfg = space.cfg
     splittable = cfg.split_oversize or not block.atomic
     if block.kind in _NEVER_SPLIT or not splittable:
-        out.append(Unit(block.start_offset, block.end_offset, block, strength))
+        out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
         diagnostics.append(
             Diagnostic(
                 "warning",
