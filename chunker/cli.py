@@ -187,6 +187,27 @@ def export_command(
     raise typer.Exit(0)
 
 
+@app.command("view")
+def view_command(
+    stem: Annotated[
+        list[str] | None, typer.Option("--stem", help="Write only this document's page (repeatable); default: all.")
+    ] = None,
+    chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
+    out: Annotated[Path, typer.Option("--out", help="Folder for the HTML pages.")] = Path("chunks/_view"),
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+) -> None:
+    """Write static HTML pages of the chunks: the source with every chunk shaded, and an index."""
+    from chunker.view import build_view
+
+    result = build_view(chunks, out, tuple(stem or ()))
+    for name, note in result.notes:
+        typer.echo(f"warning: {name}: {note}", err=True)
+    if not quiet:
+        kib = result.total_bytes / 1024
+        typer.echo(f"view: {len(result.pages)} page(s) and the index ({kib:,.0f} KiB) in {out}; open {result.index}")
+    raise typer.Exit(0)
+
+
 @app.command("schema")
 def schema_command(
     name: Annotated[

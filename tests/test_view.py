@@ -1,0 +1,215 @@
+"""`chunker view`: the static pages of a run, checked as HTML (the browser tests drive them in Chromium)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunker.cli import run_cli
+from chunker.view.model import page_name, split_regions
+
+TESTS = Path(__file__).resolve().parent
+GUIDE = TESTS.parent / "sources" / "chunker-guide.md"
+HOSTILE = """---
+title: <script>alert("title")</script>
+---
+# Escaping <b>test</b>
+
+Text with <script>window.__pwned = 1</script> inline and a closing </script> tag.
+
+## Second & last
+
+```html
+<script src="https://example.invalid/x.js"></script>
+```
+"""
+
+
+class Elements(HTMLParser):
+    """Start tags of a page with their attributes, and its script elements' text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+        if self._in_script:
+            self.scripts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts[-1] += data
+
+    def with_class(self, tag: str, name: str) -> list[dict[str, str | None]]:
+        return [a for t, a in self.tags if t == tag and name in (a.get("class") or "").split()]
+
+
+def parse(path: Path) -> Elements:
+    parser = Elements()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "guide.md").write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
+    (sources / "kitchen.md").write_text((TESTS / "fixtures" / "kitchen_sink.md").read_text(encoding="utf-8"))
+    (sources / "hostile.md").write_text(HOSTILE, encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("max_chars: 200\ntarget_chars: 150\nmin_chars: 20\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(["--quiet"]) == 1  # the kitchen sink has an unclosed fence
+    return tmp_path
+
+
+def chunks_of(work: Path, stem: str) -> list[dict[str, object]]:
+    data = json.loads((work / "chunks" / stem / "chunks.json").read_bytes())
+    assert isinstance(data, list)
+    return data
+
+
+def test_view_writes_an_index_and_one_page_per_document_with_one_element_per_chunk(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["view"]) == 0
+    assert "3 page(s)" in capsys.readouterr().out
+    view = work / "chunks" / "_view"
+    index = parse(view / "index.html")
+    links = sorted(a["href"] or "" for t, a in index.tags if t == "a")
+    assert links == ["docs/guide.html", "docs/hostile.html", "docs/kitchen.html"]
+    for stem in ("guide", "kitchen", "hostile"):
+        page = parse(view / "docs" / f"{stem}.html")
+        sections = page.with_class("section", "chunk")
+        chunks = chunks_of(work, stem)
+        assert [s["id"] for s in sections] == [c["chunk_id"] for c in chunks]
+        assert {s["class"] for s in sections[:2]} == {"chunk a0", "chunk a1"}  # alternating shades
+        payload = json.loads(page.scripts[0])
+        assert [c["content_for_embedding"] for c in payload["chunks"]] == [c["content_for_embedding"] for c in chunks]
+
+
+def test_every_source_line_is_on_the_page_once_with_its_number(work: Path) -> None:
+    assert run_cli(["view", "--quiet"]) == 0
+    page = parse(work / "chunks" / "_view" / "docs" / "kitchen.html")
+    numbered = [int(a["id"] or 0) for t, a in page.tags if t == "p" and (a.get("id") or "").isdigit()]
+    lines = (work / "sources" / "kitchen.md").read_text(encoding="utf-8").splitlines()
+    assert numbered == list(range(1, len(lines) + 1))
+
+
+def test_skipped_ranges_are_greyed_with_their_reason_and_diagnostics_link_to_their_lines(work: Path) -> None:
+    assert run_cli(["view", "--stem", "kitchen"]) == 0
+    path = work / "chunks" / "_view" / "docs" / "kitchen.html"
+    html = path.read_text(encoding="utf-8")
+    assert '<div class="why">skipped: frontmatter</div>' in html
+    assert "skipped: section &#39;Bibliografia&#39; is in skip_headings" in html
+    page = parse(path)
+    report = json.loads((work / "chunks" / "kitchen" / "report.json").read_bytes())
+    error = report["errors"][0]
+    assert ("a", {"href": f"#{error['line']}"}) in page.tags
+    assert {"id": str(error["line"]), "class": "error"} in [a for t, a in page.tags if t == "p"]
+
+
+def test_a_document_holding_script_tags_shows_them_as_text(work: Path) -> None:
+    assert run_cli(["view", "--stem", "hostile"]) == 0
+    path = work / "chunks" / "_view" / "docs" / "hostile.html"
+    html = path.read_text(encoding="utf-8")
+    page = parse(path)
+    assert len(page.scripts) == 2  # the chunk data and the page's own script, nothing from the document
+    assert [a.get("src") for t, a in page.tags if t == "script"] == [None, None]
+    assert "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in html
+    assert "window.__pwned" not in page.scripts[1]
+    assert "</script" not in page.scripts[0] and "\\u003c/script\\u003e" in page.scripts[0]
+    embedded = "".join(c["content_for_embedding"] for c in json.loads(page.scripts[0])["chunks"])
+    assert "<script>window.__pwned = 1</script>" in embedded
+    assert "https://" not in "".join(a.get("href") or "" for t, a in page.tags)  # no network
+
+
+def test_view_of_one_stem_writes_its_page_and_an_index_of_every_document(work: Path) -> None:
+    assert run_cli(["view", "--stem", "guide", "--quiet"]) == 0
+    view = work / "chunks" / "_view"
+    assert sorted(p.name for p in (view / "docs").iterdir()) == ["guide.html"]
+    index = (view / "index.html").read_text(encoding="utf-8")
+    assert "docs/guide.html" in index and ">kitchen<" in index and "docs/kitchen.html" not in index
+
+
+def test_an_unknown_stem_exits_2_naming_it_and_writes_nothing(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["view", "--stem", "nosuch"]) == 2
+    assert "nosuch" in capsys.readouterr().err
+    assert not (work / "chunks" / "_view").exists()
+
+
+def test_without_chunks_view_says_to_run_chunker_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["view", "--chunks", str(tmp_path / "none"), "--out", str(tmp_path / "v")]) == 2
+    assert "run `chunker` first" in capsys.readouterr().err
+
+
+def test_a_source_changed_since_the_run_is_named_and_its_chunks_are_still_shown(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / "guide.md").write_text("# Changed\n", encoding="utf-8")
+    assert run_cli(["view", "--stem", "guide"]) == 0
+    assert "guide: the source sources/guide.md changed since these chunks were written" in capsys.readouterr().err
+    page = parse(work / "chunks" / "_view" / "docs" / "guide.html")
+    assert len(page.with_class("section", "chunk")) == len(chunks_of(work, "guide"))
+    assert any(a.get("id") == "source-note" for _, a in page.tags)
+
+
+def test_a_full_view_removes_its_own_stale_pages_and_nothing_else(work: Path) -> None:
+    assert run_cli(["view", "--quiet"]) == 0
+    docs = work / "chunks" / "_view" / "docs"
+    (docs / "notes.html").write_text("mine", encoding="utf-8")
+    (work / "sources" / "hostile.md").unlink()
+    assert run_cli(["--quiet"]) == 1  # removes chunks/hostile/, the source is gone
+    assert not (work / "chunks" / "hostile").exists()
+    assert run_cli(["view", "--quiet"]) == 0
+    assert sorted(p.name for p in docs.iterdir()) == ["guide.html", "kitchen.html", "notes.html"]
+
+
+def test_page_names_are_plain_stems_or_sanitised_and_distinct() -> None:
+    assert page_name("guide") == "guide.html"
+    odd = {page_name(s) for s in ("a/b", "a_b", "a b", "../x", ".hidden")}
+    assert len(odd) == 5 and all("/" not in n and not n.startswith(".") for n in odd)
+
+
+@given(
+    text=st.text(alphabet="ab \n", max_size=60),
+    cuts=st.lists(st.integers(0, 60), max_size=8),
+)
+def test_regions_hold_every_line_once_in_order_whatever_the_cuts(text: str, cuts: list[int]) -> None:
+    points = sorted({min(c, len(text)) for c in cuts} | {0, len(text)})
+    chunks = [
+        {"start_offset": a, "end_offset": b, "chunk_id": f"chk_{i:06d}"}
+        for i, (a, b) in enumerate(itertools.pairwise(points))
+        if i % 2 == 0
+    ]
+    rebuilt: list[str] = []
+    for region in split_regions(text, chunks, [], {}):
+        for line in region.lines:
+            if line.continued:
+                rebuilt[-1] += line.text
+            else:
+                assert line.number == len(rebuilt) + 1
+                rebuilt.append(line.text)
+    assert rebuilt == (text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")) or (not text and not rebuilt)
+
+
+def test_chunker_help_does_not_import_jinja2() -> None:
+    code = "import sys; from chunker.cli import run_cli; run_cli(['--help']); print('jinja2' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "False"
