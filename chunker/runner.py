@@ -321,7 +321,11 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _run_one(args: tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str]]) -> DocOutcome:
+_Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str]]
+"""The arguments of :func:`process_document` for one document."""
+
+
+def _run_one(args: _Task) -> DocOutcome:
     return process_document(*args)
 
 
@@ -355,27 +359,8 @@ def run(
         sources = [s for s in scanned.found if s.stem not in failed]
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
     tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem]) for s in sources]
-    outcomes: list[DocOutcome] = []
     jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
-    if jobs > 1:
-        from chunker.workers import worker_pool
-
-        order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
-        results: dict[int, DocOutcome] = {}
-        with worker_pool(jobs) as pool:
-            futures = {pool.submit(_run_one, tasks[k]): k for k in order}
-            from concurrent.futures import as_completed
-
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                if progress is not None:
-                    progress()
-        outcomes = [results[k] for k in range(len(tasks))]
-    else:
-        for task in tasks:
-            outcomes.append(_run_one(task))
-            if progress is not None:
-                progress()
+    outcomes = _execute(tasks, jobs, progress)
     outcomes.extend(left_out)
     if not stems and not keep_orphans:
         if check:  # what a run would remove is stale too
@@ -388,6 +373,31 @@ def run(
             outcomes.extend(remove_orphans(out_dir, kept))
     warnings = _unmatched_overrides(settings, [s.stem for s in sources]) if not stems else ()
     return RunSummary(tuple(outcomes), (jobs_warning, *warnings) if jobs_warning else warnings, skipped)
+
+
+def _execute(tasks: Sequence[_Task], jobs: int, progress: Any) -> list[DocOutcome]:
+    """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
+    documents first)."""
+    outcomes: list[DocOutcome] = []
+    if jobs <= 1:
+        for task in tasks:
+            outcomes.append(_run_one(task))
+            if progress is not None:
+                progress()
+        return outcomes
+    from concurrent.futures import as_completed
+
+    from chunker.workers import worker_pool
+
+    order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
+    results: dict[int, DocOutcome] = {}
+    with worker_pool(jobs) as pool:
+        futures = {pool.submit(_run_one, tasks[k]): k for k in order}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if progress is not None:
+                progress()
+    return [results[k] for k in range(len(tasks))]
 
 
 def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:
