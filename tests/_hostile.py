@@ -84,8 +84,9 @@ def load_cases() -> list[Case]:
 
 def cases_matching(pattern: str) -> list[Any]:
     """pytest params of the cases whose name matches ``pattern`` (one placeholder that skips if none)."""
-    found = [pytest.param(c, id=c.case) for c in load_cases() if re.search(pattern, c.case)]
-    return found or [pytest.param(None, id="shared-absent")]
+    shared = pytest.mark.shared
+    found = [pytest.param(c, id=c.case, marks=shared) for c in load_cases() if re.search(pattern, c.case)]
+    return found or [pytest.param(None, id="shared-absent", marks=shared)]
 
 
 @dataclass

@@ -14,6 +14,19 @@ if os.environ.get("CI"):
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DATA = Path(__file__).resolve().parent / "data"
+"""Test data vendored from the shared corpus and the CommonMark spec (see data/SOURCES.md)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``shared`` read ../shared (the whole corpus, the bad-input suite, the largest
+    documents): without it they are skipped, with one reason."""
+    if SHARED.is_dir():
+        return
+    skip = pytest.mark.skip(reason="needs ../shared (the shared corpus and bad-input suite), which is not present")
+    for item in items:
+        if item.get_closest_marker("shared") is not None:
+            item.add_marker(skip)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

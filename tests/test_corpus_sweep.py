@@ -16,7 +16,7 @@ from chunker.reader import decode_source
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.shared]
 
 
 @pytest.mark.parametrize(

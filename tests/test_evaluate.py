@@ -261,6 +261,7 @@ def test_load_cases_rejects_an_empty_or_absent_file(tmp_path: Path) -> None:
         load_cases(tmp_path / "nope.jsonl")
 
 
+@pytest.mark.shared
 def test_the_clinic_fixture_cases_load() -> None:
     fixture = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "general_info.cases.jsonl"
     if not fixture.exists():

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from _hostile import Case, badinput_dir, cases_matching, judge, make_work, run_subprocess, tree
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.shared]
 
 
 @pytest.fixture(scope="module")

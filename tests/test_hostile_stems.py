@@ -85,6 +85,7 @@ UNSEEN = [
 
 
 @pytest.mark.parametrize("stem", UNSEEN, ids=[repr(s)[:30] for s in UNSEEN])
+@pytest.mark.shared
 def test_unseen_stem_shapes_are_refused_with_exit_2_and_nothing_written(
     stem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,7 +3,8 @@
 Pieces are checked by parsing them with markdown-it-py: a table piece is a table with the source's
 header, a code piece is exactly one fence with the source's info string, a list piece is a list of
 the same type whose ``start`` is the number its first item has in the source. Real oversize blocks
-come from ../shared/corpus (read at test time, skipped when absent).
+come from the corpus: two listings vendored in tests/data/corpus, the largest documents from ../shared/corpus
+(marked ``shared``, skipped when absent).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from chunker.models import Block, Chunk, ChunkingResult
 from chunker.pipeline import chunk_markdown
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+VENDORED = Path(__file__).resolve().parent / "data" / "corpus"
 CFG = ChunkerConfig()
 MD = MarkdownIt("commonmark").enable("table")
 
@@ -117,6 +119,7 @@ def assert_code_pieces(text: str, result: ChunkingResult) -> int:
 # -- the corpus ------------------------------------------------------------------------
 
 
+@pytest.mark.shared
 def test_public_apis_tables_are_split_between_rows_repeating_their_header() -> None:
     text = corpus_text("big-public-apis/README.md")
     result = chunk_markdown(text, CFG, "public-apis", "README.md")
@@ -125,6 +128,7 @@ def test_public_apis_tables_are_split_between_rows_repeating_their_header() -> N
     assert not [c for c in result.chunks if c.is_overflow]
 
 
+@pytest.mark.shared
 def test_angular_changelog_commit_tables_are_split_between_rows() -> None:
     text = corpus_text("big-angular-changelog/CHANGELOG.md")
     result = chunk_markdown(text, CFG, "angular", "CHANGELOG.md")
@@ -138,6 +142,7 @@ def test_angular_changelog_commit_tables_are_split_between_rows() -> None:
     assert {d.line for d in warned} == {7241} and any("table row at line 7241" in d.message for d in warned)
 
 
+@pytest.mark.shared
 def test_awesome_go_lists_are_split_between_items_and_stay_lists() -> None:
     text = corpus_text("big-awesome-go/README.md")
     result = chunk_markdown(text, CFG, "awesome-go", "README.md")
@@ -147,7 +152,7 @@ def test_awesome_go_lists_are_split_between_items_and_stay_lists() -> None:
 
 
 def test_a_long_rust_listing_is_split_between_lines_and_every_piece_is_one_fence() -> None:
-    text = corpus_text("en-rust-book/src/ch09-01-unrecoverable-errors-with-panic.md")
+    text = (VENDORED / "en-rust-book" / "ch09-01-unrecoverable-errors-with-panic.md").read_text(encoding="utf-8")
     cfg = ChunkerConfig(max_chars=400, target_chars=300, min_chars=50)
     result = chunk_markdown(text, cfg, "ch09", "ch09.md")
     assert_sound(text, result, cfg)
@@ -159,7 +164,7 @@ def test_a_long_rust_listing_is_split_between_lines_and_every_piece_is_one_fence
 
 
 def test_a_russian_rust_listing_is_split_into_balanced_fences() -> None:
-    text = corpus_text("ru-rust-book/rustbook-ru/src/ch19-02-advanced-lifetimes.md")
+    text = (VENDORED / "ru-rust-book" / "ch19-02-advanced-lifetimes.md").read_text(encoding="utf-8")
     cfg = ChunkerConfig(max_chars=400, target_chars=300, min_chars=50)
     result = chunk_markdown(text, cfg, "ch19", "ch19.md")
     assert_sound(text, result, cfg)

@@ -4,6 +4,7 @@ added lines), fences balanced. Like mdformat's tests/test_commonmark_spec.py."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,9 @@ from chunker.models import ChunkingResult
 from chunker.pipeline import chunk_markdown
 
 SPEC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "commonmark-spec" / "spec.txt"
-FENCE = "`" * 32
+"""The whole spec as one document (the examples alone are vendored: :data:`SPEC_JSON`)."""
+SPEC_JSON = Path(__file__).resolve().parent / "data" / "commonmark-spec" / "spec.json"
+"""The spec's 655 examples, dumped by commonmark-spec's own ``test/spec_tests.py --dump-tests``."""
 CONFIGS = {
     "default": ChunkerConfig(),
     "tight": ChunkerConfig(min_chars=10, target_chars=30, max_chars=40),
@@ -22,21 +25,9 @@ CONFIGS = {
 
 
 def spec_examples() -> list[tuple[int, int, str]]:
-    """(example number, line in spec.txt, markdown) of every example; → stands for a tab."""
-    if not SPEC.is_file():
-        return []
-    examples: list[tuple[int, int, str]] = []
-    lines = SPEC.read_text(encoding="utf-8").split("\n")
-    k = 0
-    while k < len(lines):
-        if lines[k].startswith(FENCE + " example"):
-            start = k + 1
-            end = lines.index(".", start)
-            closing = lines.index(FENCE, end)
-            examples.append((len(examples) + 1, start + 1, "\n".join(lines[start:end]).replace("→", "\t") + "\n"))
-            k = closing
-        k += 1
-    return examples
+    """(example number, line in spec.txt of its first line, markdown) of every example."""
+    examples = json.loads(SPEC_JSON.read_text(encoding="utf-8"))
+    return [(e["example"], e["start_line"] + 1, e["markdown"]) for e in examples]
 
 
 EXAMPLES = spec_examples()
@@ -63,15 +54,12 @@ def assert_invariants(result: ChunkingResult, text: str) -> None:
 
 
 def test_the_spec_has_its_six_hundred_and_more_examples() -> None:
-    if not SPEC.is_file():
-        pytest.skip("../shared/corpus is not present")
     assert len(EXAMPLES) >= 650
+    assert [number for number, _, _ in EXAMPLES] == list(range(1, len(EXAMPLES) + 1))
 
 
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_every_spec_example_alone_keeps_every_invariant(config: str) -> None:
-    if not SPEC.is_file():
-        pytest.skip("../shared/corpus is not present")
     failures = []
     for number, line, text in EXAMPLES:
         try:
@@ -81,10 +69,9 @@ def test_every_spec_example_alone_keeps_every_invariant(config: str) -> None:
     assert failures == [], "\n".join(failures[:10])
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_the_whole_spec_as_one_document_keeps_every_invariant(config: str) -> None:
-    if not SPEC.is_file():
-        pytest.skip("../shared/corpus is not present")
     text = SPEC.read_text(encoding="utf-8")
     result = chunk_markdown(text, CONFIGS[config], "spec", "spec.md")
     assert_invariants(result, text)

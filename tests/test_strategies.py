@@ -13,15 +13,12 @@ from chunker.models import Block, ChunkingResult, Heading
 from chunker.pack.keys import chunk_keys, ziffer_of
 from chunker.pipeline import chunk_markdown
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-LAWS = SHARED / "corpus" / "de-gesetze"
+LAWS = Path(__file__).resolve().parent / "data" / "corpus" / "de-gesetze"
+"""Two laws vendored from the shared corpus (tests/data/SOURCES.md)."""
 
 
 def law(name: str) -> str:
-    path = LAWS / name[0] / name / "index.md"
-    if not path.is_file():
-        pytest.skip(f"{path} is not present")
-    return path.read_text(encoding="utf-8")
+    return (LAWS / name / "index.md").read_text(encoding="utf-8")
 
 
 def assert_valid(result: ChunkingResult) -> None:
