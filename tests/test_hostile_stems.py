@@ -9,17 +9,20 @@ import shutil
 from pathlib import Path
 
 import pytest
-from _hostile import Case, assert_contract, badinput_dir, cases_matching, make_work, run_in, tree
+from _hostile import Case, assert_contract, cases_matching, make_work, run_in, tree
 
 from chunker.errors import UsageError
 from chunker.sources import validate_stem
 
+BASELINE = Path(__file__).resolve().parent / "data" / "badinput" / "baseline_valid.md"
+"""The bad-input suite's valid baseline document (vendored)."""
+
 
 def baseline_work(tmp_path: Path) -> Path:
     work = make_work(tmp_path)
-    shutil.copyfile(badinput_dir() / "baseline_valid.md", work / "sources" / "baseline_valid.md")
+    shutil.copyfile(BASELINE, work / "sources" / "baseline_valid.md")
     (work / "sources" / "sub").mkdir()
-    shutil.copyfile(badinput_dir() / "baseline_valid.md", work / "sources" / "sub" / "baseline_valid.md")
+    shutil.copyfile(BASELINE, work / "sources" / "sub" / "baseline_valid.md")
     return work
 
 
@@ -85,7 +88,6 @@ UNSEEN = [
 
 
 @pytest.mark.parametrize("stem", UNSEEN, ids=[repr(s)[:30] for s in UNSEEN])
-@pytest.mark.shared
 def test_unseen_stem_shapes_are_refused_with_exit_2_and_nothing_written(
     stem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
