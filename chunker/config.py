@@ -53,6 +53,8 @@ class ChunkerConfig:
     split_oversize: bool = True
     context_prefix: ContextPrefix = "breadcrumb"
     context_label: str = "Kontext"
+    context_title: bool = True
+    """The breadcrumb starts with the document title (unless the heading path already does)."""
     page_marker_pattern: str = r"<!--\s*page:?\s*(\d+)\s*-->"
     size_unit: SizeUnit = "chars"
     tokenizer: str = "whitespace"

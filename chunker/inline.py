@@ -18,6 +18,12 @@ MAX_HEADING_CHARS = 1000
 
 _HEADING_ID = re.compile(r"\s*(?:\{#[^{}]*\}|\{/\*.*?\*/\})\s*$")
 _SPACES = re.compile(r"\s+")
+_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.DOTALL)
+"""Liquid/Jinja tags and outputs (``{% include x %}``, ``{{ page.title }}``, ``{# note #}``) and Hugo
+shortcodes (``{{< ref >}}``, ``{{% note %}}``): template syntax, never heading text."""
+_ATTRIBUTE_LIST = re.compile(r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}")
+"""Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``."""
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 
 
 @lru_cache(maxsize=1)
@@ -40,8 +46,14 @@ def _collect(tokens: list[Token], out: list[str]) -> None:
 
 
 def heading_text(raw: str) -> str:
-    """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``."""
+    """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
+    Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo shortcodes are removed;
+    inline markup is rendered to its text by markdown-it."""
     raw = _HEADING_ID.sub("", raw[:MAX_HEADING_CHARS])
+    if "{" in raw:
+        raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(" ", raw))
+    if "<!--" in raw:
+        raw = _HTML_COMMENT.sub(" ", raw)
     if not any(c in raw for c in "*_`[]!<&\\$"):
         return _SPACES.sub(" ", raw).strip()
     out: list[str] = []

@@ -40,6 +40,8 @@ class Heading:
     """Plain text of the heading (no Markdown syntax)."""
     line: int
     """1-based source line of the heading."""
+    untitled: bool = False
+    """The heading has no text of its own: ``text`` is a name made from its position."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"level": self.level, "text": self.text}

@@ -19,16 +19,21 @@ from chunker.validator import validate
 
 
 def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:
-    """The frontmatter's ``title`` (any case: ``Title:`` too), else the first H1, else the stem."""
+    """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed),
+    else the first H1, else the file name (the last part of the document id)."""
+    from chunker.inline import heading_text
+
     for key, value in metadata.items():
-        if isinstance(key, str) and key.casefold() == "title" and isinstance(value, str) and value.strip():
-            return " ".join(value.split())
+        if isinstance(key, str) and key.casefold() == "title" and isinstance(value, str):
+            text = heading_text(" ".join(value.split()))
+            if text:
+                return text
     for block in blocks:
         if block.kind == "heading" and block.heading_level == 1 and block.header_path:
-            text = block.header_path[-1].text
-            if text.strip():
-                return " ".join(text.split())
-    return stem
+            heading = block.header_path[-1]
+            if heading.text.strip() and not heading.untitled:
+                return " ".join(heading.text.split())
+    return stem.rsplit("/", 1)[-1]
 
 
 def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str) -> ChunkingResult:
@@ -50,6 +55,17 @@ def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], Parsed
     tokens = BlockTokens(doc, config)
     blocks = segment(doc, tokens, config)
     return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
+
+
+def _untitled(blocks: Sequence[Block]) -> list[Diagnostic]:
+    """A warning per heading without text of its own (``##`` alone, only a comment or a tag)."""
+    out: list[Diagnostic] = []
+    for block in blocks:
+        if block.kind == "heading" and block.header_path and block.header_path[-1].untitled:
+            heading = block.header_path[-1]
+            message = f"a heading without text; named {heading.text!r} after its position"
+            out.append(Diagnostic("warning", "empty-heading", message, line=heading.line))
+    return out
 
 
 def chunk_blocks(
@@ -75,6 +91,7 @@ def chunk_blocks(
         skipped.append(doc.frontmatter)
     skipped.extend(grouping.skipped)
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
+    found.extend(_untitled(blocks))
     if not text or text.isspace():  # not text.strip(), which copies the whole text
         found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
     elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:

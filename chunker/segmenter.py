@@ -97,7 +97,11 @@ def segment(  # noqa: C901
         if kind == "heading":
             while path and path[-1].level >= level:
                 path.pop()
-            path.append(Heading(level, title, first + 1))
+            if title:
+                path.append(Heading(level, title, first + 1))
+            else:  # named from its position: the parent's name (or the line) and the line
+                where = f"{path[-1].text}, line {first + 1}" if path else f"line {first + 1}"
+                path.append(Heading(level, f"({where})", first + 1, untitled=True))
             shared_path[0] = tuple(path)
         blocks.append(
             Block(

@@ -134,7 +134,8 @@ def test_an_all_caps_line_inside_a_paragraph_is_not_a_heading() -> None:
 def test_a_heading_line_is_not_repeated_as_context_before_its_own_chunk() -> None:
     _, result = chunked("caps_headings")
     first = result.chunks[0]
-    assert first.content_for_embedding.startswith("ОБЩИЕ ПОЛОЖЕНИЯ\n\nНастоящий")
+    # the document's name (its file name: no title, no H1), then the chunk, which starts with its heading
+    assert first.content_for_embedding.startswith("caps_headings\n\nОБЩИЕ ПОЛОЖЕНИЯ\n\nНастоящий")
 
 
 def test_with_strategy_faq_every_question_and_answer_pair_is_one_chunk() -> None:

@@ -91,8 +91,11 @@ def test_second_h1_and_its_h2_sections_are_normal_sections(result: ChunkingResul
     assert {c.section for c in late} == {"Пациент опаздывает на приём", "Пациент просит выписку из карты"}
     first = late[0]
     assert first.content_original.startswith("# Особые сценарии\n\n## Пациент опаздывает на приём")
-    # The chunk starts with both heading lines, so no breadcrumb repeats them.
-    assert first.content_for_embedding == first.content_original
+    # The chunk starts with both heading lines, so no breadcrumb repeats them: only the document's
+    # title (its first H1) names the document.
+    title = result.chunks[0].header_path[0].text
+    assert title != "Особые сценарии"
+    assert first.content_for_embedding == f"{title}\n\n{first.content_original}"
 
 
 def test_every_piece_of_a_long_section_carries_its_context() -> None:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from chunker.config import ChunkerConfig
 from chunker.fences import has_fence_marker
+from chunker.inline import heading_text
 from chunker.models import Heading
 from chunker.sentences import sentence_cuts
 from chunker.strategies import Section
@@ -37,15 +38,15 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
         parts = [title, *texts] if not texts or texts[0] != title else texts
         return _no_fence(_shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit))
     if not texts:
-        return (
-            ""
-            if not section.title or content.lstrip("# ").startswith(section.title)
-            else _no_fence(_shorten(section.title, limit))
-        )
+        name = title if cfg.context_title and title else section.title
+        return "" if not name or content.lstrip("# ").startswith(name) else _no_fence(_shorten(name, limit))
     if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
             texts.pop()  # the chunk starts with that very heading line: never say it twice
+    named = bool(texts) and texts[0] == title
+    if cfg.context_title and title and not named and (texts or not content.lstrip("# ").startswith(title)):
+        texts.insert(0, title)  # the document's name, in every chunk
     return _no_fence(_shorten(" > ".join(texts), limit))
 
 
@@ -102,7 +103,10 @@ def _leading_headings(content: str) -> set[str]:
         stripped = (content[start:] if end == -1 else content[start:end]).strip()
         if stripped:
             if stripped.startswith("#"):
-                found.add(stripped.lstrip("#").strip())
+                raw = stripped.lstrip("#").strip()
+                found.add(raw)
+                if any(c in raw for c in "{<*_`[&\\"):
+                    found.add(heading_text(raw))  # as the heading path has it: markup, tags removed
             elif seen == 0:
                 found.add(stripped)  # a setext or plain-text heading line
             else:

@@ -1,0 +1,84 @@
+"""Clean heading text for names, breadcrumbs and keys; the document title in every context line."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.inline import heading_text
+from chunker.models import Heading
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        ('Setting up { id="9.1.1" }', "Setting up"),
+        ("Install {#install .tabbed}", "Install"),
+        ("Options {: .note }", "Options"),
+        ("<!-- md:setting config.posts --> Posts", "Posts"),
+        ("<!-- md:setting only -->", ""),
+        ("{%- include heading.html -%} Overview", "Overview"),
+        ('Reference {{< ref "x.md" >}}', "Reference"),
+        ("{{% note %}}Careful{{% /note %}}", "Careful"),
+        ("Hello {{ page.title }}", "Hello"),
+        ("**Bold** and `code` and [link](x.md) and <span>html</span>", "Bold and code and link and html"),
+        ("Use {curly} braces", "Use {curly} braces"),
+    ],
+)
+def test_heading_text_drops_attribute_lists_comments_and_template_tags(raw: str, text: str) -> None:
+    assert heading_text(raw) == text
+
+
+def result_blocks_path(text: str) -> list[Heading]:
+    return list(chunk_markdown(text, CFG, "g", "g.md").blocks[-1].header_path)
+
+
+def test_sections_breadcrumbs_and_keys_use_the_clean_heading_and_content_keeps_the_source() -> None:
+    text = "# Guide\n\nIntro.\n\n## Posts <!-- md:setting posts --> {#posts}\n\nBody.\n\n"
+    text += "### Deeper {{< x >}}\n\nMore.\n"
+    chunk = chunk_markdown(text, replace(CFG, min_chars=1, merge_short=False), "g", "g.md").chunks[-1]
+    assert chunk.section == "Posts" and chunk.chunk_key == "g/posts"
+    assert [h.text for h in result_blocks_path(text)] == ["Guide", "Posts", "Deeper"]
+    assert chunk.content_original.startswith("## Posts <!-- md:setting posts --> {#posts}\n\nBody.")
+    assert chunk.content_for_embedding.startswith("Guide\n\n## Posts <!--")
+
+
+@pytest.mark.parametrize("heading", ["##", "## <!-- only a comment -->", '## { id="x" }'])
+def test_an_empty_heading_is_named_from_its_position_with_a_warning(heading: str) -> None:
+    text = f"# Parent\n\nIntro.\n\n{heading}\n\nBody of the empty one.\n"
+    result = chunk_markdown(text, CFG, "g", "g.md")
+    last = result.chunks[-1]
+    assert last.section == "(Parent, line 5)"
+    assert all(h.text for c in result.chunks for h in c.header_path)
+    warnings = [d for d in result.diagnostics.diagnostics if d.code == "empty-heading"]
+    assert [(w.severity, w.line) for w in warnings] == [("warning", 5)]
+
+
+def test_every_chunk_names_its_document_by_the_frontmatter_title() -> None:
+    body = "\n\n".join(f"## Part {k}\n\n" + "Sentence about publishing. " * 60 for k in range(4))
+    result = chunk_markdown(f"---\ntitle: Umbraco\n---\n\nIntro.\n\n{body}\n", CFG, "guides/cms/umbraco", "u.md")
+    assert len(result.chunks) >= 4
+    assert all(c.content_for_embedding.startswith("Umbraco") for c in result.chunks)
+    assert result.chunks[1].content_for_embedding.startswith("Umbraco\n\n## Part 0\n\n")
+    assert any(c.content_for_embedding.startswith("Umbraco > Part ") for c in result.chunks)
+
+
+def test_the_title_is_not_repeated_when_the_heading_path_starts_with_it() -> None:
+    result = chunk_markdown("# Guide\n\nIntro.\n\n## A\n\nBody a.\n", CFG, "g", "g.md")
+    assert [c.content_for_embedding for c in result.chunks] == ["# Guide\n\nIntro.", "Guide\n\n## A\n\nBody a."]
+
+
+def test_without_an_h1_or_a_title_the_file_name_names_the_document() -> None:
+    result = chunk_markdown("## Install\n\nRun it.\n", CFG, "guides/setup", "s.md")
+    assert result.chunks[0].content_for_embedding == "setup\n\n## Install\n\nRun it."
+
+
+def test_context_title_false_gives_the_heading_path_alone() -> None:
+    cfg = replace(CFG, context_title=False)
+    result = chunk_markdown("---\ntitle: T\n---\n\n## A\n\nBody.\n", cfg, "g", "g.md")
+    assert result.chunks[0].content_for_embedding == "## A\n\nBody."
