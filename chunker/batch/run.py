@@ -34,8 +34,9 @@ class BatchOptions:
     keep_orphans: bool = False
     group_docs: int = 32
     """Documents per map task (and per chunk file)."""
-    group_bytes: int = 16 << 20
-    """Source bytes per map task, at most (a larger document is a group of its own)."""
+    group_bytes: int = 1 << 20
+    """Source bytes per map task, at most (a larger document is a group of its own): large documents
+    must not pile up in one task while the other workers idle."""
 
 
 class _Options:
@@ -120,9 +121,11 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
         keep_orphans=opts.keep_orphans,
         force=fmt is not None and fmt != opts.fmt,
     )
+    grouped = groups_of(work.tasks, opts.group_docs, opts.group_bytes)
+    grouped.sort(key=lambda tasks: -sum(t.item.size for t in tasks))  # largest first: the pool ends together
     groups = [
         Group(tuple(tasks), options.configs, src_fs, src_root, src_local, out_fs, out_root, opts.fmt)
-        for tasks in groups_of(work.tasks, opts.group_docs, opts.group_bytes)
+        for tasks in grouped
     ]
     engine = run_ray if opts.engine == "ray" else run_local
     rows: list[dict[str, Any]] = []

@@ -160,7 +160,8 @@ def read_manifest(filesys: Any, out_root: str) -> tuple[dict[str, dict[str, Any]
     if filesys.get_file_info(path).type == pafs.FileType.NotFound:
         return {}, None
     try:
-        table = pq.read_table(path, filesystem=filesys)
+        with filesys.open_input_file(path) as fh:
+            table = pq.ParquetFile(fh).read()  # not pq.read_table: pyarrow.dataset imports pandas where installed
     except Exception as exc:  # pyarrow raises ArrowInvalid / OSError for a damaged file
         raise OutputError(f"cannot read the manifest {path}: {exc} (remove the output folder to start over)") from None
     meta = table.schema.metadata or {}
@@ -213,7 +214,8 @@ def read_chunks(out: str) -> Any:
         raise OutputError(f"{out}: the chunks were written as JSON Lines; read them with read_chunk_records")
     tables = []
     for name, docs in sorted(live_files(manifest.values()).items()):
-        table = pq.read_table(f"{root}/{name}", filesystem=filesys)
+        with filesys.open_input_file(f"{root}/{name}") as fh:
+            table = pq.ParquetFile(fh).read()
         tables.append(table.filter(pc.is_in(table["doc_id"], value_set=pa.array(sorted(docs)))))
     if not tables:
         return chunk_schema().empty_table()
