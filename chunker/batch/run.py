@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +11,7 @@ from chunker.batch.listing import filesystem, list_sources
 from chunker.batch.plan import Plan, Task, plan
 from chunker.batch.store import collect_garbage, read_manifest, write_manifest
 from chunker.batch.work import Group, carried
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig, Settings, override_matches
 from chunker.core import fingerprint_of
 from chunker.errors import EXIT_OK, UsageError
 from chunker.models import Diagnostic
@@ -48,7 +47,7 @@ class _Options:
         self.configs: dict[str, ChunkerConfig] = {}
 
     def fingerprint(self, doc_id: str) -> str:
-        matched = tuple(p for p, _ in self.settings.documents if p == doc_id or fnmatch.fnmatchcase(doc_id, p))
+        matched = tuple(p for p, _ in self.settings.documents if override_matches(p, doc_id))
         found = self.by_patterns.get(matched)
         if found is None:
             cfg = self.settings.for_stem(doc_id)
