@@ -179,7 +179,8 @@ def test_the_index_lists_every_document_sorts_and_filters(driver: Any, site: Pat
     header = next(h for h in driver.find_elements(By.CSS_SELECTOR, "#docs th") if h.text.startswith("chunks"))
     header.click()
     header.click()  # descending
-    counts = [int(c.text) for c in driver.find_elements(By.CSS_SELECTOR, "#docs tbody tr td:nth-child(3)")]
+    cells = driver.find_elements(By.CSS_SELECTOR, "#docs tbody tr td:nth-child(3)")
+    counts = [int(c.text.replace(",", "")) for c in cells]
     assert counts == sorted(counts, reverse=True) and counts[0] == len(_chunks(site, "large"))
     driver.find_element(By.ID, "filter").send_keys("golden-does-not-exist")
     assert all(not r.is_displayed() for r in driver.find_elements(By.CSS_SELECTOR, "#docs tbody tr"))

@@ -58,8 +58,21 @@ def _row(doc: Any, page: str | None, note: str) -> dict[str, Any]:
         "histogram": list(doc.histogram),
         "errors": doc.errors,
         "warnings": doc.warnings,
+        "codes": _codes(doc.report),
         "note": note,
     }
+
+
+def _codes(report: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """(severity, code, count) of the document's errors and warnings, errors first, most frequent first."""
+    counts: dict[tuple[str, str], int] = {}
+    for key in ("errors", "warnings"):
+        for d in report.get(key) or ():
+            if isinstance(d, dict):
+                name = (str(d.get("severity", "")), str(d.get("code", "")))
+                counts[name] = counts.get(name, 0) + 1
+    ordered = sorted(counts.items(), key=lambda item: (item[0][0] != "error", -item[1], item[0][1]))
+    return [(severity, code, n) for (severity, code), n in ordered]
 
 
 def _totals(rows: Sequence[dict[str, Any]]) -> dict[str, int]:

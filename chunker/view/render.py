@@ -24,10 +24,29 @@ def environment() -> jinja2.Environment:
     )
 
 
+_NOT_SENT = frozenset({"content_original", "section_path", "block_ids", "header_path"})
+"""Chunk fields the page's script does not get: the source is on the page, section_path is the heading
+path joined, block ids are counted, and heading paths are sent once each (a law repeats its six-level
+paths in thousands of chunks)."""
+
+
 def payload(doc: DocumentView) -> dict[str, Any]:
-    """What the page's script needs: every chunk field but content_original (the page shows the source)."""
-    chunks = [{k: v for k, v in c.items() if k != "content_original"} for c in doc.chunks]
-    return {"chunks": chunks, "budgets": doc.budgets}
+    """What the page's script needs: every chunk field but those in :data:`_NOT_SENT`; ``path`` indexes
+    ``paths``, the distinct heading paths."""
+    paths: dict[str, int] = {}
+    found: list[Any] = []
+    chunks = []
+    for chunk in doc.chunks:
+        item = {k: v for k, v in chunk.items() if k not in _NOT_SENT}
+        path = chunk.get("header_path") or []
+        key = repr(path)
+        if key not in paths:
+            paths[key] = len(found)
+            found.append(path)
+        item["path"] = paths[key]
+        item["blocks"] = len(chunk.get("block_ids") or ())
+        chunks.append(item)
+    return {"chunks": chunks, "paths": found, "budgets": doc.budgets}
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})

@@ -1,14 +1,14 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("chunk-data").textContent);
-  var chunks = data.chunks, budgets = data.budgets;
+  var chunks = data.chunks, budgets = data.budgets, paths = data.paths;
   var panel = document.getElementById("detail");
   var source = document.getElementById("source");
   var head = document.querySelector("header.top");
   var selected = -1;
   var KNOWN = ["chunk_id", "chunk_index", "chunk_key", "content_type", "section", "section_path", "header_path",
     "start_line", "end_line", "start_offset", "end_offset", "chars", "size", "flags", "part", "parts", "ziffer",
-    "page", "added_lines", "content_for_embedding", "content_hash", "neighbors", "block_ids"];
+    "page", "added_lines", "content_for_embedding", "content_hash", "neighbors", "path", "blocks"];
 
   function setHead() {
     if (head) document.documentElement.style.setProperty("--head", head.offsetHeight + "px");
@@ -85,12 +85,13 @@
     row(t, "key", c.chunk_key);
     row(t, "type", c.content_type);
     row(t, "section", c.section);
-    var path = el("div");
-    (c.header_path || []).forEach(function (h) { path.appendChild(el("div", "", "H" + h.level + " " + h.text)); });
-    row(t, "heading path", (c.header_path || []).length ? path : "\u2014");
+    var path = el("div"), headings = paths[c.path] || [];
+    headings.forEach(function (h) { path.appendChild(el("div", "", "H" + h.level + " " + h.text)); });
+    row(t, "heading path", headings.length ? path : "\u2014");
     row(t, "lines", c.start_line + "\u2013" + c.end_line);
     row(t, "offsets", c.start_offset + "\u2013" + c.end_offset);
     row(t, "chars", c.chars);
+    row(t, "blocks", c.blocks);
     if (c.part !== null && c.part !== undefined) row(t, "part", c.part + " of " + c.parts);
     if (c.ziffer) row(t, "ziffer", c.ziffer);
     if (c.page !== null && c.page !== undefined) row(t, "page", c.page);
