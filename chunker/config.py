@@ -24,6 +24,7 @@ StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
 """The strategies (:data:`chunker.strategies.STRATEGIES` maps each to its function)."""
 ContextPrefix = Literal["breadcrumb", "heading", "blockquote", "none"]
 SizeUnit = Literal["chars", "tokens"]
+Syntax = Literal["auto", "markdown", "mdx"]
 AtomicKind = Literal["table", "code", "list", "math", "html", "blockquote", "paragraph"]
 """Block kinds that ``atomic_types`` may name."""
 
@@ -55,6 +56,8 @@ class ChunkerConfig:
     context_label: str = "Kontext"
     context_title: bool = True
     """The breadcrumb starts with the document title (unless the heading path already does)."""
+    syntax: Syntax = "auto"
+    """``mdx``: ESM lines and JSX blocks are blocks of their own; ``auto``: ``mdx`` for ``.mdx`` files."""
     page_marker_pattern: str = r"<!--\s*page:?\s*(\d+)\s*-->"
     size_unit: SizeUnit = "chars"
     tokenizer: str = "whitespace"

@@ -43,6 +43,8 @@ def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str
     BOM removed): for LF text without BOM, that is ``text`` itself.
     """
     text = normalise_newlines(text)
+    if config.syntax == "auto":
+        config = replace(config, syntax="mdx" if source_path.lower().endswith(".mdx") else "markdown")
     blocks, doc = _blocks(text, config)
     return chunk_blocks(text, blocks, doc, config, stem, source_path)
 

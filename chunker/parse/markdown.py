@@ -24,12 +24,12 @@ MIN_NESTING = 8
 
 
 @lru_cache(maxsize=8)
-def markdown_parser(max_nesting: int) -> MarkdownIt:
+def markdown_parser(max_nesting: int, mdx: bool = False) -> MarkdownIt:
     """The block parser (:func:`build_parser`), cached: building it costs more than parsing a small file."""
-    return build_parser(max_nesting)
+    return build_parser(max_nesting, mdx)
 
 
-def build_parser(max_nesting: int) -> MarkdownIt:
+def build_parser(max_nesting: int, mdx: bool = False) -> MarkdownIt:
     """A new block parser with every speed-up installed. Frontmatter
     is found by :mod:`chunker.parse.frontmatter` (one rule for Markdown and plain text), not by
     markdown-it's front_matter plugin, whose closing rule differs. A speed-up that cannot be
@@ -38,6 +38,10 @@ def build_parser(max_nesting: int) -> MarkdownIt:
     from chunker.parse.plugins import use_block_plugins
 
     md = use_block_plugins(MarkdownIt("commonmark", {"maxNesting": max_nesting}).enable("table"))
+    if mdx:
+        from chunker.parse.mdx import mdx_plugin
+
+        md.use(mdx_plugin)
     md.core.ruler.disable(["inline", "text_join"])  # text_join only joins inline children
     missing = [name for name in speedups.SPEED_UPS if name not in speedups.install(md)]
     if missing:
@@ -59,7 +63,7 @@ def tokenize(text: str, cfg: ChunkerConfig) -> tuple[list[Token], int]:
     nesting = cfg.max_nesting
     while True:
         try:
-            return markdown_parser(nesting).parse(text), nesting
+            return markdown_parser(nesting, cfg.syntax == "mdx").parse(text), nesting
         except RecursionError:
             if nesting <= MIN_NESTING:
                 raise

@@ -1,0 +1,126 @@
+"""MDX block syntax as markdown-it block rules: ESM lines and JSX blocks are blocks of their own.
+
+In an ``.mdx`` source (or with ``syntax: mdx``):
+
+- ``import`` / ``export`` statements at the top level (column 0) are one block each, up to the next
+  blank line outside braces, brackets and template literals;
+- a JSX block, a line starting with a component tag (``<Tabs>``, ``</Tabs>``, ``<Aside type="tip">``,
+  ``<Foo />``, a fragment ``<>``) or an expression (``{/* comment */}``), runs up to the next blank
+  line outside braces, template literals and code fences.
+
+Both are ``html_block`` tokens (kind ``html``: atomic, kept whole, their text in the chunk as the
+source has it). They interrupt a paragraph, so they never glue to prose, and no line inside them is
+a heading: a ``#`` line in a template literal (``code={`...`}``) or in a code fence inside a
+component stays text. Text between a component's tags separated by blank lines (an ``<Aside>``
+body) is ordinary Markdown, as MDX reads it. Braces that never balance end the block at its first
+blank line, so an unbalanced ``{`` cannot swallow the rest of the document.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block.state_block import StateBlock
+
+__all__ = ["mdx_plugin"]
+
+_ESM = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
+_JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
+_STATEMENT_END = re.compile(r"""(?:[;'"`})\]]|\w)\s*(?://.*)?$""")
+"""A line that can end an import or export statement (not one ending in ``,``, ``{``, ``=``, ``(``...)."""
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+_INTERRUPTS = ["paragraph", "reference", "blockquote", "list"]
+
+
+def mdx_plugin(md: MarkdownIt) -> None:
+    md.block.ruler.before("table", "mdx_esm", _esm_rule, {"alt": _INTERRUPTS})
+    md.block.ruler.before("table", "mdx_jsx", _jsx_rule, {"alt": _INTERRUPTS})
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def _esm_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    if state.sCount[start] != 0 or state.blkIndent != 0 or state.level != 0:
+        return False
+    if not _ESM.match(_line(state, start)):
+        return False
+    return _block(state, start, end, silent, esm=True)
+
+
+def _jsx_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    if not _JSX.match(_line(state, start)):
+        return False
+    return _block(state, start, end, silent)
+
+
+def _block(state: StateBlock, start: int, end: int, silent: bool, esm: bool = False) -> bool:
+    if silent:
+        return True
+    last = _last_line(state, start, end, esm)
+    token = state.push("html_block", "", 0)
+    token.map = [start, last + 1]
+    token.content = state.getLines(start, last + 1, state.blkIndent, True)
+    state.line = last + 1
+    return True
+
+
+def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> int:
+    """The block's last line: the line before the first blank line met outside braces, template
+    literals and code fences (or, when they never balance, before the first blank line). ESM ends
+    sooner: after a line at depth 0 that ends a statement, unless another statement follows."""
+    depth = 0
+    template = False
+    fence = ""
+    first_blank: int | None = None
+    line = start
+    while line < end:
+        text = _line(state, line)
+        if not text.strip():
+            if first_blank is None:
+                first_blank = line
+            if depth == 0 and not template and not fence:
+                return line - 1
+            line += 1
+            continue
+        opened = _FENCE.match(text)
+        if fence:
+            if (
+                opened
+                and opened.group(1)[0] == fence[0]
+                and len(opened.group(1)) >= len(fence)
+                and not text.strip()[len(opened.group(1)) :].strip()
+            ):
+                fence = ""
+        elif opened and depth == 0 and not template:
+            fence = opened.group(1)
+        else:
+            depth, template = _scan(text, depth, template)
+            if esm and depth == 0 and not template and _STATEMENT_END.search(text):
+                following = _line(state, line + 1) if line + 1 < end else ""
+                if not _ESM.match(following):
+                    return line
+        line += 1
+    if (depth or template or fence) and first_blank is not None:
+        return first_blank - 1
+    return end - 1
+
+
+def _scan(text: str, depth: int, template: bool) -> tuple[int, bool]:
+    """Brace depth and template-literal state after ``text``: braces count outside template
+    literals, backticks only inside braces (prose backticks are inline code)."""
+    for char in text:
+        if template:
+            if char == "`":
+                template = False
+        elif char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth = max(0, depth - 1)
+        elif char == "`" and depth > 0:
+            template = True
+    return depth, template

@@ -1,0 +1,77 @@
+"""MDX: ESM lines and JSX blocks are never headings and never glue to prose; their text stays."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False)
+
+
+def blocks(text: str, path: str = "page.mdx") -> list[tuple[str, str]]:
+    result = chunk_markdown(text, CFG, "page", path)
+    return [(b.kind, text[b.start_offset : b.end_offset]) for b in result.blocks]
+
+
+def headings(text: str, path: str = "page.mdx") -> list[str]:
+    result = chunk_markdown(text, CFG, "page", path)
+    return [b.header_path[-1].text for b in result.blocks if b.kind == "heading"]
+
+
+def test_import_and_export_lines_are_a_block_of_their_own_and_prose_after_them_is_not_glued() -> None:
+    text = "import Tabs from '@theme/Tabs';\nimport X from 'x'\nProse right after.\n\nexport const a = {\n  b: 1,\n}\n"
+    assert blocks(text) == [
+        ("html", "import Tabs from '@theme/Tabs';\nimport X from 'x'"),
+        ("paragraph", "Prose right after."),
+        ("html", "export const a = {\n  b: 1,\n}"),
+    ]
+
+
+def test_a_jsx_block_interrupts_a_paragraph_and_keeps_its_text() -> None:
+    text = 'Some prose.\n<Aside type="tip">\nAsides keep ZQXASIDE text.\n</Aside>\n'
+    found = blocks(text)
+    assert found[0] == ("paragraph", "Some prose.")
+    assert found[1][0] == "html" and "ZQXASIDE" in found[1][1]
+    chunks = chunk_markdown(text, CFG, "page", "page.mdx").chunks
+    assert any("ZQXASIDE" in c.content_original for c in chunks)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<Code code={`\n# not a heading\n\nmore\n`} />\n\n## Real\n\nBody.\n",
+        '<Tabs>\n<TabItem value="a">\n```bash\n# not a heading\n\necho\n```\n</TabItem>\n</Tabs>\n\n## Real\n\nBody.\n',
+        "export const meta = {\n  code: `\n# not a heading\n\n`,\n}\n\n## Real\n\nBody.\n",
+        "{/* a comment\n\n# not a heading */}\n\n## Real\n\nBody.\n",
+    ],
+)
+def test_a_hash_line_inside_a_template_literal_or_a_fence_in_a_component_is_not_a_heading(text: str) -> None:
+    assert headings(text) == ["Real"]
+    assert "not a heading" in headings(text, "page.md") or headings(text, "page.md") != ["Real"]
+
+
+def test_unbalanced_braces_end_the_block_at_its_first_blank_line() -> None:
+    text = "<Broken attr={oops>\n\n## Still a heading\n\nBody.\n"
+    assert headings(text) == ["Still a heading"]
+
+
+def test_a_components_body_between_blank_lines_is_markdown() -> None:
+    text = "<Aside>\n\n## Inside\n\nBody **bold**.\n\n</Aside>\n"
+    assert headings(text) == ["Inside"]
+    assert [k for k, _ in blocks(text)] == ["html", "heading", "paragraph", "html"]
+
+
+def test_plain_markdown_files_are_not_read_as_mdx_unless_configured() -> None:
+    text = "import x from 'y'\nstill a paragraph\n"
+    assert [k for k, _ in blocks(text, "page.md")] == ["paragraph"]
+    result = chunk_markdown(text, replace(CFG, syntax="mdx"), "page", "page.md")
+    assert [b.kind for b in result.blocks] == ["html", "paragraph"]
+
+
+def test_lowercase_html_tags_are_left_to_commonmark() -> None:
+    text = "Prose.\n<span>inline</span> html\n\n<div>\nhtml\n</div>\n"
+    assert blocks(text) == blocks(text, "page.md")
