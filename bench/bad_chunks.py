@@ -142,7 +142,10 @@ def mid_word(chunk: Chunk, source: str) -> str | None:
     return None
 
 
-def orphaned(chunk: Chunk, following: Chunk | None) -> str | None:
+def orphaned(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> str | None:
+    """A heading or container opener ending a piece, or a lead-in (``For example:``) cut from the
+    block it introduces when both would have fitted in one chunk (lead-in, the next piece's first
+    block and the next piece's context line within max_chars)."""
     if following is None or following.section_path != chunk.section_path:
         return None
     lines = [line for line in own_text(chunk).rstrip().split("\n") if line.strip()]
@@ -153,8 +156,19 @@ def orphaned(chunk: Chunk, following: Chunk | None) -> str | None:
         return f"ends with {last.strip()[:60]!r}"
     nxt = own_text(following).lstrip("\n")
     if last.rstrip().endswith(":") and not chunk.has_code and _STARTS_BLOCK.match(nxt):
-        return f"lead-in {last.strip()[-60:]!r} separated from its block"
+        lead = own_text(chunk).rstrip().rsplit("\n\n", 1)[-1]
+        block = nxt.split("\n\n", 1)[0] if not nxt.startswith(("```", "~~~")) else _fenced_prefix(nxt)
+        context = len(following.content_for_embedding) - len(following.content_original)
+        if len(lead) + 2 + len(block) + max(context, 0) <= cfg.max_chars:
+            return f"lead-in {last.strip()[-60:]!r} separated from its block ({len(lead)} + {len(block)} chars)"
     return None
+
+
+def _fenced_prefix(text: str) -> str:
+    """The fenced code block ``text`` starts with (to its closing line, or all of it)."""
+    marker = text[:3]
+    close = text.find("\n" + marker, 3)
+    return text if close == -1 else text[: close + 4]
 
 
 def context_markup(chunk: Chunk, source_lines: Sequence[str]) -> str | None:
@@ -228,7 +242,7 @@ def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: Mar
         checks: list[tuple[str, str | None]] = [
             ("junk", junk(chunk)),
             ("mid-word", mid_word(chunk, source)),
-            ("orphaned-opener", orphaned(chunk, chunks[k + 1] if k + 1 < len(chunks) else None)),
+            ("orphaned-opener", orphaned(chunk, chunks[k + 1] if k + 1 < len(chunks) else None, cfg)),
             ("context-markup", context_markup(chunk, source_lines)),
             ("tiny", tiny(chunks, k, cfg)),
         ]

@@ -131,3 +131,26 @@ def test_an_unclosed_colon_line_is_no_container_and_does_not_swallow_the_next_se
     result = chunk_markdown(text, CFG, "u", "u.md")
     assert [c.section for c in result.chunks] == ["A", "B"]
     assert not [b for b in result.blocks if b.kind == "container"]
+
+
+def test_a_lead_in_stays_with_the_first_items_of_a_list_that_does_not_fit_with_it() -> None:
+    items = "".join(
+        f"- **Mode {k}**\n\n  {'Use this for tools of one kind; it says where they go. ' * 6}\n\n" for k in range(3)
+    )
+    items += "- **Mode 3**\n\n  " + "More. " * 15 + "\n\n"
+    lead = "There are three types of tools you can write:"
+    text = f"# Writing tools\n\n{lead}\n\n{items}After the list, a closing paragraph.\n"
+    result = chunk_markdown(text, CFG, "s", "s.md")
+    assert not result.diagnostics.errors
+    holder = next(c for c in result.chunks if "three types" in c.content_original)
+    assert "- **Mode 0**" in holder.content_original
+    assert not any(c.content_original.rstrip().endswith("you can write:") for c in result.chunks)
+
+
+def test_a_lead_in_goes_with_its_code_block_when_the_text_before_is_long_enough_alone() -> None:
+    code = "```js\n" + "".join(f"const value{k} = compute({k});\n" for k in range(25)) + "```\n"
+    text = f"## Example\n\n{'Explaining sentence. ' * 16}\n\nIt looks like this:\n\n{code}"
+    result = chunk_markdown(text, CFG, "e", "e.md")
+    assert not result.diagnostics.errors
+    holder = next(c for c in result.chunks if "It looks like this:" in c.content_original)
+    assert "const value0" in holder.content_original

@@ -4,7 +4,7 @@ budget, cut at the strongest boundary in reach (text-splitter's ``ChunkCapacity 
 from __future__ import annotations
 
 from chunker.pack.budget import SectionSpace
-from chunker.pack.strength import BLOCK, Strength, Unit
+from chunker.pack.strength import BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
 
 
 class _Sizes:
@@ -59,6 +59,7 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
         if chosen < 0:
             if candidates:
                 chosen = _choose(candidates, cfg.target_chars, cfg.min_chars)
+                chosen = _keep_lead_in(units, chosen, candidates, size_of, space.budget, cfg.min_chars)
             else:
                 chosen = i + 1  # one unit over budget: an overflow chunk
                 while chosen < n and units[chosen - 1].glue:
@@ -105,6 +106,29 @@ def _choose(candidates: list[tuple[int, int, Strength]], target: int, minimum: i
     if crossed:
         strongest = max(c[2] for c in crossed)
         chosen = max(c[0] for c in crossed if c[2] == strongest)
+    return chosen
+
+
+def _keep_lead_in(
+    units: list[Unit],
+    chosen: int,
+    candidates: list[tuple[int, int, Strength]],
+    size_of: _Sizes,
+    budget: int,
+    minimum: int,
+) -> int:
+    """A cut right after a lead-in (a paragraph ending with ':') moves before the lead-in when the
+    lead-in and the first piece of what it introduces fit in one chunk and the chunk left before
+    stays at least ``minimum`` long: the lead-in goes with its block."""
+    if chosen >= len(units) or units[chosen].strength not in (INTRODUCED, INTRODUCED_PIECE):
+        return chosen
+    lead = chosen - 1
+    before, after = units[lead], units[chosen]
+    if before.block.kind != "paragraph" or not before.last or not after.first or after.block is before.block:
+        return chosen  # a boundary of that strength inside a block (a nested item, a code line)
+    earlier = [c for c in candidates if c[0] == lead and c[1] >= minimum]
+    if earlier and size_of(lead, chosen + 1) <= budget:
+        return lead
     return chosen
 
 

@@ -27,6 +27,9 @@ class Strength(IntEnum):
     """Before a code line at the block's lowest indentation."""
     NESTED_ITEM = 5
     """Before an item of a list nested in a list item (an alias of CODE_LINE_LOW_INDENT)."""
+    INTRODUCED_PIECE = 5
+    """Before the first piece of a split list or table that a lead-in introduces: weaker than the
+    joints inside it, so the lead-in goes with its first items (an alias of CODE_LINE_LOW_INDENT)."""
     JOINT = 6
     """Before a list item, a table body row, a code line after a blank line."""
     INTRODUCED = 8
@@ -62,6 +65,7 @@ CODE_LINE_LOW_INDENT = Strength.CODE_LINE_LOW_INDENT
 NESTED_ITEM = Strength.NESTED_ITEM
 JOINT = Strength.JOINT
 INTRODUCED = Strength.INTRODUCED
+INTRODUCED_PIECE = Strength.INTRODUCED_PIECE
 BLOCK = Strength.BLOCK
 
 

@@ -15,7 +15,7 @@ from chunker.pack.context import context_prefix, join
 from chunker.pack.split_code import split_code
 from chunker.pack.split_joints import split_container, split_list, split_table
 from chunker.pack.split_text import split_paragraph
-from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, Strength, Unit
+from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
@@ -26,6 +26,10 @@ SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
 """Splitter per block kind; every other kind is split like a paragraph."""
 
 _NEVER_SPLIT = ("math", "html")
+_INTRODUCED_KINDS = frozenset({"list", "table"})
+"""Blocks split between their items or rows (when the lead-in and the whole block do not fit
+together) so that the paragraph introducing them (``The steps are:``) goes with their first piece;
+code is not cut only for that."""
 
 
 def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
@@ -36,6 +40,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
     budget = 0 if fits_whole else space.budget
     glued_from: int | None = None  # start of the headings that stick to the next block
     introduces = False  # the previous block is a paragraph that ends with a colon
+    lead_in_from: int | None = None  # start of that paragraph, which should go with the next block
     for position, block in enumerate(space.section.blocks):
         start, end = block.start_offset, block.end_offset
         heading = block.kind == "heading"
@@ -44,9 +49,12 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
         introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)
         if not fits_whole:
-            lead_from = glued_from
+            lead_from = glued_from if glued_from is not None else lead_in_from
+            if lead_from is not None and glued_from is None and block.kind not in _INTRODUCED_KINDS:
+                lead_from = None  # only a list or table is split to keep its lead-in
             lead = 0 if lead_from is None else span(lead_from, start)
             glued_from = (start if glued_from is None else glued_from) if heading else None
+            lead_in_from = start if introduces and not heading else None
             size = span(start, end)
             if size > budget or (
                 lead_from is not None
@@ -54,7 +62,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
                 and _splittable(space, block)
                 and _over_max(space, lead_from, block)
             ):
-                _split(space, units, diagnostics, block, strength)
+                _split(space, units, diagnostics, block, INTRODUCED_PIECE if strength == INTRODUCED else strength)
                 continue
         units.append(Unit(start=start, end=end, block=block, strength=strength, glue=heading))
     diagnostics.extend(space.notes)
