@@ -10,10 +10,10 @@ text a chunk adds is declared in ``added_lines`` (a repeated table header, the f
 re-open or close a code piece).
 
 Modules, in the order a section goes through them: ``budget`` (the section and what fits in a
-chunk), ``units`` (blocks and the pieces of oversize ones: ``split_text``, ``split_joints``,
-``split_code``; strengths in ``strength``), ``fill`` (units grouped into chunks), ``drafts``
-(the text of each chunk), ``chunks`` (ids, neighbours, flags) with ``context`` (context line,
-overlap) and ``keys`` (Ziffer, chunk keys).
+chunk; table padding, which does not count, in ``tables``), ``units`` (blocks and the pieces of
+oversize ones: ``split_text``, ``split_joints``, ``split_code``; strengths in ``strength``),
+``fill`` (units grouped into chunks), ``drafts`` (the text of each chunk), ``chunks`` (ids,
+neighbours, flags) with ``context`` (context line, overlap) and ``keys`` (Ziffer, chunk keys).
 """
 
 from __future__ import annotations

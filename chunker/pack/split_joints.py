@@ -1,7 +1,7 @@
-"""Oversize tables and lists, split at their joints (body rows, list items).
+"""Oversize tables, containers and lists, split at their joints (body rows, inner blocks, list items).
 
-A table's header sticks to its first piece and is repeated before every other piece; a list item
-still over budget is cut inside it like paragraphs.
+A table's header (a container's title line) sticks to its first piece and is repeated before every
+other piece; a list item still over budget is cut inside it like paragraphs.
 """
 
 from __future__ import annotations
