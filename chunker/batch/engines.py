@@ -20,14 +20,18 @@ ENGINES = ("local", "ray")
 
 def run_local(groups: Sequence[Group], jobs: int) -> Iterator[list[dict[str, Any]]]:
     """Manifest rows of each group as it completes; ``jobs`` processes (0 = one per CPU)."""
-    jobs = jobs or os.cpu_count() or 1
+    from chunker.workers import effective_jobs
+
+    jobs = effective_jobs(jobs, len(groups))[0]  # 0 = one per usable CPU; at most 2 per CPU
     if jobs == 1 or len(groups) <= 1:
         for group in groups:
             yield run_group(group)
         return
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
 
-    with ProcessPoolExecutor(max_workers=min(jobs, len(groups))) as pool:
+    from chunker.workers import worker_pool  # workers die with this process and ignore Ctrl-C
+
+    with worker_pool(jobs) as pool:
         futures = [pool.submit(run_group, group) for group in groups]
         for future in as_completed(futures):
             yield future.result()
