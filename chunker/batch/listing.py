@@ -73,11 +73,13 @@ def list_sources(uri: str) -> tuple[Any, Listing]:
         for item in filesys.get_file_info(selector)
         if item.type == pafs.FileType.File
     )
-    base = uri.rstrip("/")
+    base = f"{uri.split('://', 1)[0]}://{root}" if "://" in uri else root
     return filesys, entries_to_listing(entries, root, lambda rel: _display(base, root, rel, local))
 
 
 def _display(base: str, root: str, rel: str, local: bool) -> str:
+    """A local file as the main command shows it; else ``scheme://bucket/key``, never with the
+    credentials or options a URI may carry (``s3://key:secret@bucket?endpoint_override=...``)."""
     if local:
         return display_path(os.path.join(root, rel))  # type: ignore[arg-type]
     return shown_path(f"{base}/{rel}")
