@@ -71,6 +71,7 @@ class ChunkerConfig:
     max_frontmatter_nodes: int = 10_000
     max_nesting: int = 64
     max_file_bytes: int = 64 * 1024 * 1024
+    max_chunks_per_document: int = 200_000
     txt_numbered_headings: bool = True
     txt_underlined_headings: bool = True
     txt_caps_headings: bool = True
@@ -117,7 +118,7 @@ class ChunkerConfig:
         return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-UNCHUNKED_OPTIONS: tuple[str, ...] = ("max_file_bytes",)
+UNCHUNKED_OPTIONS: tuple[str, ...] = ("max_file_bytes", "max_chunks_per_document")
 """Options besides the ``fail_on_*`` policies that change no chunk of a document that is chunked."""
 
 
@@ -134,6 +135,7 @@ MAX_INTS: dict[str, int] = {
     "max_frontmatter_bytes": MAX_SIZE,
     "max_frontmatter_nodes": MAX_SIZE,
     "max_file_bytes": 2**40,
+    "max_chunks_per_document": 2**40,
 }
 """Upper bounds of the integer options that have no narrower range of their own (section_level,
 faq_level, max_nesting and max_frontmatter_depth do): far above any useful value, and inside the
@@ -222,7 +224,7 @@ def _check_budgets(cfg: ChunkerConfig) -> None:
     for key, most in MAX_INTS.items():
         if getattr(cfg, key) > most:
             raise _bad(key, f"must be at most {most}, got {shown(getattr(cfg, key))}")
-    for key in ("max_chars", "min_chars", "target_chars"):
+    for key in ("max_chars", "min_chars", "target_chars", "max_chunks_per_document"):
         if getattr(cfg, key) < 1:
             raise _bad(key, f"must be at least 1, got {shown(getattr(cfg, key))}")
     if cfg.min_chars > cfg.max_chars:

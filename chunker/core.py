@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig
-from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError
+from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError, SourceError
 from chunker.models import Chunk, ChunkingResult, Diagnostic
 from chunker.policy import exit_code
 
@@ -117,10 +117,22 @@ def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> C
     if source_path.lower().endswith(".txt"):
         from chunker.plaintext import chunk_text
 
-        return chunk_text(text, config, doc_id, source_path)
+        return _within_limit(chunk_text(text, config, doc_id, source_path), config, source_path)
     from chunker.pipeline import chunk_markdown
 
-    return chunk_markdown(text, config, doc_id, source_path)
+    return _within_limit(chunk_markdown(text, config, doc_id, source_path), config, source_path)
+
+
+def _within_limit(result: ChunkingResult, config: ChunkerConfig, source_path: str) -> ChunkingResult:
+    """The last guard on output size: more chunks than ``max_chunks_per_document`` fail the document."""
+    count = len(result.chunks)
+    if count > config.max_chunks_per_document:
+        raise SourceError(
+            f"{count:,} chunks, more than max_chunks_per_document ({config.max_chunks_per_document:,}); "
+            "raise it in config.yaml or split the document",
+            path=source_path,
+        )
+    return result
 
 
 def describe_failure(exc: Exception, source_path: str) -> tuple[int, str]:

@@ -320,6 +320,12 @@ def _check_graph(root: Node, max_nodes: int, max_depth: int, max_chars: int) -> 
             depth = min(1 + max((d for _, d, _ in below), default=0), max_depth + 1)
             own = len(node.value) if isinstance(node, ScalarNode) else 0
             chars = min(own + sum(t for _, _, t in below), max_chars + 1)
+            if count > max_nodes and len(done) + 1 > max_nodes:  # that many nodes are written out
+                raise _RefusedError(
+                    "frontmatter-too-large",
+                    f"has more than max_frontmatter_nodes={max_nodes} nodes (keys, values and items)",
+                    node.start_mark,
+                )
             if count > max_nodes:
                 raise _RefusedError(
                     "frontmatter-aliases",

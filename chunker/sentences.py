@@ -84,10 +84,25 @@ def sentence_cuts(text: str) -> list[int]:
     return cuts
 
 
-def word_cuts(text: str) -> list[int]:
-    """Offsets where a new word starts after whitespace (same convention)."""
+def word_cuts(text: str, join_marks: bool = False) -> list[int]:
+    """Offsets where a new word starts after whitespace (same convention). With ``join_marks``, a
+    "word" without a letter or digit (``>`` of a deep quote, ``|``, ``-``, ``*``) is no cut of its
+    own: it stays with the word after it, so a run of markers gives one cut, not one per marker."""
     n = len(text)
-    return [m.end() for m in _WHITESPACE.finditer(text) if m.start() > 0 and m.end() < n]
+    if not join_marks:
+        return [m.end() for m in _WHITESPACE.finditer(text) if m.start() > 0 and m.end() < n]
+    cuts: list[int] = []
+    seen = 0  # text[last cut:seen] holds no letter or digit (each character is looked at once)
+    for m in _WHITESPACE.finditer(text):
+        k = m.end()
+        if m.start() > 0 and k < n:
+            if _LETTER_OR_DIGIT.search(text, seen, m.start()) is not None:
+                cuts.append(k)
+            seen = k
+    return cuts
+
+
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 
 
 def hard_cuts(text: str, size: int) -> list[int]:

@@ -58,7 +58,7 @@ def _cut(
     if level == 0:
         cuts, piece_strength = sentence_cuts(text), SENTENCE
     elif level == 1:
-        cuts, piece_strength = word_cuts(text), WORD
+        cuts, piece_strength = word_cuts(text, join_marks=True), WORD
     else:
         cuts, piece_strength = hard_cuts(text, budget), HARD
     cuts = [c for c in cuts if not text.startswith(("```", "~~~"), c)]

@@ -74,6 +74,18 @@ def _split(
 ) -> None:
     cfg = space.cfg
     splittable = cfg.split_oversize or not block.atomic
+    if block.kind == "html" and splittable and _unclosed_comment(space.source, block):
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                "unclosed-html-comment",
+                f"an HTML comment opened at line {block.start_line} is never closed ('-->'), so the "
+                f"{block.chars} characters after it are one HTML block; it is cut like text",
+                line=block.start_line,
+            )
+        )
+        split_paragraph(space, out, block, strength)
+        return
     if block.kind in _NEVER_SPLIT or not splittable:
         out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
         diagnostics.append(
@@ -87,6 +99,15 @@ def _split(
         )
         return
     SPLITTERS.get(block.kind, split_paragraph)(space, out, block, strength)
+
+
+def _unclosed_comment(source: str, block: Block) -> bool:
+    """Whether an HTML block is a comment that the source never closes: CommonMark lets it run
+    to the end of the document, which would make the rest of it one chunk."""
+    start = block.start_offset
+    while start < block.end_offset and source[start] in " \t":
+        start += 1
+    return source.startswith("<!--", start) and source.find("-->", start + 4, block.end_offset) < 0
 
 
 def _over_max(space: SectionSpace, lead_from: int, block: Block) -> bool:
