@@ -170,7 +170,7 @@ def process_document(
     try:
         check_inside(source.path, sources_dir, source.display)
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
-        previous, report, intact = _previous_state(folder, verify=check)
+        previous, report, intact = _previous_state(folder)  # by content: a same-size edit is caught
         fresh = (
             previous is not None
             and intact
@@ -362,6 +362,7 @@ def run(
     jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
     outcomes = _execute(tasks, jobs, progress)
     outcomes.extend(left_out)
+    notes: list[str] = [jobs_warning] if jobs_warning else []
     if not stems and not keep_orphans:
         if check:  # what a run would remove is stale too
             for entry in orphan_folders(out_dir, kept):
@@ -371,8 +372,51 @@ def run(
                 outcomes.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
         else:
             outcomes.extend(remove_orphans(out_dir, kept))
-    warnings = _unmatched_overrides(settings, [s.stem for s in sources]) if not stems else ()
-    return RunSummary(tuple(outcomes), (jobs_warning, *warnings) if jobs_warning else warnings, skipped)
+        notes.extend(_foreign_folder_notes(out_dir, kept))
+    outcomes.extend(_leftovers(out_dir, check, notes))
+    if not stems:
+        notes.extend(_unmatched_overrides(settings, [s.stem for s in sources]))
+    return RunSummary(tuple(outcomes), tuple(notes), skipped)
+
+
+def _foreign_folder_notes(out_dir: Path, stems: set[str]) -> list[str]:
+    """Folders holding a meta.json whose source is gone but that chunker provably did not write:
+    left alone, said out loud."""
+    from chunker.leftovers import owned
+
+    return [
+        f"{_display(entry)}: holds a meta.json but no report.json of chunker's that matches it: "
+        "not a document folder of chunker's, left alone"
+        for entry in _orphan_candidates(out_dir, stems)
+        if not owned(entry)
+    ]
+
+
+def _leftovers(out_dir: Path, check: bool, notes: list[str]) -> list[DocOutcome]:
+    """Temporary files of killed runs (removed; with ``check`` stale) and ownerless artifacts
+    (reported: nothing proves they are ours)."""
+    from chunker.leftovers import find_leftovers, remove_temporary
+
+    if not out_dir.is_dir():
+        return []
+    found = find_leftovers(out_dir)
+    stale: list[DocOutcome] = []
+    if check:
+        for path in found.temporary:
+            display = _display(path)
+            message = f"{display}: stale: a temporary file left by a killed run (a run would remove it)"
+            stale.append(DocOutcome(path.parent.name, display, "stale", EXIT_VALIDATION, message=message))
+    else:
+        removed = remove_temporary(found.temporary)
+        if removed:
+            shown = ", ".join(_display(p) for p in removed[:5]) + (" ..." if len(removed) > 5 else "")
+            notes.append(f"removed {len(removed)} temporary file(s) left by a killed run: {shown}")
+    notes.extend(
+        f"{_display(folder)}: holds chunks.json or report.json but no meta.json (left by a killed run?): "
+        "left alone; remove it, or restore its source and run again"
+        for folder in found.ownerless
+    )
+    return stale
 
 
 def _execute(tasks: Sequence[_Task], jobs: int, progress: Any) -> list[DocOutcome]:
@@ -441,13 +485,21 @@ def _size(path: Path) -> int:
         return 0
 
 
-def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
-    """Document folders below ``out_dir`` (those holding our meta.json) whose id is not in
-    ``stems``, deepest first (a folder's own orphaned sub-documents go before it)."""
+def _orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
+    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first."""
     if not out_dir.is_dir():
         return []
     gone = [out_dir / stem for stem in document_folders(out_dir) if stem not in stems]
     return sorted(gone, key=lambda p: (-len(p.parts), p))
+
+
+def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
+    """Document folders below ``out_dir`` whose id is not in ``stems`` and that chunker provably
+    wrote (report.json records the sha256 of meta.json), deepest first (a folder's own orphaned
+    sub-documents go before it). Only these are ever removed."""
+    from chunker.leftovers import owned
+
+    return [entry for entry in _orphan_candidates(out_dir, stems) if owned(entry)]
 
 
 def out_dir_of(folder: Path, stem: str) -> Path:
