@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -83,6 +83,9 @@ def main_command(
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every document in the summary table, unchanged ones too.")
+    ] = False,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
     """Chunk every document in sources/ (or --stem X), incrementally."""
@@ -114,6 +117,7 @@ def main_command(
         sources=sources,
         quiet=quiet,
         json_out=json_out,
+        verbose=verbose,
     )
     raise typer.Exit(summary.exit_code)
 
@@ -160,6 +164,9 @@ def export_command(
     out: Annotated[Path, typer.Option("--out", help="Export folder.")] = Path("chunks/_export"),
     chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="One line per document, not only the total.")
+    ] = False,
     force: Annotated[
         bool,
         typer.Option("--force", help="Overwrite files in the export folder that chunker did not write (or edited)."),
@@ -170,7 +177,7 @@ def export_command(
 
     done = export(chunks, out, fmt, tuple(stem or ()), force=force)
     for doc in done:
-        if not quiet:
+        if verbose and not quiet:
             if not doc.written:
                 typer.echo(f"{doc.stem}: no longer chunked, {len(doc.removed)} exported file(s) removed from {out}")
             else:
@@ -184,7 +191,22 @@ def export_command(
                 f"chunker (or were edited since) and are left alone: {shown}{more}",
                 err=True,
             )
+    if not quiet and not verbose:
+        typer.echo(_export_line(fmt, done, out))
     raise typer.Exit(0)
+
+
+def _export_line(fmt: str, done: Any, out: Path) -> str:
+    """``export jsonl: 299 documents, 299 files in chunks/_export (2 stale removed; 1 no longer chunked)``."""
+    exported = [d for d in done if d.written]
+    gone = [d for d in done if not d.written]
+    files = sum(len(d.written) for d in exported)
+    stale = sum(len(d.removed) for d in exported)
+    extra = [f"{stale} stale file(s) removed"] if stale else []
+    if gone:
+        extra.append(f"{len(gone)} document(s) no longer chunked, {sum(len(d.removed) for d in gone)} file(s) removed")
+    tail = f" ({'; '.join(extra)})" if extra else ""
+    return f"export {fmt}: {len(exported)} document(s), {files} file(s) in {out}{tail}"
 
 
 @app.command("view")

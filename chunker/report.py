@@ -1,18 +1,32 @@
-"""Terminal output of a run: progress bar, per-document table, diagnostics with file:line."""
+"""Terminal output of a run that scales to thousands of documents.
+
+In order: the diagnostics of each document with file:line (at most SHOWN_PER_CODE of one code per
+document), the totals (documents by status, chunks, errors, warnings, time), a table of only the
+documents that changed, failed or have findings (every document with ``verbose``), and the errors
+and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
+``quiet`` prints errors and the name of every stale document only.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from chunker.runner import RunSummary
+from chunker.runner import DocOutcome, RunSummary
 
-ProgressHook = Callable[[], None]
+ProgressHook = Callable[..., None]
+"""``hook(total=n)`` sets the number of documents, ``hook()`` counts one done."""
 
 SHOWN_PER_CODE = 20
 """Diagnostics of one code printed per document; the rest are counted (report.json has them all)."""
+
+QUIET_STATUSES = frozenset({"unchanged", "ok", "rebuilt"})
+"""Statuses of documents the table leaves out unless they have findings (``--verbose`` shows them)."""
+
+STATUS_ORDER = ("new", "changed", "rebuilt", "unchanged", "ok", "stale", "failed", "removed", "off", "shadowed")
 
 
 def render_run(
@@ -22,6 +36,7 @@ def render_run(
     sources: Path,
     quiet: bool,
     json_out: bool,
+    verbose: bool = False,
 ) -> RunSummary:
     from rich.console import Console
 
@@ -29,27 +44,118 @@ def render_run(
     out = Console(highlight=False, soft_wrap=True)
     if not out.is_terminal:
         out = Console(highlight=False, soft_wrap=True, width=160)  # logs and CI: no column squeezing
+    started = time.monotonic()
     show_progress = not quiet and not json_out and err.is_terminal and (expected is None or expected > 1)
-    if show_progress:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        with Progress(
-            TextColumn("chunking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
-        ) as progress:
-            task = progress.add_task("chunking", total=expected)
-            summary = work(lambda: progress.advance(task))
-    else:
-        summary = work(None)
+    summary = _with_progress(work, err, expected) if show_progress else work(None)
+    elapsed = time.monotonic() - started
     print_diagnostics(summary, err, out, quiet=quiet or json_out)
-    if not json_out and not quiet:
-        print_left_out(summary, sources, err, out)
     if json_out:
         import orjson
 
         sys.stdout.write(orjson.dumps(summary.to_dict()).decode() + "\n")
     elif not quiet:
-        out.print(summary_table(summary))
+        print_left_out(summary, sources, err, out)
+        if summary.documents:
+            out.print(totals_line(summary, elapsed))
+            table = summary_table(summary, verbose=verbose, width=out.width)
+            if table.row_count:
+                out.print(table)
+            hidden = [d for d in summary.documents if not verbose and not notable(d)]
+            if hidden:
+                warned = sum(1 for d in hidden if _warnings(d))
+                note = f", {warned} of them with warnings (counted here)" if warned else ""
+                out.print(f"{len(hidden)} unchanged document(s) not listed{note}; --verbose lists every one")
+            for line in grouped_findings(summary):
+                out.print(line)
     return summary
+
+
+def _with_progress(work: Callable[[ProgressHook | None], RunSummary], err: Any, expected: int | None) -> RunSummary:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("chunking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+    ) as progress:
+        task = progress.add_task("chunking", total=expected)
+
+        def hook(total: int | None = None) -> None:
+            if total is None:
+                progress.advance(task)
+            else:
+                progress.update(task, total=total)
+
+        return work(hook)
+
+
+def _errors(doc: DocOutcome) -> int:
+    return sum(1 for d in doc.diagnostics if d.severity == "error") + (1 if doc.message else 0)
+
+
+def _warnings(doc: DocOutcome) -> int:
+    return sum(1 for d in doc.diagnostics if d.severity == "warning")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def status_counts(summary: RunSummary) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for doc in summary.documents:
+        counts[doc.status] = counts.get(doc.status, 0) + 1
+    known = [s for s in STATUS_ORDER if s in counts]
+    return {s: counts[s] for s in [*known, *sorted(set(counts) - set(known))]}
+
+
+def totals_line(summary: RunSummary, elapsed: float) -> str:
+    """``12 documents (2 new, 10 unchanged) · 340 chunks · 1 error in 1 document · 0 warnings · 1.4 s``."""
+    docs = summary.documents
+    statuses = ", ".join(f"{n:,} {status}" for status, n in status_counts(summary).items())
+    chunks = sum(int(d.metrics.get("total_chunks", 0) or 0) for d in docs)
+    errors, warnings = sum(map(_errors, docs)), sum(map(_warnings, docs))
+    with_errors = sum(1 for d in docs if _errors(d))
+    with_warnings = sum(1 for d in docs if _warnings(d))
+    error_text = _plural(errors, "error") + (f" in {_plural(with_errors, 'document')}" if errors else "")
+    warning_text = _plural(warnings, "warning") + (f" in {_plural(with_warnings, 'document')}" if warnings else "")
+    parts = [
+        f"{_plural(len(docs), 'document')} ({statuses})",
+        _plural(chunks, "chunk"),
+        f"[red]{error_text}[/]" if errors else error_text,
+        f"[yellow]{warning_text}[/]" if warnings else warning_text,
+        f"{elapsed:.1f} s",
+    ]
+    return " · ".join(parts)
+
+
+def notable(doc: DocOutcome) -> bool:
+    """Whether the table lists the document without ``--verbose``: it changed, failed or has errors,
+    or it was chunked in this run and has warnings. An unchanged document's warnings were listed when
+    it was chunked; they are counted in the totals and by code, not listed again on every run."""
+    if doc.status == "off":
+        return bool(doc.delta)
+    if doc.status not in QUIET_STATUSES or _errors(doc):
+        return True
+    return doc.status != "unchanged" and bool(_warnings(doc))
+
+
+def grouped_findings(summary: RunSummary) -> list[str]:
+    """``errors by code: broken-fence 3 in 2 documents; ...``, then the same for warnings."""
+    from rich.markup import escape
+
+    lines: list[str] = []
+    for severity, colour in (("error", "red"), ("warning", "yellow")):
+        counts: dict[str, tuple[int, set[str]]] = {}
+        for doc in summary.documents:
+            for d in doc.diagnostics:
+                if d.severity == severity:
+                    n, stems = counts.get(d.code, (0, set()))
+                    stems.add(doc.stem)
+                    counts[d.code] = (n + 1, stems)
+        if counts:
+            ranked = sorted(counts.items(), key=lambda item: (-item[1][0], item[0]))
+            shown = "; ".join(f"{escape(code)} {n:,} in {_plural(len(s), 'document')}" for code, (n, s) in ranked)
+            lines.append(f"[{colour}]{severity}s by code: {shown}[/]")
+    return lines
 
 
 def left_out_line(summary: RunSummary) -> str:
@@ -75,6 +181,36 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
         out.print(escape(line))
 
 
+def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool) -> None:
+    from rich.markup import escape
+
+    if doc.message:
+        err.print(f"[red]error:[/] {escape(doc.message)}")
+    elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
+        where = escape(doc.display)
+        err.print(f"[red]stale:[/] {where}: its artifacts are not what a run would write now (run chunker)")
+    shown: dict[tuple[str, str], int] = {}
+    for d in doc.diagnostics:
+        if d.severity not in ("error", "warning") or (d.severity == "warning" and (quiet or doc.status == "unchanged")):
+            continue  # an unchanged document's warnings were printed when it was chunked; they are counted
+        key = (d.severity, d.code)
+        shown[key] = shown.get(key, 0) + 1
+        if shown[key] > SHOWN_PER_CODE:
+            continue
+        where = f"{doc.display}:{d.line}" if d.line else doc.display
+        text = f"{escape(where)}: {d.severity}: {escape(d.code)}: {escape(d.message)}"
+        (err if d.severity == "error" else out).print(f"[{'red' if d.severity == 'error' else 'yellow'}]{text}[/]")
+    for (severity, code), count in shown.items():
+        if count > SHOWN_PER_CODE:
+            hidden = count - SHOWN_PER_CODE
+            more = f"{escape(doc.display)}: ... and {hidden} more {severity}s {escape(code)} (all in report.json)"
+            (err if severity == "error" else out).print(f"[{'red' if severity == 'error' else 'yellow'}]{more}[/]")
+    if doc.status == "removed" and not quiet:
+        out.print(f"removed {escape(doc.display)} (its source no longer exists)")
+    elif doc.status == "off" and doc.delta and not quiet:
+        out.print(f"removed the chunks of {escape(doc.display)} (strategy: off)")
+
+
 def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -> None:
     from rich.markup import escape
 
@@ -82,70 +218,47 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -
         for warning in summary.warnings:
             out.print(f"[yellow]warning: {escape(warning)}[/]")
     for doc in summary.documents:
-        if doc.message:
-            err.print(f"[red]error:[/] {escape(doc.message)}")
-        shown: dict[tuple[str, str], int] = {}
-        for d in doc.diagnostics:
-            if d.severity not in ("error", "warning") or (d.severity == "warning" and quiet):
-                continue
-            key = (d.severity, d.code)
-            shown[key] = shown.get(key, 0) + 1
-            if shown[key] > SHOWN_PER_CODE:
-                continue
-            where = f"{doc.display}:{d.line}" if d.line else doc.display
-            text = f"{escape(where)}: {d.severity}: {escape(d.code)}: {escape(d.message)}"
-            if d.severity == "error":
-                err.print(f"[red]{text}[/]")
-            else:
-                out.print(f"[yellow]{text}[/]")
-        for (severity, code), count in shown.items():
-            if count > SHOWN_PER_CODE:
-                hidden = count - SHOWN_PER_CODE
-                more = f"{escape(doc.display)}: ... and {hidden} more {severity}s {escape(code)} (all in report.json)"
-                if severity == "error":
-                    err.print(f"[red]{more}[/]")
-                else:
-                    out.print(f"[yellow]{more}[/]")
-        if doc.status == "removed" and not quiet:
-            out.print(f"removed {escape(doc.display)} (its source no longer exists)")
-        elif doc.status == "off" and doc.delta and not quiet:
-            out.print(f"removed the chunks of {escape(doc.display)} (strategy: off)")
+        _print_document(doc, err, out, quiet)
 
 
-def summary_table(summary: RunSummary) -> Any:
+WIDE_TABLE = 130
+"""Terminal width from which the table has every column; narrower ones get the compact table."""
+COMPACT_COLUMNS = ("status", "chunks", "errors", "warnings")
+
+
+def summary_table(summary: RunSummary, *, verbose: bool = False, width: int = 160) -> Any:
+    """The per-document table: documents that changed, failed or have findings (all with ``verbose``).
+    Names are folded onto more lines when the terminal is narrow, never cut; below WIDE_TABLE columns
+    only the COMPACT_COLUMNS are shown, so that the name keeps its room."""
+    from rich.markup import escape
     from rich.table import Table
 
+    wide = width >= WIDE_TABLE
+    every: tuple[str, ...] = ("status", "chunks", "avg", "max", "in size", "overflow", "sparse", "errors", "warnings")
+    names = every if wide else COMPACT_COLUMNS
     table = Table(title="chunker", show_lines=False)
-    for name, justify in (
-        ("document", "left"),
-        ("status", "left"),
-        ("chunks", "right"),
-        ("avg", "right"),
-        ("max", "right"),
-        ("in size", "right"),
-        ("overflow", "right"),
-        ("sparse", "right"),
-        ("errors", "right"),
-        ("warnings", "right"),
-        ("added/removed/same", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table.add_column("document", overflow="fold", ratio=1)
+    for name in names:
+        table.add_column(name, justify="left" if name == "status" else "right", no_wrap=True)
+    if wide:
+        table.add_column("added/removed/same", justify="right", no_wrap=True)
     for doc in summary.documents:
+        if not verbose and not notable(doc):
+            continue
         m = doc.metrics
-        errors = sum(1 for d in doc.diagnostics if d.severity == "error") + (1 if doc.message else 0)
-        warnings = sum(1 for d in doc.diagnostics if d.severity == "warning")
-        delta = f"+{doc.delta['added']} -{doc.delta['removed']} ={doc.delta['unchanged']}" if doc.delta else ""
-        table.add_row(
-            doc.stem,
-            doc.status,
-            str(m.get("total_chunks", "")),
-            str(m.get("avg_chars", "")),
-            str(m.get("max_chars_actual", "")),
-            f"{m['size_compliance']}%" if "size_compliance" in m else "",
-            str(m.get("overflow_count", "")),
-            str(m.get("sparse_count", "")),
-            str(errors),
-            str(warnings),
-            delta,
-        )
+        cells = {
+            "status": doc.status,
+            "chunks": str(m.get("total_chunks", "")),
+            "avg": str(m.get("avg_chars", "")),
+            "max": str(m.get("max_chars_actual", "")),
+            "in size": f"{m['size_compliance']}%" if "size_compliance" in m else "",
+            "overflow": str(m.get("overflow_count", "")),
+            "sparse": str(m.get("sparse_count", "")),
+            "errors": str(_errors(doc)),
+            "warnings": str(_warnings(doc)),
+        }
+        row = [escape(doc.stem), *(cells[n] for n in names)]
+        if wide:
+            row.append(f"+{doc.delta['added']} -{doc.delta['removed']} ={doc.delta['unchanged']}" if doc.delta else "")
+        table.add_row(*row)
     return table

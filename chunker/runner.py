@@ -37,7 +37,11 @@ from chunker.sources import (
 )
 from chunker.workers import effective_jobs
 
-Status = Literal["new", "changed", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"]
+Status = Literal[
+    "new", "changed", "rebuilt", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"
+]
+"""``rebuilt``: chunked again (``--force``, or an option changed) into the very chunks.json it had;
+``changed``: chunked again into different chunks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,15 +145,18 @@ def _previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] |
     return meta, report, hashes.get("chunks.json") == digest
 
 
-def _delta(folder: Path, result: ChunkingResult) -> dict[str, int]:
-    old = _load_json(folder / "chunks.json")[1]
+def _delta(folder: Path, result: ChunkingResult, new_bytes: bytes) -> tuple[dict[str, int], bool]:
+    """Chunks added / removed / unchanged by content_hash against the chunks.json on disk, and
+    whether that file holds exactly ``new_bytes`` (the document is rebuilt, not changed)."""
+    old_bytes, old = _load_json(folder / "chunks.json")
     old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
     new_hashes = {c.content_hash for c in result.chunks}
-    return {
+    delta = {
         "added": len(new_hashes - old_hashes),
         "removed": len(old_hashes - new_hashes),
         "unchanged": len(new_hashes & old_hashes),
     }
+    return delta, old_bytes == new_bytes
 
 
 def process_document(
@@ -192,12 +199,12 @@ def process_document(
         if check:
             return _checked(source, outcome, report if fresh else None)
         assert outcome.result is not None
-        delta = _delta(folder, outcome.result)
+        delta, same = _delta(folder, outcome.result, outcome.artifacts["chunks.json"])
         from chunker.writer import write_document  # an unchanged document needs no writer
 
         check_output_parents(out_dir, source.stem)
         write_document(folder, outcome.artifacts, _display(folder))
-        status: Status = "new" if previous is None else "changed"
+        status: Status = "new" if previous is None else ("rebuilt" if same else "changed")
         return _outcome(source, outcome, status, outcome.exit_code, delta)
     except Exception as exc:  # reading or writing; one bad document never stops the others
         code, message = describe_failure(exc, source.display)
@@ -262,7 +269,8 @@ def _unchanged(
 
         write_document(folder, _restated(meta, report, cfg, judged), _display(folder))
     errors = tuple(d for d in judged if d.severity == "error")
-    return DocOutcome(source.stem, source.display, "unchanged", exit_code(errors), _old_metrics(report), errors)
+    findings = tuple(d for d in judged if d.severity in ("error", "warning"))  # counted in the summary
+    return DocOutcome(source.stem, source.display, "unchanged", exit_code(errors), _old_metrics(report), findings)
 
 
 def _restated(
@@ -342,7 +350,9 @@ def run(
     check: bool = False,
     progress: Any = None,
 ) -> RunSummary:
-    """Chunk the given documents (ids or bare names; default every source) into ``out_dir/<id>/``."""
+    """Chunk the given documents (ids or bare names; default every source) into ``out_dir/<id>/``.
+    ``progress``, if given, is called once as ``progress(total=n)`` with the number of documents to
+    process, then as ``progress()`` after each one."""
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
@@ -360,6 +370,8 @@ def run(
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
     tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem]) for s in sources]
     jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
+    if progress is not None:
+        progress(total=len(tasks))  # a bar with a known total
     outcomes = _execute(tasks, jobs, progress)
     outcomes.extend(left_out)
     notes: list[str] = [jobs_warning] if jobs_warning else []

@@ -1,0 +1,133 @@
+"""The run summary on the terminal: totals first, a table of what changed or has findings, findings
+grouped by code, a progress bar with a known total, names never cut, stale documents named."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from chunker.cli import run_cli
+from chunker.config import ChunkerConfig, Settings
+from chunker.report import summary_table
+from chunker.runner import DocOutcome, RunSummary, run
+
+TESTS = Path(__file__).resolve().parent
+GUIDE = (TESTS.parent / "sources" / "chunker-guide.md").read_text(encoding="utf-8")
+KITCHEN = (TESTS / "fixtures" / "kitchen_sink.md").read_text(encoding="utf-8")  # 1 error, 1 warning
+LONG = "a-very-long-document-name-that-a-narrow-terminal-would-cut-in-the-middle-of-its-words"
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    for k in range(6):
+        (sources / f"doc-{k}.md").write_text(GUIDE.replace("Chunker guide", f"Guide {k}"), encoding="utf-8")
+    (sources / "kitchen.md").write_text(KITCHEN, encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("max_chars: 200\ntarget_chars: 150\nmin_chars: 20\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def output(capsys: pytest.CaptureFixture[str], *args: str, code: int | None = None) -> tuple[str, str]:
+    capsys.readouterr()
+    result = run_cli(list(args))
+    if code is not None:
+        assert result == code
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+def test_totals_come_before_the_table_and_count_documents_by_status(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, _ = output(capsys, code=1)
+    totals = next(line for line in out.splitlines() if line.startswith("7 documents"))
+    assert totals.startswith("7 documents (7 new) · ")
+    assert " · 1 error in 1 document · 1 warning in 1 document · " in totals
+    assert re.search(r" · \d+ chunks · ", totals) and re.search(r" · \d+\.\d s$", totals)
+    assert out.index(totals) < out.index("┃ document")
+
+
+def test_the_table_lists_only_documents_that_changed_failed_or_have_findings(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output(capsys)
+    (work / "sources" / "doc-3.md").write_text(GUIDE + "\n## More\n\nNew text here.\n", encoding="utf-8")
+    out, _ = output(capsys, code=1)
+    rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│")]
+    assert rows == ["doc-3", "kitchen"]  # changed; unchanged but holding an error and a warning
+    assert "5 unchanged document(s) not listed; --verbose lists every one" in out
+    assert out.splitlines()[0].startswith("7 documents (1 changed, 6 unchanged)")
+    out, _ = output(capsys, "--verbose", code=1)
+    assert len([line for line in out.splitlines() if line.startswith("│")]) == 7
+
+
+def test_findings_are_repeated_after_the_table_grouped_by_code(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = output(capsys, code=1)
+    assert "kitchen.md:48: error: unclosed-fence" in err
+    table_end = out.index("└")
+    assert out.index("errors by code: unclosed-fence 1 in 1 document") > table_end
+    assert out.index("warnings by code: frontmatter-duplicate-key 1 in 1 document") > table_end
+    out, _ = output(capsys, code=1)  # unchanged: counted again, not printed line by line again
+    assert "warnings by code: frontmatter-duplicate-key 1 in 1 document" in out
+    assert "kitchen.md:3: warning" not in out
+
+
+def test_the_progress_hook_gets_the_total_before_the_first_document(work: Path) -> None:
+    calls: list[int | None] = []
+
+    def hook(total: int | None = None) -> None:
+        calls.append(total)
+
+    run(Settings(defaults=ChunkerConfig()), work / "sources", work / "chunks", progress=hook)
+    assert calls == [7] + [None] * 7
+
+
+def test_long_names_wrap_in_a_narrow_terminal_and_are_never_cut() -> None:
+    doc = DocOutcome(LONG, f"sources/{LONG}.md", "new", 0, {"total_chunks": 3})
+    for width in (60, 80, 100, 200):
+        with open(os.devnull, "w", encoding="utf-8") as sink:
+            console = Console(width=width, record=True, file=sink)
+            console.print(summary_table(RunSummary((doc,)), width=width))
+        text = console.export_text()
+        assert "…" not in text, width
+        cells = "".join(line.split("│")[1].strip() for line in text.splitlines() if line.startswith("│"))
+        assert cells.startswith(LONG), width
+
+
+def test_check_names_every_stale_document_even_with_quiet(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output(capsys)
+    for k in (1, 4):
+        (work / "sources" / f"doc-{k}.md").write_text(GUIDE + f"\nEdited {k}.\n", encoding="utf-8")
+    out, err = output(capsys, "--check", "--quiet", code=1)
+    assert out == ""
+    assert "stale: sources/doc-1.md" in err and "stale: sources/doc-4.md" in err
+    assert "doc-2" not in err
+
+
+def test_force_reports_rebuilt_for_the_same_chunks_and_changed_when_they_differ(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output(capsys)
+    chunks = work / "chunks" / "doc-2" / "chunks.json"
+    chunks.write_text(chunks.read_text(encoding="utf-8").replace("Guide 2", "Guide two"), encoding="utf-8")
+    out, _ = output(capsys, "--force", "--verbose", code=1)
+    status = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in out.splitlines() if "│" in line}
+    assert status["doc-2"] == "changed"  # its chunks.json on disk differed from what the run wrote
+    assert {status[f"doc-{k}"] for k in (0, 1, 3, 4, 5)} == {"rebuilt"}
+    assert "\n7 documents (1 changed, 6 rebuilt) · " in out
+
+
+def test_export_prints_one_line_unless_verbose(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    output(capsys)
+    out, _ = output(capsys, "export", "--format", "jsonl", code=0)
+    assert out.splitlines() == ["export jsonl: 7 document(s), 7 file(s) in chunks/_export"]
+    out, _ = output(capsys, "export", "--format", "jsonl", "--verbose", code=0)
+    assert len(out.splitlines()) == 7 and out.splitlines()[0] == "doc-0: 1 file(s) in chunks/_export"
+    out, _ = output(capsys, "export", "--format", "jsonl", "--quiet", code=0)
+    assert out == ""
