@@ -8,12 +8,13 @@ Every ``.md``/``.mdx``/``.markdown``/``.txt`` file under the folder is chunked i
 - ``junk``: a piece with (almost) no text of its own: fewer than 8 letters or digits outside markup, or whose
   declared added text (repeated table header, re-opened fences) is larger than its own text, or that is mostly
   padding whitespace;
-- ``rendering``: the piece, parsed alone, has other block kinds than the same lines in the document: more
-  indented-code blocks, another number of fences, tables, headings or block quotes;
+- ``rendering``: a line of the piece, parsed alone, renders as another kind (code, heading, table, HTML,
+  text) than the same line in the document;
 - ``mid-word``: a cut between two letters or digits of one word (at the start or end of the piece);
 - ``orphaned-opener``: the piece ends with a heading, a container opener (``:::``, ``!!!``, ``???``,
-  ``<details>``, ``<summary>``), a link reference label without its target, or a lead-in line ending in ``:``
-  while the next piece of the same section starts with the list, code or table it introduces;
+  ``<details>``, ``<summary>``, a line that only opens HTML elements or components), a link reference
+  label without its target, or a lead-in line ending in ``:`` while the next piece of the same section
+  starts with the list, code or table it introduces and both would have fitted in one chunk;
 - ``context-markup``: the context lines (``content_for_embedding`` before ``content_original``) hold
   frontmatter or Markdown/HTML markup (``](``, ``<tag``, ``{#id}``, ``{/*``, ``**``, a backtick, ``---``);
 - ``tiny``: under ``min_chars`` while a neighbour of the same section could take it within ``max_chars``.
@@ -52,6 +53,8 @@ _MARKUP = re.compile(
 _OPENER = re.compile(
     r"^\s*(?::::+[ \t]*\S.*|!!!.*|\?\?\?\+?.*|<details\b.*|<summary\b.*|\[[^\]]+\]:\s*)$", re.IGNORECASE
 )
+_HTML_OPENER = re.compile(r"(?:<[A-Za-z][\w.:-]*(?:\s[^<>/]*)?>\s*)+")
+"""A line that only opens HTML elements or components (``<div class="x">``, ``<DeepDive>``)."""
 _HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
 _CONTEXT_MARKUP = re.compile(
     r"\]\([^)]*\)|(?<!\\)</?[A-Za-z][\w-]*(?:\s[^>]*)?/?>|\{#[^}]*\}|\{/\*|\*\*|__|\\\[|^#{1,6}\s"
@@ -152,7 +155,7 @@ def orphaned(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> str |
     if not lines:
         return None
     last = lines[-1]
-    if _HEADING_LINE.match(last) or _OPENER.match(last):
+    if _HEADING_LINE.match(last) or _OPENER.match(last) or _HTML_OPENER.fullmatch(last.strip()):
         return f"ends with {last.strip()[:60]!r}"
     nxt = own_text(following).lstrip("\n")
     if last.rstrip().endswith(":") and not chunk.has_code and _STARTS_BLOCK.match(nxt):

@@ -42,7 +42,8 @@ def build(out: Path) -> list[dict[str, object]]:
         repo = MIRRORS / name.replace("/", "+") / "repo"
         commit = _git(repo, "rev-parse", "HEAD").strip()
         paths = sorted(
-            p for p in _git(repo, "ls-tree", "-r", "--name-only", commit, folder).splitlines()
+            p
+            for p in _git(repo, "ls-tree", "-r", "--name-only", commit, folder).splitlines()
             if p.endswith((".md", ".mdx")) and "/_" not in p
         )
         chosen = sorted(rng.sample(paths, min(PER_SITE, len(paths))))

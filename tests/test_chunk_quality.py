@@ -154,3 +154,28 @@ def test_a_lead_in_goes_with_its_code_block_when_the_text_before_is_long_enough_
     assert not result.diagnostics.errors
     holder = next(c for c in result.chunks if "It looks like this:" in c.content_original)
     assert "const value0" in holder.content_original
+
+
+def test_link_reference_definitions_are_never_cut_between_label_and_url() -> None:
+    defs = "".join(
+        f"[Adding authors {k}]:\n    https://example.com/docs/a/very/long/path/to/the/page/number/{k}/index.html\n"
+        for k in range(30)
+    )
+    text = f"# Doc\n\n## Links\n\nSee [Adding authors 1].\n\n{defs}"
+    result = chunk_markdown(text, CFG, "l", "l.md")
+    assert not result.diagnostics.errors and len(result.chunks) >= 2
+    for chunk in result.chunks:
+        lines = chunk.content_original.rstrip().split("\n")
+        assert not lines[-1].rstrip().endswith("]:")
+        assert not lines[0].startswith("    https://")
+
+
+def test_html_tags_that_only_open_stick_to_what_follows_and_closing_tags_to_what_precedes() -> None:
+    paragraph = "A sentence about the composition API that goes on for a while. " * 5
+    blocks = [f'<div class="composition-api">\n\n{paragraph}\n\n</div>' for _ in range(6)]
+    text = "## Props\n\n" + "\n\n".join(blocks) + "\n"
+    result = chunk_markdown(text, CFG, "h", "h.md")
+    assert not result.diagnostics.errors and len(result.chunks) >= 2
+    for chunk in result.chunks:
+        assert not chunk.content_original.rstrip().endswith('<div class="composition-api">')
+        assert not chunk.content_original.startswith("</div>")

@@ -72,6 +72,21 @@ def split_container(space: SectionSpace, out: list[Unit], block: Block, strength
         split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
 
 
+_DEFINITION = re.compile(r"^[ ]{0,3}\[(?:[^\]\\\n]|\\.)+\]:", re.MULTILINE)
+"""The start of a link reference definition (``[label]:``; its URL may be on the next line)."""
+
+
+def split_raw(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
+    """Lines the parser made no block of (link reference definitions, mostly): between
+    definitions, never between a label and its URL; other text like a paragraph."""
+    text = block.content
+    cuts = [block.start_offset + m.start() for m in _DEFINITION.finditer(text) if m.start()]
+    if not _DEFINITION.match(text) or not cuts:
+        split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True, force=True)
+        return
+    split_at(space, out, block, [block.start_offset, *cuts], strength, JOINT)
+
+
 def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     if block.joints:
         split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT)

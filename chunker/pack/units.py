@@ -6,6 +6,7 @@ HTML, an atomic block when ``split_oversize`` is off) is kept whole as an overfl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from types import MappingProxyType
 
@@ -13,15 +14,15 @@ from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import context_prefix, join
 from chunker.pack.split_code import split_code
-from chunker.pack.split_joints import split_container, split_list, split_table
+from chunker.pack.split_joints import split_container, split_list, split_raw, split_table
 from chunker.pack.split_text import split_paragraph
-from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
+from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, INTRODUCED_PIECE, WORD, Strength, Unit
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
 
 SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
-    {"table": split_table, "list": split_list, "code": split_code, "container": split_container}
+    {"table": split_table, "list": split_list, "code": split_code, "container": split_container, "raw": split_raw}
 )
 """Splitter per block kind; every other kind is split like a paragraph."""
 
@@ -64,7 +65,10 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             ):
                 _split(space, units, diagnostics, block, INTRODUCED_PIECE if strength == INTRODUCED else strength)
                 continue
-        units.append(Unit(start=start, end=end, block=block, strength=strength, glue=heading))
+        tag = _tag_only(block) if block.kind == "html" else ""
+        if tag == "close" and position:
+            strength = WORD  # a closing tag goes with what it closes: cut after it
+        units.append(Unit(start=start, end=end, block=block, strength=strength, glue=heading or tag == "open"))
     diagnostics.extend(space.notes)
     return units, diagnostics
 
@@ -124,6 +128,27 @@ def _splittable(space: SectionSpace, block: Block) -> bool:
     if block.kind in ("math", "html", "heading", "thematic_break"):
         return False
     return space.cfg.split_oversize or not block.atomic
+
+
+_TAG = re.compile(r"\s*<(/?)[A-Za-z][\w.:-]*(?:\s[^<>]*)?>\s*")
+
+
+def _tag_only(block: Block) -> str:
+    """For an HTML block of tags only: ``open`` when its last tag opens an element (``<div
+    class="x">``, ``</div>\n<div class="y">``, ``<DeepDive>``): it sticks to what follows;
+    ``close`` when all its tags close (``</div>``): a cut goes after it; else ""."""
+    text = block.content
+    if len(text) > 200:
+        return ""
+    pos, closing, last_open = 0, True, False
+    while pos < len(text):
+        match = _TAG.match(text, pos)
+        if match is None:
+            return ""
+        last_open = not match.group(1) and not match.group().rstrip().endswith("/>")
+        closing = closing and bool(match.group(1))
+        pos = match.end()
+    return "open" if last_open else ("close" if closing else "")
 
 
 def _ends_with_colon(source: str, start: int, end: int) -> bool:
