@@ -13,6 +13,7 @@ disturbs less than wall time; wall time is shown too. The ratio is the median of
 
     .venv/bin/python bench/e2e.py                      # whole shared corpus
     .venv/bin/python bench/e2e.py ../shared/corpus/de-gesetze --repeat 5
+    .venv/bin/python bench/e2e.py --config fast.yaml     # e.g. 'parser: pulldown-cmark' in fast.yaml
     .venv/bin/python bench/e2e.py --profile            # cProfile of one chunker run, top functions
 """
 
@@ -123,7 +124,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--profile", action="store_true", help="cProfile one run instead of timing")
     parser.add_argument("--top", type=int, default=30)
-    parser.add_argument("extra", nargs="*", help="extra chunker options after --, e.g. -- --config fast.yaml")
+    parser.add_argument("--config", type=Path, help="config file for the chunker run (e.g. parser: pulldown-cmark)")
     args = parser.parse_args()
     corpus = args.corpus.resolve()
     print(f"# {time.strftime('%Y-%m-%d %H:%M %Z')}; nproc {os.cpu_count()}; load {os.getloadavg()[0]:.1f}")
@@ -131,7 +132,7 @@ def main() -> int:
     if args.profile:
         profile(corpus, args.top)
     else:
-        end_to_end(corpus, args.repeat, args.extra)
+        end_to_end(corpus, args.repeat, ["--config", str(args.config.resolve())] if args.config else [])
     return 0
 
 

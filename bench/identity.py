@@ -72,8 +72,11 @@ def main() -> int:
     parser.add_argument("--compare", type=Path, help="a previous output to compare with")
     parser.add_argument("--default-only", action="store_true", help="only the default configuration")
     parser.add_argument("--repo", type=Path, help="import chunker from this folder (default: this repo)")
+    parser.add_argument("--parser", help="add 'parser: NAME' to every configuration (e.g. pulldown-cmark)")
     args = parser.parse_args()
     configs = {"default": {}} if args.default_only else CONFIGS
+    if args.parser:
+        configs = {name: {**opts, "parser": args.parser} for name, opts in configs.items()}
     import chunker
 
     print(f"chunker from {Path(chunker.__file__).parent}")

@@ -25,6 +25,8 @@ StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
 ContextPrefix = Literal["breadcrumb", "heading", "blockquote", "none"]
 SizeUnit = Literal["chars", "tokens"]
 Syntax = Literal["auto", "markdown", "mdx"]
+ParserName = Literal["markdown-it", "pulldown-cmark"]
+"""The block parsers: markdown-it-py (default, the reference) or pulldown-cmark (``chunker[fast]``)."""
 AtomicKind = Literal["table", "code", "list", "math", "html", "blockquote", "paragraph"]
 """Block kinds that ``atomic_types`` may name."""
 
@@ -70,6 +72,7 @@ class ChunkerConfig:
     max_frontmatter_depth: int = 64
     max_frontmatter_nodes: int = 10_000
     max_nesting: int = 64
+    parser: ParserName = "markdown-it"
     max_file_bytes: int = 64 * 1024 * 1024
     max_chunks_per_document: int = 200_000
     txt_numbered_headings: bool = True
@@ -234,6 +237,11 @@ def _check_budgets(cfg: ChunkerConfig) -> None:
             f"'target_chars': must lie between min_chars ({cfg.min_chars}) and max_chars ({cfg.max_chars}), "
             f"got {cfg.target_chars}"
         )
+    if cfg.parser == "pulldown-cmark":
+        from chunker.parse.pulldown import available
+
+        if not available():
+            raise bad("parser", "pulldown-cmark needs the pyromark package: pip install 'chunker[fast]'")
     if cfg.max_chars < 16:
         raise _bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {shown(cfg.max_chars)}")
 

@@ -11,6 +11,7 @@ from chunker.config import ChunkerConfig
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
+from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import judge
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
@@ -54,7 +55,11 @@ def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], Parsed
     document is parsed piece by piece while it is segmented, so its whole token list (~15 times
     the text's size) never exists at once."""
     doc = read_document(text, config)
-    tokens = BlockTokens(doc, config)
+    tokens: BlockTokens | PulldownTokens
+    if config.parser == "pulldown-cmark":
+        tokens = PulldownTokens(doc, config)
+    else:
+        tokens = BlockTokens(doc, config)
     blocks = segment(doc, tokens, config)
     return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
 

@@ -34,6 +34,7 @@ _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
         "math_block_eqno": "math",
         "container_block_open": "container",
         "admonition_open": "container",
+        "math_block_label": "math",
     }
 )
 _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
@@ -43,6 +44,7 @@ _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
         "table_open": "table",
         "math_block": "math",
         "math_block_eqno": "math",
+        "math_block_label": "math",
         "html_block": "html",
     }
 )

@@ -1,0 +1,282 @@
+"""The optional fast block parse: pulldown-cmark (through ``pyromark``) instead of markdown-it-py.
+
+``parser: pulldown-cmark`` in the config. pulldown-cmark is a CommonMark parser written in Rust;
+its events carry source byte ranges, which are turned here into the markdown-it-py block tokens the
+segmenter reads (type, nesting, level, line map, fence markup, heading text), so every stage after
+the parse is the same code on either path. Only what the segmenter looks at is built: top-level
+blocks with their line maps; inside a container, only the blocks whose kind it records (code, math,
+HTML, tables) and the joints of oversize splits (the items of a top-level list, the body rows of a
+top-level table). Inline events make no tokens; a heading's text is read from its source line.
+
+markdown-it-py stays the default and the reference: ``tests/test_pulldown.py`` compares the blocks
+of both paths on the CommonMark spec and the shared corpus, and README lists where they differ.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from markdown_it.token import Token
+
+from chunker.config import ChunkerConfig
+from chunker.errors import ConfigError
+from chunker.models import Diagnostic
+from chunker.parse.document import ParsedDocument
+
+__all__ = ["PulldownTokens", "available"]
+
+_FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
+_EQNO = re.compile(r"\s*\(\S+\)\s*")
+
+
+def available() -> bool:
+    """Whether ``pyromark`` (the ``chunker[fast]`` extra) can be imported."""
+    from importlib.util import find_spec
+
+    return find_spec("pyromark") is not None
+
+
+class PulldownTokens:
+    """The block tokens of ``doc``'s body from pulldown-cmark, as one list (the same interface as
+    :class:`chunker.parse.BlockTokens`). Maps are document lines: the frontmatter's lines are
+    given to the parser as empty lines. The token list holds block tokens only (a few per block),
+    so the body is parsed whole."""
+
+    def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig) -> None:
+        self._doc = doc
+        self._cfg = cfg
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        """pulldown-cmark has no nesting limit to report."""
+        return ()
+
+    def __iter__(self) -> Iterator[list[Token]]:
+        try:
+            import pyromark
+        except ImportError as exc:  # checked when the config is loaded; a library caller may skip that
+            raise ConfigError("parser: pulldown-cmark needs the pyromark package: pip install 'chunker[fast]'") from exc
+        doc = self._doc
+        if doc.body_start_line >= len(doc.line_starts):
+            yield []
+            return
+        body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
+        options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
+        events = pyromark.events_with_range(body, options=options, merge_text=True)
+        yield _Builder(body).tokens(events)
+
+
+class _Builder:
+    """Block tokens from pulldown-cmark events with byte ranges of ``body``.
+
+    ``frames`` holds one entry per open block-level tag: the token opened for it (whose closing
+    token is emitted at its end), or None where the segmenter needs no token. Its length is the
+    markdown-it-py level of a token emitted there."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        data: Any = body if body.isascii() else body.encode("utf-8", "surrogatepass")
+        newline: Any = "\n" if isinstance(data, str) else b"\n"
+        starts = [0]
+        find = data.find
+        at = find(newline)
+        while at != -1:
+            starts.append(at + 1)
+            at = find(newline, at + 1)
+        self.starts = starts
+        self.data = data
+        self.out: list[Token] = []
+        self.frames: list[Token | None] = []
+        self.math: str | None = None
+        """In a paragraph that may still be a lone ``$$`` formula: "" (nothing yet), "math" (one
+        display formula), "math_eqno" (and its number); None otherwise."""
+        self.last_item = 0
+        """End line of the last item of the open top-level list."""
+        self.paragraph: dict[str, int] = {"start": 0, "end": 0}
+        """Byte range of the open paragraph."""
+
+    def line_map(self, span: dict[str, int]) -> list[int]:
+        start, end = span["start"], span["end"]
+        starts = self.starts
+        return [bisect.bisect_right(starts, start) - 1, bisect.bisect_right(starts, max(start, end - 1))]
+
+    def text(self, start: int, end: int) -> str:
+        piece = self.data[start:end]
+        return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass")
+
+    def emit(
+        self, kind: str, tag: str, nesting: Literal[-1, 0, 1], span: dict[str, int] | None, markup: str = ""
+    ) -> Token:
+        """A token at the level of the open frames (a closing token is emitted after its frame is
+        closed, so it gets its opening's level)."""
+        level = len(self.frames)
+        token = Token(kind, tag, nesting, map=self.line_map(span) if span else None, level=level, markup=markup)
+        self.out.append(token)
+        return token
+
+    def tokens(self, events: Any) -> list[Token]:
+        # The hot loop: most events are inline (text, emphasis, links), which make no token; they
+        # are told apart with as few lookups as possible.
+        block_tags = _BLOCK_TAGS
+        for event, span in events:
+            if type(event) is str:
+                if event == "Rule":
+                    self.emit("hr", "hr", 0, span)
+                elif self.math:
+                    self.math = _math_state(self.math, event)
+                continue
+            tag = event.get("Start")
+            if tag is not None:
+                name = tag if type(tag) is str else next(iter(tag))
+                if name in block_tags:
+                    self.start(name, tag, span)
+                elif self.math is not None:
+                    self.math = None  # an inline tag: the paragraph is no lone formula
+                continue
+            tag = event.get("End")
+            if tag is not None:
+                name = tag if type(tag) is str else next(iter(tag))
+                if name in block_tags:
+                    self.end(name)
+            elif self.math is not None:
+                self.math = _math_state(self.math, event)
+        self.clamp()
+        return self.out
+
+    def start(self, name: str, tag: Any, span: dict[str, int]) -> None:
+        frames = self.frames
+        top = not frames
+        if name == "Paragraph":
+            self.paragraph = span
+            if top:
+                frames.append(self.emit("paragraph_open", "p", 1, span))
+                self.emit("inline", "", 0, span)
+            else:
+                frames.append(None)
+            self.math = ""
+        elif name == "Heading":
+            level = int(tag["Heading"]["level"][1:])
+            if top:
+                first = self.text(span["start"], span["end"]).lstrip(" \t")
+                markup = "#" * level if first.startswith("#") else ("=" if level == 1 else "-")
+                frames.append(self.emit("heading_open", f"h{level}", 1, span, markup))
+                self.emit("inline", "", 0, span)
+            else:
+                frames.append(None)
+        elif name == "CodeBlock":
+            kind = tag["CodeBlock"]
+            if kind == "Indented":
+                self.emit("code_block", "code", 0, span)
+            else:
+                line = self.text(span["start"], min(span["end"], span["start"] + 4096))
+                run = _FENCE_RUN.match(line)
+                token = self.emit("fence", "code", 0, span, run.group(1) if run else "```")
+                token.info = kind.get("Fenced", "") if isinstance(kind, dict) else ""
+            frames.append(None)
+        elif name == "HtmlBlock":
+            self.emit("html_block", "", 0, span)
+            frames.append(None)
+        elif name == "List":
+            if top:
+                ordered = tag["List"] is not None
+                kind, html = ("ordered_list_open", "ol") if ordered else ("bullet_list_open", "ul")
+                frames.append(self.emit(kind, html, 1, span))
+                self.last_item = 0
+            else:
+                frames.append(None)
+        elif name == "Item":
+            if len(frames) == 1 and frames[0] is not None and frames[0].type.endswith("list_open"):
+                token = self.emit("list_item_open", "li", 1, span)
+                self.last_item = token.map[1] if token.map else 0
+                frames.append(token)
+            else:
+                frames.append(None)
+        elif name == "Table":
+            frames.append(self.emit("table_open", "table", 1, span))
+        elif name == "TableRow":
+            if len(frames) == 1 and frames[0] is not None and frames[0].type == "table_open":
+                frames.append(self.emit("tbody_open", "tbody", 1, span))
+            frames.append(self.emit("tr_open", "tr", 1, span) if len(frames) == 2 else None)
+        elif name == "BlockQuote":
+            frames.append(self.emit("blockquote_open", "blockquote", 1, span) if top else None)
+        else:  # TableHead
+            frames.append(None)
+
+    def end(self, name: str) -> None:
+        frames = self.frames
+        if name == "Table" and len(frames) > 1 and frames[-1] is not None and frames[-1].type == "tbody_open":
+            frames.pop()
+            self.emit("tbody_close", "tbody", -1, None)
+        opened = frames.pop()
+        if name == "Paragraph":
+            self.close_paragraph(opened is not None)
+            return
+        if opened is None:
+            return
+        if name == "Heading" and self.out[-1].type == "inline":
+            self.out[-1].content = self.heading_content(opened)
+        elif name == "List" and opened.map is not None and self.last_item:
+            # a list's range runs on over link reference definitions after it: end with its last item
+            opened.map[1] = max(opened.map[0] + 1, min(opened.map[1], self.last_item))
+        self.emit(opened.type.replace("_open", "_close"), opened.tag, -1, None)
+
+    def close_paragraph(self, top: bool) -> None:
+        """Close a paragraph. One that is a single ``$$`` display formula is a math block, as
+        dollarmath makes it; a nested paragraph leaves no token unless it is one."""
+        math, self.math = self.math, None
+        if math not in ("math", "math_eqno"):
+            if top:
+                self.emit("paragraph_close", "p", -1, None)
+            return
+        if top:
+            del self.out[-2:]  # its paragraph_open and inline tokens
+        kind = "math_block" if math == "math" else "math_block_label"  # dollarmath's names
+        self.emit(kind, "math", 0, self.paragraph)
+
+    def clamp(self) -> None:
+        """End each top-level block where the next one starts: pulldown-cmark's range of a list
+        (or quote) can run on over blank lines into the first line of the block after it."""
+        following: list[int] | None = None
+        for token in reversed(self.out):
+            if token.level != 0 or token.nesting == -1 or token.map is None:
+                continue
+            if following is not None and token.map[1] > following[0]:
+                token.map[1] = max(token.map[0], following[0])
+            following = token.map
+
+    def heading_content(self, opened: Token) -> str:
+        """A heading's source text as markdown-it-py's inline token holds it: an ATX heading's line
+        without its opening and closing ``#`` runs; a setext heading's lines without the underline."""
+        assert opened.map is not None
+        first, last = opened.map
+        if not opened.markup.startswith("#"):
+            end = self.starts[last - 1] - 1 if last - 1 > first else self.starts[first]
+            return self.text(self.starts[first], end).strip()
+        end = self.starts[first + 1] - 1 if first + 1 < len(self.starts) else len(self.data)
+        line = self.text(self.starts[first], end).strip(" \t\n")
+        content = line[len(opened.markup) :].rstrip(" \t")
+        closing = content.rstrip("#")
+        if len(closing) < len(content) and (not closing or closing[-1] in " \t"):
+            content = closing
+        return content.strip()
+
+
+_BLOCK_TAGS = frozenset(
+    ("Paragraph", "Heading", "CodeBlock", "HtmlBlock", "List", "Item", "Table", "TableHead", "TableRow", "BlockQuote")
+)
+"""pulldown-cmark tags that open a frame (the block structure); the others are inline."""
+
+
+def _math_state(state: str, event: Any) -> str | None:
+    """The paragraph's state after one more inline event (see ``_Builder.math``)."""
+    if type(event) is str:  # SoftBreak, HardBreak
+        return None if state else ""
+    if "DisplayMath" in event:
+        return "math" if state == "" else None
+    text = event.get("Text")
+    if state == "math" and text is not None and _EQNO.fullmatch(text):
+        return "math_eqno"
+    return None
