@@ -55,11 +55,7 @@ def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], Parsed
     document is parsed piece by piece while it is segmented, so its whole token list (~15 times
     the text's size) never exists at once."""
     doc = read_document(text, config)
-    tokens: BlockTokens | PulldownTokens
-    if config.parser == "pulldown-cmark":
-        tokens = PulldownTokens(doc, config)
-    else:
-        tokens = BlockTokens(doc, config)
+    tokens = PulldownTokens(doc, config) if config.parser == "pulldown-cmark" else BlockTokens(doc, config)
     blocks = segment(doc, tokens, config)
     return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
 

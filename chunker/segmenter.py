@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
-from markdown_it.token import Token
-
 from chunker.config import ChunkerConfig
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
 from chunker.parse import ParsedDocument
+from chunker.parse.token import BlockToken
 
 _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
     {
@@ -56,7 +55,7 @@ _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 # One loop over every block token of the document, the hottest of the pipeline; a split into one
 # function per token type is left to a change that measures its cost.
 def segment(  # noqa: C901
-    doc: ParsedDocument, pieces: Iterable[Sequence[Token]], cfg: ChunkerConfig
+    doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig
 ) -> tuple[Block, ...]:
     """Blocks of the document body, in source order, covering every non-blank line. ``pieces``:
     the body's block tokens, one list per piece (:class:`chunker.parse.BlockTokens`)."""
@@ -207,7 +206,7 @@ def segment(  # noqa: C901
 
 
 def _container(
-    tokens: Sequence[Token], open_index: int, kind: BlockKind, starts: Sequence[int], text: str
+    tokens: Sequence[BlockToken], open_index: int, kind: BlockKind, starts: Sequence[int], text: str
 ) -> tuple[int, frozenset[str], tuple[int, ...]]:
     """Index of the token closing a container block (the last token if none does), the kinds
     nested in the block (and :data:`UNCLOSED_FENCE`), and its joints: offsets where it may be split
@@ -252,7 +251,7 @@ def _closes(line: str, marker: str) -> bool:
     return line.startswith(marker) and set(line) == {marker[0]}
 
 
-def _closed(fence: Token, text: str, starts: Sequence[int]) -> bool:
+def _closed(fence: BlockToken, text: str, starts: Sequence[int]) -> bool:
     """Whether a nested fence's last line closes it (container prefixes ``>`` and spaces aside)."""
     assert fence.map is not None
     first, last = fence.map
@@ -263,7 +262,7 @@ def _closed(fence: Token, text: str, starts: Sequence[int]) -> bool:
 
 
 def _fence_info(
-    token: Token, text: str, starts: Sequence[int], first: int, last: int, doc: ParsedDocument
+    token: BlockToken, text: str, starts: Sequence[int], first: int, last: int, doc: ParsedDocument
 ) -> tuple[str, str]:
     """(opening line, closing line) of a fenced code block; closing is "" when never closed."""
     opening = text[starts[first] : doc.line_end(first)]
