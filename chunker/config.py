@@ -241,7 +241,7 @@ def _check_budgets(cfg: ChunkerConfig) -> None:
         from chunker.parse.pulldown import available
 
         if not available():
-            raise bad("parser", "pulldown-cmark needs the pyromark package: pip install 'chunker[fast]'")
+            raise _bad("parser", "pulldown-cmark needs the pyromark package: pip install 'chunker[fast]'")
     if cfg.max_chars < 16:
         raise _bad("max_chars", f"must be at least 16 so that a chunk can hold text, got {shown(cfg.max_chars)}")
 

@@ -284,7 +284,7 @@ def _colons(line: str) -> bool:
     return len(stripped) >= 3 and set(stripped) == {":"}
 
 
-def _frame(token: Token, first: int, last: int, doc: ParsedDocument) -> tuple[str, str]:
+def _frame(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str]:
     """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1."""
     closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
     return doc_line(doc, first), closing if token.type == "container_block_open" and _colons(closing) else ""
@@ -299,7 +299,7 @@ def _opens_details(content: str) -> bool:
     return head.startswith(_DETAILS_OPEN) and (len(head) == 8 or not head[8].isalnum())
 
 
-def _details_end(tokens: Sequence[Token], open_index: int) -> int | None:
+def _details_end(tokens: Sequence[BlockToken], open_index: int) -> int | None:
     """Index of the top-level HTML block that closes a ``<details>`` opened (and not closed) by
     ``tokens[open_index]``; None when none does before a heading or another ``<details>``."""
     if _DETAILS_CLOSE in tokens[open_index].content.lower():
@@ -319,12 +319,12 @@ def _details_end(tokens: Sequence[Token], open_index: int) -> int | None:
     return None
 
 
-def _inner_of(tokens: Sequence[Token], start: int, stop: int) -> frozenset[str]:
+def _inner_of(tokens: Sequence[BlockToken], start: int, stop: int) -> frozenset[str]:
     kinds = {_INNER_KIND.get(t.type) or _KIND_OF_TOKEN.get(t.type) for t in tokens[start:stop] if t.level == 0}
     return frozenset(k for k in kinds if k in ("code", "table", "math", "html", "list"))
 
 
-def _children(tokens: Sequence[Token], open_index: int, close: int, starts: Sequence[int]) -> tuple[int, ...]:
+def _children(tokens: Sequence[BlockToken], open_index: int, close: int, starts: Sequence[int]) -> tuple[int, ...]:
     """Offsets of the top-level blocks between a ``<details>`` opening and its closing HTML block."""
     return tuple(
         starts[t.map[0]]

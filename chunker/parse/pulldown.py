@@ -22,10 +22,17 @@ from chunker.config import ChunkerConfig
 from chunker.errors import ConfigError
 from chunker.models import Diagnostic
 from chunker.parse.document import ParsedDocument
+from chunker.parse.pieces import BlockTokens
 from chunker.parse.token import BlockToken
 
 __all__ = ["PulldownTokens", "available"]
 
+_PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:!!!|\?\?\?|:::)", re.MULTILINE)
+"""Lines that may open an admonition or a ``:::`` container (mdit-py-plugins' ``admon`` and
+``container``, :mod:`chunker.parse.plugins`), which pulldown-cmark does not know: a document with
+one is parsed by markdown-it-py on this path too. So is one with ``$$``: dollarmath's math block
+runs to its closing ``$$`` whatever lies between, pulldown-cmark's display math is inline and
+ends where a block (a list item, a quote) interrupts its paragraph."""
 _FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 _EQNO = re.compile(r"\s*\(\S+\)\s*")
 
@@ -47,10 +54,12 @@ class PulldownTokens:
         self._doc = doc
         self._cfg = cfg
 
+        self._fallback: BlockTokens | None = None
+
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        """pulldown-cmark has no nesting limit to report."""
-        return ()
+        """The nesting-limit warning of the markdown-it-py parse, where it was used."""
+        return self._fallback.diagnostics if self._fallback is not None else ()
 
     def __iter__(self) -> Iterator[Sequence[BlockToken]]:
         try:
@@ -62,9 +71,19 @@ class PulldownTokens:
             yield []
             return
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
-        options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
-        events = pyromark.events_with_range(body, options=options, merge_text=True)
-        yield _Builder(body).tokens(events)
+        tokens: list[_Token] | None = None
+        if "$$" not in body and _PLUGIN_SYNTAX.search(body) is None:
+            options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
+            builder = _Builder(body)
+            tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
+            if builder.deepest >= self._cfg.max_nesting - 1:
+                tokens = None  # markdown-it-py flattens what lies past the nesting limit: do as it does
+        if tokens is None:
+            del body
+            self._fallback = BlockTokens(doc, self._cfg)
+            yield from self._fallback
+            return
+        yield tokens
 
 
 class _Builder:
@@ -82,6 +101,8 @@ class _Builder:
         """(offset, its line): lines are counted on from the last token's start (starts only grow)."""
         self.out: list[_Token] = []
         self.frames: list[_Token | None] = []
+        self.deepest = 0
+        """The most frames open at once (markdown-it-py's nesting level)."""
         self.math: str | None = None
         """In a paragraph that may still be a lone ``$$`` formula: "" (nothing yet), "math" (one
         display formula), "math_eqno" (and its number); None otherwise."""
@@ -144,6 +165,8 @@ class _Builder:
     def start(self, name: str, tag: Any, span: dict[str, int]) -> None:
         frames = self.frames
         top = not frames
+        if len(frames) >= self.deepest:
+            self.deepest = len(frames) + 1
         if name == "Paragraph":
             self.paragraph = span
             if top:
@@ -173,9 +196,17 @@ class _Builder:
                 token.info = kind.get("Fenced", "") if isinstance(kind, dict) else ""
             frames.append(None)
         elif name == "HtmlBlock":
-            self.emit("html_block", "", 0, span)
+            token = self.emit("html_block", "", 0, span)
+            if top:  # the segmenter reads a top-level HTML block's text (<details> ... </details>)
+                token.content = self.text(span["start"], span["end"])
             frames.append(None)
-        elif name == "List":
+        else:
+            self.start_container(name, tag, span)
+
+    def start_container(self, name: str, tag: Any, span: dict[str, int]) -> None:
+        frames = self.frames
+        top = not frames
+        if name == "List":
             if top:
                 ordered = tag["List"] is not None
                 kind, html = ("ordered_list_open", "ol") if ordered else ("bullet_list_open", "ul")

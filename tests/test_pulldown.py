@@ -1,0 +1,195 @@
+"""The pulldown-cmark block parse (``parser: pulldown-cmark``) against markdown-it-py, the reference:
+the same blocks (kind, lines, heading path, fence lines, nested kinds, joints), so the same chunks.
+``bench/parser_diff.py`` runs the same comparison over the CommonMark spec and the whole corpus."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+
+from chunker.config import ChunkerConfig
+from chunker.errors import ConfigError
+from chunker.models import Block
+from chunker.pipeline import _blocks, chunk_markdown
+from chunker.text import normalise_newlines
+
+REFERENCE = ChunkerConfig()
+FAST = ChunkerConfig(parser="pulldown-cmark")
+SPEC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "commonmark-spec" / "spec.txt"
+
+
+def shape(block: Block) -> tuple[Any, ...]:
+    return (
+        block.kind,
+        block.start_line,
+        block.end_line,
+        tuple(h.text for h in block.header_path),
+        block.fence,
+        tuple(sorted(block.inner)),
+        block.joints,
+    )
+
+
+def shapes(text: str, cfg: ChunkerConfig) -> list[tuple[Any, ...]]:
+    return [shape(b) for b in _blocks(normalise_newlines(text), cfg)[0]]
+
+
+CASES = {
+    "headings": "# Title\n\nText *with* markup.\n\n## Sub ##\n\nSetext\n======\n\nmore\n",
+    "escaped heading": "# \\<script setup> {#x}\n\ntext\n",
+    "empty headings": "#\n\n## ##\n\ntext\n",
+    "lists": "- a\n- b\n  - nested\n\n1. one\n2. two\n\n   para in item\n",
+    "list then definitions": "- item\n- two\n\n[a]: /url\n[b]: /u2\n\nPara\n",
+    "lazy item end": "- one\n\n two\n",
+    "fences": "```py\ncode\n```\n\n~~~~\nx\n~~~~\n\n- item\n\n  ```\n  nested\n  ```\n",
+    "unclosed fence": "text\n\n```\nnever closed\n",
+    "indented code": "para\n\n    code\n    more\n",
+    "table": "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n",
+    "table in quote": "> | a |\n> |---|\n> | 1 |\n",
+    "html": "<div>\nx\n</div>\n\n<details>\n<summary>S</summary>\n\nbody\n\n</details>\n",
+    "math": "Text\n\n$$\nx^2\n$$\n\n$$ a $$ (1)\n\n- item\n\n  $$\n  y\n  $$\n",
+    "math over a list line": "$$\n  - nested\n$$\n",
+    "quote": "> quote\n> more\n\n> # heading in quote\n",
+    "frontmatter": "---\ntitle: T\n---\n# Doc\n\nbody\n",
+    "rules": "a\n\n---\n\n***\n\nb\n",
+    "non-ascii": "# Überschrift\n\nÄrger – «ёлка» 字\n\n## Раздел\n\n- пункт\n",
+    "admonition falls back": '!!! note "Title"\n    body\n\n::: tip\nx\n:::\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_same_blocks(name: str) -> None:
+    assert shapes(CASES[name], FAST) == shapes(CASES[name], REFERENCE)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_same_chunks(name: str) -> None:
+    ref = chunk_markdown(CASES[name], REFERENCE, "d", "d.md")
+    fast = chunk_markdown(CASES[name], FAST, "d", "d.md")
+    assert [c.to_dict() for c in fast.chunks] == [c.to_dict() for c in ref.chunks]
+    assert fast.diagnostics.to_dict() == ref.diagnostics.to_dict()
+
+
+def test_deep_nesting_reports_the_limit_as_markdown_it_does() -> None:
+    text = "> " * 80 + "deep\n"
+    fast = chunk_markdown(text, FAST, "d", "d.md")
+    ref = chunk_markdown(text, REFERENCE, "d", "d.md")
+    assert [d.code for d in fast.diagnostics.diagnostics] == [d.code for d in ref.diagnostics.diagnostics]
+    assert "nesting-limit" in [d.code for d in fast.diagnostics.diagnostics]
+
+
+def test_missing_pyromark_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chunker.parse.pulldown as pulldown
+
+    monkeypatch.setattr(pulldown, "available", lambda: False)
+    with pytest.raises(ConfigError, match=r"parser.*pyromark"):
+        ChunkerConfig.from_mapping({"parser": "pulldown-cmark"})
+
+
+def test_unknown_parser_is_refused() -> None:
+    with pytest.raises(ConfigError, match="parser"):
+        ChunkerConfig.from_mapping({"parser": "commonmark-rs"})
+
+
+FRAGMENTS = st.sampled_from(
+    [
+        "# H1",
+        "## H2 ##",
+        "### H3",
+        "Setext\n---",
+        "Title\n===",
+        "para text",
+        "lazy\ncontinuation",
+        "- item",
+        "  - nested",
+        "1. one",
+        "10) ten",
+        "* star",
+        "> quote",
+        "> > deeper",
+        "```",
+        "```py",
+        "~~~",
+        "    indented",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "<div>",
+        "</div>",
+        "<!-- c -->",
+        "$$",
+        "x^2",
+        "---",
+        "[ref]: /url",
+        "",
+        "\t tab",
+        "Ü ё 字",
+    ]
+)
+
+
+DIVERGENCES = re.compile(
+    r"^\|.*\|\n(?:[^\n]+\n)*?(?: {4}|[ ]{0,3}\t)"  # a table row, then (on) an indented line
+    r"|^\[[^\]]+\]:.*\n[ \t]*\S",  # a link reference definition, then a line of text
+    re.MULTILINE,
+)
+"""The two documented divergences (README, "Parsers"), tested one by one below."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(FRAGMENTS, min_size=1, max_size=14), st.lists(st.sampled_from(["\n", "\n\n"]), min_size=14, max_size=14)
+)
+def test_random_documents_same_blocks(parts: list[str], joins: list[str]) -> None:
+    text = "".join(p + j for p, j in zip(parts, joins, strict=False))
+    if DIVERGENCES.search(text) is None:
+        assert shapes(text, FAST) == shapes(text, REFERENCE)
+
+
+def test_divergence_indented_line_after_a_table() -> None:
+    # markdown-it-py ends the table and starts indented code; pulldown-cmark reads another row
+    text = "| a | b |\n|---|---|\n| 1 | 2 |\n    indented\n"
+    assert DIVERGENCES.search(text)
+    assert [s[:3] for s in shapes(text, REFERENCE)] == [("table", 1, 3), ("code", 4, 4)]
+    assert [s[:3] for s in shapes(text, FAST)] == [("table", 1, 4)]
+
+
+@pytest.mark.parametrize(("line", "markdown_it_kind"), [("    indented", "code"), ("10) ten", "list")])
+def test_divergence_line_after_a_reference_definition(line: str, markdown_it_kind: str) -> None:
+    # CommonMark: the definition began a paragraph, which the next line continues (pulldown-cmark);
+    # markdown-it-py ends the definition and starts a block
+    text = f"[ref]: /url\n{line}\n"
+    assert DIVERGENCES.search(text)
+    assert [s[0] for s in shapes(text, REFERENCE)] == ["raw", markdown_it_kind]
+    assert [s[0] for s in shapes(text, FAST)] == ["raw", "paragraph"]
+    # the text is chunked either way: the chunks cover the same lines
+    for cfg in (REFERENCE, FAST):
+        chunks = chunk_markdown(text, cfg, "d", "d.md").chunks
+        assert "".join(c.content_original for c in chunks).split() == text.split()
+
+
+def _spec_examples() -> list[str]:
+    if not SPEC.is_file():
+        return []
+    fence = "`" * 32
+    lines = SPEC.read_text(encoding="utf-8").split("\n")
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        if lines[k].startswith(fence + " example"):
+            end = lines.index(".", k + 1)
+            out.append("\n".join(lines[k + 1 : end]).replace("→", "\t") + "\n")
+            k = lines.index(fence, end)
+        k += 1
+    return out
+
+
+@pytest.mark.skipif(not SPEC.is_file(), reason="../shared/corpus/commonmark-spec is not present")
+def test_commonmark_spec_same_blocks() -> None:
+    differing = [n for n, text in enumerate(_spec_examples(), 1) if shapes(text, FAST) != shapes(text, REFERENCE)]
+    assert differing == []
