@@ -4,6 +4,7 @@ the same blocks (kind, lines, heading path, fence lines, nested kinds, joints), 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from chunker.text import normalise_newlines
 
 REFERENCE = ChunkerConfig()
 FAST = ChunkerConfig(parser="pulldown-cmark")
-SPEC = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "commonmark-spec" / "spec.txt"
+SPEC_JSON = Path(__file__).resolve().parent / "data" / "commonmark-spec" / "spec.json"
 
 
 def shape(block: Block) -> tuple[Any, ...]:
@@ -173,23 +174,8 @@ def test_divergence_line_after_a_reference_definition(line: str, markdown_it_kin
         assert "".join(c.content_original for c in chunks).split() == text.split()
 
 
-def _spec_examples() -> list[str]:
-    if not SPEC.is_file():
-        return []
-    fence = "`" * 32
-    lines = SPEC.read_text(encoding="utf-8").split("\n")
-    out: list[str] = []
-    k = 0
-    while k < len(lines):
-        if lines[k].startswith(fence + " example"):
-            end = lines.index(".", k + 1)
-            out.append("\n".join(lines[k + 1 : end]).replace("→", "\t") + "\n")
-            k = lines.index(fence, end)
-        k += 1
-    return out
-
-
-@pytest.mark.skipif(not SPEC.is_file(), reason="../shared/corpus/commonmark-spec is not present")
 def test_commonmark_spec_same_blocks() -> None:
-    differing = [n for n, text in enumerate(_spec_examples(), 1) if shapes(text, FAST) != shapes(text, REFERENCE)]
+    examples = json.loads(SPEC_JSON.read_text(encoding="utf-8"))
+    assert len(examples) == 655
+    differing = [e["example"] for e in examples if shapes(e["markdown"], FAST) != shapes(e["markdown"], REFERENCE)]
     assert differing == []
