@@ -30,9 +30,10 @@ __all__ = ["PulldownTokens", "available"]
 _PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:!!!|\?\?\?|:::)", re.MULTILINE)
 """Lines that may open an admonition or a ``:::`` container (mdit-py-plugins' ``admon`` and
 ``container``, :mod:`chunker.parse.plugins`), which pulldown-cmark does not know: a document with
-one is parsed by markdown-it-py on this path too. So is one with ``$$``: dollarmath's math block
-runs to its closing ``$$`` whatever lies between, pulldown-cmark's display math is inline and
-ends where a block (a list item, a quote) interrupts its paragraph."""
+one is parsed by markdown-it-py on this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`)
+and a document with ``$$``: dollarmath's math block runs to its closing ``$$`` whatever lies
+between, pulldown-cmark's display math is inline and ends where a block (a list item, a quote)
+interrupts its paragraph."""
 _FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 _EQNO = re.compile(r"\s*\(\S+\)\s*")
 
@@ -72,7 +73,7 @@ class PulldownTokens:
             return
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
         tokens: list[_Token] | None = None
-        if "$$" not in body and _PLUGIN_SYNTAX.search(body) is None:
+        if self._cfg.syntax != "mdx" and "$$" not in body and _PLUGIN_SYNTAX.search(body) is None:
             options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
             builder = _Builder(body)
             tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
