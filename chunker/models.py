@@ -118,6 +118,35 @@ class AddedText:
         return {"position": self.position, "text": self.text}
 
 
+@dataclass(frozen=True, slots=True)
+class Asset:
+    """An image or a linked local file referenced by a chunk."""
+
+    kind: Literal["image", "link"]
+    src: str
+    """The reference as written (``img/a.png``, ``../files/x.pdf``, ``https://...`` for images)."""
+    alt: str
+    """Alt text of an image, text of a link."""
+    title: str
+    line: int
+    """1-based source line of the reference."""
+    path: str | None
+    """``src`` resolved against the document's folder (normalised, ``/``-separated); None for a URL."""
+    exists: bool | None
+    """Whether ``path`` exists (None for a URL)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "src": self.src,
+            "alt": self.alt,
+            "title": self.title,
+            "line": self.line,
+            "path": self.path,
+            "exists": self.exists,
+        }
+
+
 @dataclass(slots=True, unsafe_hash=True, kw_only=True)
 class Chunk:
     """One retrieval chunk; ``to_dict`` gives its ``chunks.json`` object."""
@@ -149,6 +178,8 @@ class Chunk:
     part: int | None = None
     parts: int | None = None
     added_lines: tuple[AddedText, ...] = ()
+    assets: tuple[Asset, ...] = ()
+    """Images and linked local files the chunk references (see :mod:`chunker.assets`)."""
     size: int
     """Size of ``content_for_embedding`` in the configured unit (characters unless size_unit is tokens)."""
 
@@ -199,6 +230,7 @@ class Chunk:
             "part": self.part,
             "parts": self.parts,
             "added_lines": [a.to_dict() for a in self.added_lines],
+            "assets": [a.to_dict() for a in self.assets],
             "neighbors": {
                 "previous_chunk_id": self.previous_chunk_id,
                 "next_chunk_id": self.next_chunk_id,

@@ -99,14 +99,15 @@ def chunk_blocks(
         found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
     elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:
         found.append(Diagnostic("warning", "empty", "the document has frontmatter only: no chunks"))
-    diagnostics = validate(
-        text, blocks, packed.chunks, skipped, config, found, {**(decisions or {}), **grouping.decisions}
-    )
+    from chunker.assets import with_assets
+
+    chunks = with_assets(packed.chunks, text, blocks, source_path)
+    diagnostics = validate(text, blocks, chunks, skipped, config, found, {**(decisions or {}), **grouping.decisions})
     diagnostics = replace(diagnostics, diagnostics=judge(diagnostics.diagnostics, config))
     return ChunkingResult(
         stem=stem,
         source_path=source_path,
-        chunks=packed.chunks,
+        chunks=chunks,
         blocks=blocks,
         diagnostics=diagnostics,
         document_metadata=doc.metadata,

@@ -64,6 +64,22 @@ def chunk_schema() -> Any:
         ("part", i64),
         ("parts", i64),
         ("added_lines", pa.list_(pa.struct([("position", s), ("text", s)]))),
+        (
+            "assets",
+            pa.list_(
+                pa.struct(
+                    [
+                        ("kind", s),
+                        ("src", s),
+                        ("alt", s),
+                        ("title", s),
+                        ("line", i64),
+                        ("path", s),
+                        ("exists", pa.bool_()),
+                    ]
+                )
+            ),
+        ),
         ("neighbors", pa.struct([("previous_chunk_id", s), ("next_chunk_id", s)])),
         ("parent_hash", s),
         ("fingerprint", s),

@@ -1,0 +1,130 @@
+"""Images and linked local files that a chunk references (its ``assets``).
+
+Found in the chunk's own source text outside code blocks and code spans: Markdown images
+``![alt](src "title")``, reference-style images ``![alt][ref]`` (with the document's ``[ref]: src``
+definitions), HTML ``<img src=... alt=... title=...>``, and links to local files
+``[text](path)`` (no URL scheme, not a bare ``#anchor``). Each gets the line it is on and the path
+resolved against the document's folder, with whether that file exists (checked when the chunks are
+built; an asset added later does not re-chunk the document).
+
+The patterns read one construct each within one line: the body is never inline-parsed (see
+:mod:`chunker.inline`), so a hostile paragraph costs linear time here.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Sequence
+from urllib.parse import unquote
+
+from chunker.models import Asset, Block, Chunk
+
+__all__ = ["chunk_assets", "with_assets"]
+
+_TARGET = r"<([^<>\n]*)>|([^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
+_TITLE = r"""(?:[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^()\n]*)\)))?"""
+_INLINE = re.compile(
+    r"(!?)\[((?:[^\[\]\n\\]|\\.|\[[^\[\]\n]*\])*)\]\([ \t]*(?:" + _TARGET + r")" + _TITLE + r"[ \t]*\)"
+)
+_REFERENCE = re.compile(r"!\[((?:[^\[\]\n\\]|\\.)*)\](?:\[([^\[\]\n]*)\])?(?![\[(:])")
+_DEFINITION = re.compile(r"^ {0,3}\[([^\[\]\n]+)\]:[ \t]*(?:<([^<>\n]*)>|(\S+))" + _TITLE + r"[ \t]*$", re.MULTILINE)
+_IMG = re.compile(r"<img\b[^<>]*>", re.IGNORECASE)
+_ATTR = re.compile(r"""\b(src|alt|title)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"(`+)[^`\n].*?\1|(`+)\1?")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _label(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def definitions(text: str) -> dict[str, tuple[str, str]]:
+    """``[ref]: src "title"`` definitions of the document: normalised label -> (src, title)."""
+    found: dict[str, tuple[str, str]] = {}
+    if "]:" not in text:
+        return found
+    for m in _DEFINITION.finditer(text):
+        found.setdefault(
+            _label(m.group(1)), (m.group(2) or m.group(3) or "", m.group(4) or m.group(5) or m.group(6) or "")
+        )
+    return found
+
+
+def _resolve(src: str, folder: str) -> tuple[str | None, bool | None]:
+    """(path against the document's folder, whether it exists); None for URLs and anchors."""
+    if not src or src.startswith(("#", "//")) or _SCHEME.match(src):
+        return None, None
+    target = unquote(src.split("#", 1)[0].split("?", 1)[0])
+    if not target or "\x00" in target:
+        return None, None
+    path = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target))
+    try:
+        exists = os.path.exists(path)
+    except (OSError, ValueError):
+        exists = False
+    return path, exists
+
+
+def _line_assets(text: str, line: int, folder: str, refs: dict[str, tuple[str, str]]) -> list[Asset]:
+    out: list[Asset] = []
+    if "`" in text:
+        text = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
+    if "](" in text:
+        for m in _INLINE.finditer(text):
+            src = m.group(3) if m.group(3) is not None else (m.group(4) or "")
+            title = m.group(5) or m.group(6) or m.group(7) or ""
+            path, exists = _resolve(src, folder)
+            image = m.group(1) == "!"
+            if image or path is not None:
+                out.append(Asset("image" if image else "link", src, m.group(2), title, line, path, exists))
+    if "![" in text and refs:
+        for m in _REFERENCE.finditer(text):
+            label = _label(m.group(2) or m.group(1))
+            if label in refs:
+                src, title = refs[label]
+                path, exists = _resolve(src, folder)
+                out.append(Asset("image", src, m.group(1), title, line, path, exists))
+    if "<img" in text.lower():
+        for m in _IMG.finditer(text):
+            attrs = {
+                a.group(1).lower(): a.group(2) or a.group(3) or a.group(4) or "" for a in _ATTR.finditer(m.group(0))
+            }
+            if attrs.get("src"):
+                path, exists = _resolve(attrs["src"], folder)
+                out.append(
+                    Asset("image", attrs["src"], attrs.get("alt", ""), attrs.get("title", ""), line, path, exists)
+                )
+    return out
+
+
+def chunk_assets(
+    chunk: Chunk, text: str, blocks: dict[str, Block], folder: str, refs: dict[str, tuple[str, str]]
+) -> tuple[Asset, ...]:
+    """The assets of one chunk: its lines outside code blocks, in source order."""
+    out: list[Asset] = []
+    for block_id in chunk.block_ids:
+        block = blocks.get(block_id)
+        if block is None or block.kind == "code":
+            continue
+        start, end = max(block.start_offset, chunk.start_offset), min(block.end_offset, chunk.end_offset)
+        piece = text[start:end]
+        if not any(m in piece for m in ("](", "![", "<img", "<IMG")):
+            continue
+        line = block.start_line if start == block.start_offset else chunk.start_line
+        for k, row in enumerate(piece.split("\n")):
+            out.extend(_line_assets(row, line + k, folder, refs))
+    return tuple(out)
+
+
+def with_assets(chunks: Sequence[Chunk], text: str, blocks: Sequence[Block], source_path: str) -> tuple[Chunk, ...]:
+    """``chunks`` with their ``assets`` filled in (paths resolved against ``source_path``'s folder)."""
+    if not any(m in text for m in ("](", "![", "<img", "<IMG")):
+        return tuple(chunks)
+    from dataclasses import replace
+
+    folder = posixpath.dirname(source_path.replace(os.sep, "/"))
+    refs = definitions(text)
+    by_id = {b.id: b for b in blocks}
+    return tuple(replace(c, assets=chunk_assets(c, text, by_id, folder, refs)) for c in chunks)

@@ -1,0 +1,94 @@
+"""The assets of a chunk: images and linked local files, with line, resolved path and existence."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False)
+
+PAGE = """# Guide
+
+![Logo](img/logo.png "The logo") and <img src="img/missing.svg" alt="Diagram" title="Flow">.
+
+## Files
+
+Get [the PDF](../files/manual.pdf#page=2) or read [setup](setup.md); see [site](https://example.com),
+[anchor](#files) and ![remote](https://example.com/x.png).
+
+![Ref image][shot]
+
+```md
+![not an asset](img/in-code.png)
+```
+
+Inline `![nor this](img/span.png)` either.
+
+[shot]: <img/screen shot.png> "Screen"
+"""
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sources" / "docs" / "img").mkdir(parents=True)
+    (tmp_path / "sources" / "docs" / "img" / "logo.png").write_bytes(b"png")
+    (tmp_path / "sources" / "files").mkdir()
+    (tmp_path / "sources" / "files" / "manual.pdf").write_bytes(b"%PDF")
+    return tmp_path
+
+
+def test_images_links_and_references_are_listed_per_chunk_with_resolved_paths(site: Path) -> None:
+    result = chunk_markdown(PAGE, CFG, "docs/guide", "sources/docs/guide.md")
+    first, files = result.chunks[0], result.chunks[-1]
+    assert [a.to_dict() for a in first.assets] == [
+        {
+            "kind": "image",
+            "src": "img/logo.png",
+            "alt": "Logo",
+            "title": "The logo",
+            "line": 3,
+            "path": "sources/docs/img/logo.png",
+            "exists": True,
+        },
+        {
+            "kind": "image",
+            "src": "img/missing.svg",
+            "alt": "Diagram",
+            "title": "Flow",
+            "line": 3,
+            "path": "sources/docs/img/missing.svg",
+            "exists": False,
+        },
+    ]
+    found = [(a.kind, a.src, a.line, a.path, a.exists) for a in files.assets]
+    assert found == [
+        ("link", "../files/manual.pdf#page=2", 7, "sources/files/manual.pdf", True),
+        ("link", "setup.md", 7, "sources/docs/setup.md", False),
+        ("image", "https://example.com/x.png", 8, None, None),
+        ("image", "img/screen shot.png", 10, "sources/docs/img/screen shot.png", False),
+    ]
+    assert files.assets[-1].title == "Screen" and files.assets[-1].alt == "Ref image"
+
+
+def test_references_inside_code_are_not_assets_and_content_is_untouched(site: Path) -> None:
+    result = chunk_markdown(PAGE, CFG, "docs/guide", "sources/docs/guide.md")
+    srcs = [a.src for c in result.chunks for a in c.assets]
+    assert "img/in-code.png" not in srcs and "img/span.png" not in srcs
+    assert "".join(c.content_original for c in result.chunks).count("![") == PAGE.count("![")
+
+
+def test_a_chunk_without_references_has_no_assets_and_the_field_is_in_chunks_json() -> None:
+    result = chunk_markdown("# T\n\nPlain text.\n", CFG, "t", "t.md")
+    assert result.chunks[0].assets == () and result.chunks[0].to_dict()["assets"] == []
+
+
+def test_a_hostile_line_of_brackets_is_scanned_in_linear_time() -> None:
+    text = "# T\n\n" + "![[](" * 20_000 + "\n\n" + "[a](" * 20_000 + "\n"
+    result = chunk_markdown(text, CFG, "t", "t.md")
+    assert all(a.kind in ("image", "link") for c in result.chunks for a in c.assets)
