@@ -87,7 +87,7 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         start=first.start,
         end=last.end,
         start_line=first.block.start_line if first.first else space.line_at(first.start, first.block),
-        end_line=space.line_at(max(last.block.start_offset, last.end - 1), last.block),  # of the last character
+        end_line=space.line_at(max(first.start, last.block.start_offset, last.end - 1), last.block),  # last character
         path=_path_of(blocks),
         blocks=tuple(blocks),
         kinds=_kinds_of(blocks),
