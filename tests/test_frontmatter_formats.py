@@ -126,6 +126,23 @@ def test_an_unclosed_toml_or_json_block_is_kept_as_body_with_a_warning(opener: s
     assert found == [("warning", "frontmatter-unclosed", 1)]
 
 
+@pytest.mark.parametrize("text", ['\n+++\ntitle = "Apollo"\n+++\n', '\n\n{\n  "title": "Apollo"\n}\n'])
+def test_blank_lines_before_a_toml_or_json_block_are_allowed_as_zola_and_hugo_do(text: str) -> None:
+    meta, joined, found = chunked(text + BODY)
+    assert meta == {"title": "Apollo"} and found == []
+    assert "+++" not in joined and '"title"' not in joined
+
+
+def test_blank_lines_before_yaml_keep_it_body_text_as_before() -> None:
+    meta, joined, _ = chunked("\n---\ntitle: y\n---\n" + BODY)
+    assert meta == {} and "title: y" in joined
+
+
+def test_a_malformed_block_after_blank_lines_names_its_own_line() -> None:
+    _, _, found = chunked('\n\n+++\nok = 1\nbad = "\n+++\n' + BODY)
+    assert found == [("error", "frontmatter-invalid", 5)]
+
+
 def test_plain_text_sources_read_toml_frontmatter_too() -> None:
     result = chunk_text('+++\ntitle = "Notes"\n+++\nZQXBODY plain text.\n', ChunkerConfig(), "notes", "notes.txt")
     assert result.document_metadata == {"title": "Notes"}

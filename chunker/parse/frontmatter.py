@@ -34,6 +34,8 @@ _JSON_OPEN = re.compile(r"\{[ \t]*(?:\"[^\n]*)?")
 ``{/* comment */}`` are not)."""
 _JSON_CLOSE = re.compile(r"^\}[ \t]*$", re.MULTILINE)
 _ONE_LINE_MAX = 65_536
+_MAX_LEADING_BLANKS = 16
+"""Blank lines looked past for a TOML or JSON opener."""
 
 _YAML_OPEN = re.compile(r"-{3,}[ \t]*")
 """Line 1 of a YAML block: three or more dashes, then blanks."""
@@ -75,20 +77,28 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     ``---`` does not close it: in YAML that line is text (of a block scalar, ``notes: |``), and the
     YAML after it would become chunk text. A TOML block opens and closes with ``+++`` lines; a JSON
     block is the object that ``{`` on line 1 opens, up to the first line that is ``}`` at column 0
-    (or line 1 alone when it holds a whole object). For JSON the content is the object itself."""
-    first_end = starts[1] - 1 if len(starts) > 1 else len(text)
-    opener = text[:first_end]
+    (or line 1 alone when it holds a whole object). For JSON the content is the object itself.
+    Blank lines may come before a TOML or JSON block (Zola and Hugo accept them); a YAML block
+    opens on line 1."""
+    top = 0
+    while top < min(len(starts), _MAX_LEADING_BLANKS) and _is_blank(text, starts, top):
+        top += 1
+    if top >= len(starts):
+        return None
+    begin = starts[top]
+    first_end = starts[top + 1] - 1 if len(starts) > top + 1 else len(text)
+    opener = text[begin:first_end]
     content_start = min(first_end + 1, len(text))
-    search_from = content_start if len(starts) > 1 else len(text)
-    if text.startswith("+++") and _TOML_OPEN.fullmatch(opener) is not None:
+    search_from = content_start if len(starts) > top + 1 else len(text)
+    if opener.startswith("+++") and _TOML_OPEN.fullmatch(opener) is not None:
         found = _TOML_CLOSE.search(text, search_from)
         if found is None:
             return FrontmatterSpan("toml", None, content_start, content_start)
         close = bisect_right(starts, found.start()) - 1
         return FrontmatterSpan("toml", close, content_start, max(content_start, starts[close] - 1))
-    if text.startswith("{") and _JSON_OPEN.fullmatch(opener) is not None:
-        return _json_span(text, starts, opener, search_from)
-    if not text.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
+    if opener.startswith("{") and _JSON_OPEN.fullmatch(opener) is not None:
+        return _json_span(text, starts, opener, begin, search_from)
+    if top or not text.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
         return None
     dashes = len(opener.rstrip(" \t"))
     for match in _YAML_CLOSE.finditer(text, search_from):
@@ -99,7 +109,12 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     return FrontmatterSpan("yaml", None, content_start, content_start)
 
 
-def _json_span(text: str, starts: Sequence[int], opener: str, search_from: int) -> FrontmatterSpan:
+def _is_blank(text: str, starts: Sequence[int], line: int) -> bool:
+    end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+    return not text[starts[line] : end].strip(" \t")
+
+
+def _json_span(text: str, starts: Sequence[int], opener: str, begin: int, search_from: int) -> FrontmatterSpan:
     stripped = opener.rstrip(" \t")
     if stripped.endswith("}") and len(stripped) <= _ONE_LINE_MAX:
         try:
@@ -107,12 +122,12 @@ def _json_span(text: str, starts: Sequence[int], opener: str, search_from: int) 
         except (ValueError, RecursionError):
             whole = False
         if whole:
-            return FrontmatterSpan("json", 0, 0, len(opener))
+            return FrontmatterSpan("json", bisect_right(starts, begin) - 1, begin, begin + len(opener))
     found = _JSON_CLOSE.search(text, search_from)
     if found is None:
-        return FrontmatterSpan("json", None, 0, 0)
+        return FrontmatterSpan("json", None, begin, begin)
     close = bisect_right(starts, found.start()) - 1
-    return FrontmatterSpan("json", close, 0, found.end())
+    return FrontmatterSpan("json", close, begin, found.end())
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +166,7 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
         from chunker.frontmatter_formats import load_json_frontmatter, load_toml_frontmatter
 
         load = load_toml_frontmatter if span.kind == "toml" else load_json_frontmatter
-        return _taken_out(text, starts, span, load(content, 2 if span.kind == "toml" else 1, cfg))
+        return _taken_out(text, starts, span, load(content, bisect_right(starts, span.content_start), cfg))
     if content.strip() and not YAML_LINE.search(content):
         # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
         message = (
