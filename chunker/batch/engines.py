@@ -57,8 +57,10 @@ def run_ray(groups: Sequence[Group], jobs: int) -> Iterator[list[dict[str, Any]]
             num_cpus=None if address or not jobs else jobs,
             include_dashboard=False,
             log_to_driver=False,
-            logging_level=logging.WARNING,
+            logging_level=logging.ERROR,
         )
+    for name in ("ray", "ray.data"):  # Ray's INFO/WARNING lines would interleave with the run's own output
+        logging.getLogger(name).setLevel(logging.ERROR)
     try:
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False
