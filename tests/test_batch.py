@@ -232,3 +232,21 @@ def test_the_command_exits_with_the_worst_code_and_prints_the_files_message(
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert run_cli(["batch", "--sources", str(src), "--out", str(tmp_path / "file"), "--quiet"]) == 4
     assert run_cli(["batch", "--sources", str(src), "--out", str(tmp_path / "o"), "--engine", "spark"]) == 2
+
+
+def test_overrides_that_differ_only_in_policy_judge_each_document_by_its_own(tmp_path: Path) -> None:
+    # fail_on_* options are outside the fingerprint, so two such overrides share one: each document
+    # must still be judged by its own override, as the main command judges it
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    for name in ("strict", "lenient"):
+        (src / f"{name}.md").write_text("# T\n\n## S\n\n```\nnever closed\n", encoding="utf-8")
+    settings = Settings(
+        ChunkerConfig(),
+        documents=(("strict", {"fail_on_broken_fence": True}), ("lenient", {"fail_on_broken_fence": False})),
+    )
+    assert settings.for_stem("strict").fingerprint() == settings.for_stem("lenient").fingerprint()
+    run_batch(settings, BatchOptions(str(src), str(out), jobs=1))
+    rows = manifest(out)
+    assert rows["strict"]["exit_code"] == 1
+    assert rows["lenient"]["exit_code"] == 0

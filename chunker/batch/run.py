@@ -46,16 +46,22 @@ class _Options:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.by_patterns: dict[tuple[str, ...], tuple[ChunkerConfig, str]] = {}
-        self.configs: dict[str, ChunkerConfig] = {}
 
-    def fingerprint(self, doc_id: str) -> str:
+    def _of(self, doc_id: str) -> tuple[ChunkerConfig, str]:
         matched = tuple(p for p, _ in self.settings.documents if override_matches(p, doc_id))
         found = self.by_patterns.get(matched)
         if found is None:
             cfg = self.settings.for_stem(doc_id)
             found = self.by_patterns[matched] = (cfg, fingerprint_of(cfg))
-            self.configs[found[1]] = cfg
-        return found[1]
+        return found
+
+    def fingerprint(self, doc_id: str) -> str:
+        return self._of(doc_id)[1]
+
+    def config(self, doc_id: str) -> ChunkerConfig:
+        """The document's effective options. Not looked up by fingerprint: two overrides that differ
+        only in ``fail_on_*`` policies share one."""
+        return self._of(doc_id)[0]
 
 
 def groups_of(tasks: Sequence[Task], docs: int, size: int) -> list[list[Task]]:
@@ -140,7 +146,16 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     grouped = groups_of(work.tasks, opts.group_docs, opts.group_bytes)
     grouped.sort(key=lambda tasks: -sum(t.item.size for t in tasks))  # largest first: the pool ends together
     groups = [
-        Group(tuple(tasks), options.configs, src_fs, src_root, src_local, out_fs, out_root, opts.fmt)
+        Group(
+            tuple(tasks),
+            {t.item.doc_id: options.config(t.item.doc_id) for t in tasks},
+            src_fs,
+            src_root,
+            src_local,
+            out_fs,
+            out_root,
+            opts.fmt,
+        )
         for tasks in grouped
     ]
     engine = run_ray if opts.engine == "ray" else run_local

@@ -27,7 +27,7 @@ class Group:
 
     tasks: tuple[Task, ...]
     configs: Mapping[str, ChunkerConfig]
-    """Effective options by fingerprint."""
+    """Effective options of each of its documents, by document id."""
     src_fs: Any
     src_root: str
     src_local: bool
@@ -128,7 +128,7 @@ def run_group(group: Group) -> list[dict[str, Any]]:
     with_chunks: list[dict[str, Any]] = []
     key: list[str] = []
     for task in group.tasks:
-        cfg = group.configs[task.fingerprint]
+        cfg = group.configs[task.item.doc_id]
         try:
             raw = _read(group, task.item, cfg.max_file_bytes)
         except ChunkerError as exc:
