@@ -32,7 +32,7 @@ from chunker.evaluate import (
     resolve_model_path,
     shown_path,
 )
-from chunker.runner import RunSummary
+from chunker.summary import RunSummary
 
 __all__ = ["EVAL_FOLDER", "EvalOptions", "eval_report_path", "run_eval"]
 

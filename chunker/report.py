@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from chunker.runner import DocOutcome, RunSummary
+from chunker.summary import DocOutcome, RunSummary
 
 ProgressHook = Callable[..., None]
 """``hook(total=n)`` sets the number of documents, ``hook()`` counts one done."""

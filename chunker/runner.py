@@ -1,6 +1,7 @@
-"""Orchestration of a run over source documents: incremental, parallel, CI-gateable.
+"""A run over the source documents: incremental, parallel, CI-gateable.
 
-The CLI parses arguments and renders; everything it does to files happens here.
+The CLI parses arguments and renders; everything it does to files happens here (with
+``freshness.py`` for unchanged documents and ``orphans.py`` for folders whose source is gone).
 A document is re-chunked only when its source hash or its options fingerprint
 changed (or with ``force``); one bad document never stops the others.
 """
@@ -9,16 +10,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from chunker.config import ChunkerConfig, Settings, override_matches
-from chunker.core import DocumentOutcome, chunk_source, describe_failure, dumps, fingerprint_of, options_of, read_json
+from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
-from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, ChunkerError
+from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION
+from chunker.freshness import load_json, previous_state, unchanged
 from chunker.models import ChunkingResult, Diagnostic
-from chunker.policy import exit_code, judge
+from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
 from chunker.sources import (
     FAILING_REASONS,
     LeftOut,
@@ -31,124 +32,17 @@ from chunker.sources import (
     check_inside,
     check_output_parents,
     collision_index,
-    document_folders,
     find_source,
     scan,
 )
+from chunker.summary import DocOutcome, RunSummary, Status, output_display
 from chunker.workers import effective_jobs
-
-Status = Literal[
-    "new", "changed", "rebuilt", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"
-]
-"""``rebuilt``: chunked again (``--force``, or an option changed) into the very chunks.json it had;
-``changed``: chunked again into different chunks."""
-
-
-@dataclass(frozen=True, slots=True)
-class DocOutcome:
-    """What a run did with one document."""
-
-    stem: str
-    display: str
-    status: Status
-    exit_code: int
-    metrics: dict[str, Any] = field(default_factory=dict)
-    diagnostics: tuple[Diagnostic, ...] = ()
-    message: str = ""
-    """For failures: the error message (already naming file and line)."""
-    delta: dict[str, int] = field(default_factory=dict)
-    """Chunks added / removed / unchanged by content_hash against the previous artifacts."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "stem": self.stem,
-            "source": self.display,
-            "status": self.status,
-            "exit_code": self.exit_code,
-            "metrics": self.metrics,
-            "errors": [d.to_dict() for d in self.diagnostics if d.severity == "error"],
-            "warnings": [d.to_dict() for d in self.diagnostics if d.severity == "warning"],
-            "message": self.message,
-            "chunks_delta": self.delta,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RunSummary:
-    documents: tuple[DocOutcome, ...]
-    warnings: tuple[str, ...] = ()
-    """Findings about the run rather than one document (e.g. an override that matches no document)."""
-    left_out: tuple[LeftOut, ...] = ()
-    """Files and folders of the source tree that a full run does not chunk, with their reasons."""
-
-    @property
-    def exit_code(self) -> int:
-        return max((d.exit_code for d in self.documents), default=EXIT_OK)
-
-    def left_out_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for item in self.left_out:
-            counts[item.reason] = counts.get(item.reason, 0) + 1
-        return dict(sorted(counts.items()))
-
-    def to_dict(self) -> dict[str, Any]:
-        counts: dict[str, int] = {}
-        for doc in self.documents:
-            counts[doc.status] = counts.get(doc.status, 0) + 1
-        return {
-            "exit_code": self.exit_code,
-            "counts": counts,
-            "documents": [d.to_dict() for d in self.documents],
-            "warnings": list(self.warnings),
-            "left_out_counts": self.left_out_counts(),
-            "left_out": [x.to_dict() for x in self.left_out],
-        }
-
-
-def _load_json(path: Path) -> tuple[bytes, Any]:
-    """``read_json(path)``, or ``(b"", None)`` when the file is absent, unreadable or not JSON."""
-    try:
-        return read_json(path)
-    except (OSError, ValueError):
-        return b"", None
-
-
-def _previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
-    """(meta.json and report.json of the previous run, whether all artifacts are present and
-    consistent). meta.json is always checked against its sha256 in report.json; chunks.json too
-    with ``verify``, else only its byte size against the one report.json recorded (a missing or
-    truncated file changes it; the no-op run then reads no chunks.json at all)."""
-    meta_bytes, meta = _load_json(folder / "meta.json")
-    report = _load_json(folder / "report.json")[1]
-    if not isinstance(meta, dict):
-        meta = None
-    if not isinstance(report, dict):
-        return meta, None, False
-    hashes = report.get("artifacts")
-    if (
-        meta is None
-        or not isinstance(hashes, dict)
-        or hashes.get("meta.json") != hashlib.sha256(meta_bytes).hexdigest()
-    ):
-        return meta, report, False
-    sizes = report.get("artifact_sizes")
-    chunks = folder / "chunks.json"
-    if not verify and isinstance(sizes, dict) and isinstance(sizes.get("chunks.json"), int):
-        try:
-            return meta, report, chunks.stat().st_size == sizes["chunks.json"]
-        except OSError:
-            return meta, report, False
-    try:
-        digest = hashlib.sha256(chunks.read_bytes()).hexdigest()
-    except OSError:
-        return meta, report, False
-    return meta, report, hashes.get("chunks.json") == digest
 
 
 def _delta(folder: Path, result: ChunkingResult, new_bytes: bytes) -> tuple[dict[str, int], bool]:
     """Chunks added / removed / unchanged by content_hash against the chunks.json on disk, and
     whether that file holds exactly ``new_bytes`` (the document is rebuilt, not changed)."""
-    old_bytes, old = _load_json(folder / "chunks.json")
+    old_bytes, old = load_json(folder / "chunks.json")
     old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
     new_hashes = {c.content_hash for c in result.chunks}
     delta = {
@@ -177,7 +71,7 @@ def process_document(
     try:
         check_inside(source.path, sources_dir, source.display)
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
-        previous, report, intact = _previous_state(folder)  # by content: a same-size edit is caught
+        previous, report, intact = previous_state(folder)  # by content: a same-size edit is caught
         fresh = (
             previous is not None
             and intact
@@ -186,7 +80,7 @@ def process_document(
         )
         if fresh and not force and not check:
             assert previous is not None and report is not None
-            return _unchanged(source, cfg, folder, previous, report)
+            return unchanged(source, cfg, folder, previous, report)
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
         outcome = chunk_source(
@@ -203,7 +97,7 @@ def process_document(
         from chunker.writer import write_document  # an unchanged document needs no writer
 
         check_output_parents(out_dir, source.stem)
-        write_document(folder, outcome.artifacts, _display(folder))
+        write_document(folder, outcome.artifacts, output_display(folder))
         status: Status = "new" if previous is None else ("rebuilt" if same else "changed")
         return _outcome(source, outcome, status, outcome.exit_code, delta)
     except Exception as exc:  # reading or writing; one bad document never stops the others
@@ -232,7 +126,7 @@ def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Dia
 def _checked(source: SourceFile, outcome: DocumentOutcome, report: dict[str, Any] | None) -> DocOutcome:
     """``--check``: ``ok`` when the chunks.json a run would write is the one on disk. ``report``
     (given only for a fresh document) records the sha256 of chunks.json on disk, which
-    _previous_state verified: compared with that instead of reading the file again."""
+    previous_state verified: compared with that instead of reading the file again."""
     recorded = report.get("artifacts", {}).get("chunks.json") if report is not None else None
     if recorded != hashlib.sha256(outcome.artifacts["chunks.json"]).hexdigest():
         return _outcome(source, outcome, "stale", EXIT_VALIDATION)
@@ -252,81 +146,6 @@ def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[
     return DocOutcome(
         source.stem, source.display, "off", EXIT_OK, delta={"added": 0, "removed": removed, "unchanged": 0}
     )
-
-
-def _unchanged(
-    source: SourceFile, cfg: ChunkerConfig, folder: Path, meta: dict[str, Any], report: dict[str, Any]
-) -> DocOutcome:
-    """A document whose source and fingerprint are unchanged: its chunks stand. The findings
-    report.json recorded are judged again under the current ``fail_on_*`` options (which are not
-    in the fingerprint), so it fails the run exactly when a new chunking would. When that, or
-    another option outside the fingerprint, changed, meta.json and report.json are rewritten to
-    say so; chunks.json is not touched."""
-    recorded = (*_recorded(report, "error"), *_recorded(report, "warning"))
-    judged = judge(recorded, cfg)
-    if judged != recorded or meta.get("config") != options_of(cfg):
-        from chunker.writer import write_document
-
-        write_document(folder, _restated(meta, report, cfg, judged), _display(folder))
-    errors = tuple(d for d in judged if d.severity == "error")
-    findings = tuple(d for d in judged if d.severity in ("error", "warning"))  # counted in the summary
-    return DocOutcome(source.stem, source.display, "unchanged", exit_code(errors), _old_metrics(report), findings)
-
-
-def _restated(
-    meta: dict[str, Any], report: dict[str, Any], cfg: ChunkerConfig, judged: Sequence[Diagnostic]
-) -> dict[str, bytes]:
-    """meta.json with the current options and report.json with the findings as judged now (and
-    meta.json's new hash); the hash of chunks.json stays, since the file stays."""
-    meta_bytes = dumps({**meta, "config": options_of(cfg)})
-    hashes = report.get("artifacts")
-    sizes = report.get("artifact_sizes")
-    restated = {
-        **report,
-        "errors": [d.to_dict() for d in judged if d.severity == "error"],
-        "warnings": [d.to_dict() for d in judged if d.severity == "warning"],
-        "artifacts": _with_meta(hashes, hashlib.sha256(meta_bytes).hexdigest()),
-    }
-    if isinstance(sizes, dict):
-        restated["artifact_sizes"] = _with_meta(sizes, len(meta_bytes))
-    return {"meta.json": meta_bytes, "report.json": dumps(restated)}
-
-
-def _with_meta(recorded: Any, value: str | int) -> dict[str, Any]:
-    return {**(recorded if isinstance(recorded, dict) else {}), "meta.json": value}
-
-
-def _recorded(report: dict[str, Any], severity: Literal["error", "warning"]) -> tuple[Diagnostic, ...]:
-    """The errors or the warnings a previous run wrote into report.json."""
-    found = report.get(f"{severity}s")
-    if not isinstance(found, list):
-        return ()
-    out: list[Diagnostic] = []
-    for item in found:
-        if isinstance(item, dict):
-            line, chunk_id = item.get("line"), item.get("chunk_id")
-            out.append(
-                Diagnostic(
-                    severity,
-                    str(item.get("code", severity)),
-                    str(item.get("message", "")),
-                    line if isinstance(line, int) and not isinstance(line, bool) else None,
-                    chunk_id if isinstance(chunk_id, str) else None,
-                )
-            )
-    return tuple(out)
-
-
-def _old_metrics(report: dict[str, Any] | None) -> dict[str, Any]:
-    metrics = report.get("metrics") if isinstance(report, dict) else None
-    return metrics if isinstance(metrics, dict) else {}
-
-
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 _Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str]]
@@ -376,59 +195,12 @@ def run(
     outcomes.extend(left_out)
     notes: list[str] = [jobs_warning] if jobs_warning else []
     if not stems and not keep_orphans:
-        if check:  # what a run would remove is stale too
-            for entry in orphan_folders(out_dir, kept):
-                display = _display(entry)
-                message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
-                stem = entry.relative_to(out_dir).as_posix()
-                outcomes.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
-        else:
-            outcomes.extend(remove_orphans(out_dir, kept))
-        notes.extend(_foreign_folder_notes(out_dir, kept))
-    outcomes.extend(_leftovers(out_dir, check, notes))
+        outcomes.extend(orphan_outcomes(out_dir, kept, check))  # with check: what a run would remove is stale
+        notes.extend(foreign_folder_notes(out_dir, kept))
+    outcomes.extend(leftover_outcomes(out_dir, check, notes))
     if not stems:
         notes.extend(_unmatched_overrides(settings, [s.stem for s in sources]))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
-
-
-def _foreign_folder_notes(out_dir: Path, stems: set[str]) -> list[str]:
-    """Folders holding a meta.json whose source is gone but that chunker provably did not write:
-    left alone, said out loud."""
-    from chunker.leftovers import owned
-
-    return [
-        f"{_display(entry)}: holds a meta.json but no report.json of chunker's that matches it: "
-        "not a document folder of chunker's, left alone"
-        for entry in _orphan_candidates(out_dir, stems)
-        if not owned(entry)
-    ]
-
-
-def _leftovers(out_dir: Path, check: bool, notes: list[str]) -> list[DocOutcome]:
-    """Temporary files of killed runs (removed; with ``check`` stale) and ownerless artifacts
-    (reported: nothing proves they are ours)."""
-    from chunker.leftovers import find_leftovers, remove_temporary
-
-    if not out_dir.is_dir():
-        return []
-    found = find_leftovers(out_dir)
-    stale: list[DocOutcome] = []
-    if check:
-        for path in found.temporary:
-            display = _display(path)
-            message = f"{display}: stale: a temporary file left by a killed run (a run would remove it)"
-            stale.append(DocOutcome(path.parent.name, display, "stale", EXIT_VALIDATION, message=message))
-    else:
-        removed = remove_temporary(found.temporary)
-        if removed:
-            shown = ", ".join(_display(p) for p in removed[:5]) + (" ..." if len(removed) > 5 else "")
-            notes.append(f"removed {len(removed)} temporary file(s) left by a killed run: {shown}")
-    notes.extend(
-        f"{_display(folder)}: holds chunks.json or report.json but no meta.json (left by a killed run?): "
-        "left alone; remove it, or restore its source and run again"
-        for folder in found.ownerless
-    )
-    return stale
 
 
 def _execute(tasks: Sequence[_Task], jobs: int, progress: Any) -> list[DocOutcome]:
@@ -495,58 +267,3 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
-    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first."""
-    if not out_dir.is_dir():
-        return []
-    gone = [out_dir / stem for stem in document_folders(out_dir) if stem not in stems]
-    return sorted(gone, key=lambda p: (-len(p.parts), p))
-
-
-def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
-    """Document folders below ``out_dir`` whose id is not in ``stems`` and that chunker provably
-    wrote (report.json records the sha256 of meta.json), deepest first (a folder's own orphaned
-    sub-documents go before it). Only these are ever removed."""
-    from chunker.leftovers import owned
-
-    return [entry for entry in _orphan_candidates(out_dir, stems) if owned(entry)]
-
-
-def out_dir_of(folder: Path, stem: str) -> Path:
-    """The output root of a document folder (``chunks/`` for ``chunks/a/b`` and id ``a/b``)."""
-    root = folder
-    for _ in stem.split("/"):
-        root = root.parent
-    return root
-
-
-def remove_document_folder(folder: Path, out_dir: Path) -> None:
-    """Remove a document's artifacts; the folder goes too unless other documents' folders lie
-    in it, and so do the folders above it that are left empty (up to ``out_dir``)."""
-    from chunker.writer import remove_folder
-
-    remove_folder(folder, _display(folder), keep_subfolders=True)
-    parent = folder.parent
-    root = out_dir.resolve()
-    while parent.resolve() != root and root in parent.resolve().parents:
-        try:
-            parent.rmdir()  # only when empty
-        except OSError:
-            break
-        parent = parent.parent
-
-
-def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
-    """Remove document folders whose source is gone (only folders that hold our meta.json)."""
-    removed: list[DocOutcome] = []
-    for entry in orphan_folders(out_dir, stems):
-        display = _display(entry)
-        stem = entry.relative_to(out_dir).as_posix()
-        try:
-            remove_document_folder(entry, out_dir)
-            removed.append(DocOutcome(stem, display, "removed", EXIT_OK))
-        except ChunkerError as exc:
-            removed.append(DocOutcome(stem, display, "failed", exc.exit_code, message=str(exc)))
-    return removed

@@ -11,7 +11,8 @@ import pytest
 
 from chunker import writer
 from chunker.config import ChunkerConfig, Settings
-from chunker.runner import RunSummary, run
+from chunker.runner import run
+from chunker.summary import RunSummary
 
 SETTINGS = Settings(defaults=ChunkerConfig(min_chars=1))
 GUIDE = "# Guide\n\n## Install\n\nRun the installer and wait.\n\n## Usage\n\nCall the tool.\n"

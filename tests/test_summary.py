@@ -13,7 +13,8 @@ from rich.console import Console
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig, Settings
 from chunker.report import summary_table
-from chunker.runner import DocOutcome, RunSummary, run
+from chunker.runner import run
+from chunker.summary import DocOutcome, RunSummary
 
 TESTS = Path(__file__).resolve().parent
 GUIDE = (TESTS.parent / "sources" / "chunker-guide.md").read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ from chunker.config import ChunkerConfig, Settings, override_matches
 from chunker.core import fingerprint_of
 from chunker.errors import EXIT_OK, UsageError
 from chunker.models import Diagnostic
-from chunker.runner import DocOutcome, RunSummary
+from chunker.summary import DocOutcome, RunSummary
 
 __all__ = ["BatchOptions", "run_batch"]
 

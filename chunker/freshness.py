@@ -1,0 +1,128 @@
+"""Whether a document folder is fresh, and what becomes of a fresh (unchanged) document.
+
+A document is fresh when the previous run's artifacts are intact and record the current source
+hash and options fingerprint. Its chunks stand; the findings its report.json recorded are judged
+again under the current ``fail_on_*`` options (not in the fingerprint).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from chunker.config import ChunkerConfig
+from chunker.core import dumps, options_of, read_json
+from chunker.models import Diagnostic
+from chunker.policy import exit_code, judge
+from chunker.sources import SourceFile
+from chunker.summary import DocOutcome, output_display
+
+
+def load_json(path: Path) -> tuple[bytes, Any]:
+    """``read_json(path)``, or ``(b"", None)`` when the file is absent, unreadable or not JSON."""
+    try:
+        return read_json(path)
+    except (OSError, ValueError):
+        return b"", None
+
+
+def previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
+    """(meta.json and report.json of the previous run, whether all artifacts are present and
+    consistent). meta.json is always checked against its sha256 in report.json; chunks.json too
+    with ``verify``, else only its byte size against the one report.json recorded (a missing or
+    truncated file changes it; the no-op run then reads no chunks.json at all)."""
+    meta_bytes, meta = load_json(folder / "meta.json")
+    report = load_json(folder / "report.json")[1]
+    if not isinstance(meta, dict):
+        meta = None
+    if not isinstance(report, dict):
+        return meta, None, False
+    hashes = report.get("artifacts")
+    if (
+        meta is None
+        or not isinstance(hashes, dict)
+        or hashes.get("meta.json") != hashlib.sha256(meta_bytes).hexdigest()
+    ):
+        return meta, report, False
+    sizes = report.get("artifact_sizes")
+    chunks = folder / "chunks.json"
+    if not verify and isinstance(sizes, dict) and isinstance(sizes.get("chunks.json"), int):
+        try:
+            return meta, report, chunks.stat().st_size == sizes["chunks.json"]
+        except OSError:
+            return meta, report, False
+    try:
+        digest = hashlib.sha256(chunks.read_bytes()).hexdigest()
+    except OSError:
+        return meta, report, False
+    return meta, report, hashes.get("chunks.json") == digest
+
+
+def unchanged(
+    source: SourceFile, cfg: ChunkerConfig, folder: Path, meta: dict[str, Any], report: dict[str, Any]
+) -> DocOutcome:
+    """A document whose source and fingerprint are unchanged: its chunks stand. The findings
+    report.json recorded are judged again under the current ``fail_on_*`` options (which are not
+    in the fingerprint), so it fails the run exactly when a new chunking would. When that, or
+    another option outside the fingerprint, changed, meta.json and report.json are rewritten to
+    say so; chunks.json is not touched."""
+    recorded = (*_recorded(report, "error"), *_recorded(report, "warning"))
+    judged = judge(recorded, cfg)
+    if judged != recorded or meta.get("config") != options_of(cfg):
+        from chunker.writer import write_document
+
+        write_document(folder, _restated(meta, report, cfg, judged), output_display(folder))
+    errors = tuple(d for d in judged if d.severity == "error")
+    findings = tuple(d for d in judged if d.severity in ("error", "warning"))  # counted in the summary
+    return DocOutcome(source.stem, source.display, "unchanged", exit_code(errors), _old_metrics(report), findings)
+
+
+def _restated(
+    meta: dict[str, Any], report: dict[str, Any], cfg: ChunkerConfig, judged: Sequence[Diagnostic]
+) -> dict[str, bytes]:
+    """meta.json with the current options and report.json with the findings as judged now (and
+    meta.json's new hash); the hash of chunks.json stays, since the file stays."""
+    meta_bytes = dumps({**meta, "config": options_of(cfg)})
+    hashes = report.get("artifacts")
+    sizes = report.get("artifact_sizes")
+    restated = {
+        **report,
+        "errors": [d.to_dict() for d in judged if d.severity == "error"],
+        "warnings": [d.to_dict() for d in judged if d.severity == "warning"],
+        "artifacts": _with_meta(hashes, hashlib.sha256(meta_bytes).hexdigest()),
+    }
+    if isinstance(sizes, dict):
+        restated["artifact_sizes"] = _with_meta(sizes, len(meta_bytes))
+    return {"meta.json": meta_bytes, "report.json": dumps(restated)}
+
+
+def _with_meta(recorded: Any, value: str | int) -> dict[str, Any]:
+    return {**(recorded if isinstance(recorded, dict) else {}), "meta.json": value}
+
+
+def _recorded(report: dict[str, Any], severity: Literal["error", "warning"]) -> tuple[Diagnostic, ...]:
+    """The errors or the warnings a previous run wrote into report.json."""
+    found = report.get(f"{severity}s")
+    if not isinstance(found, list):
+        return ()
+    out: list[Diagnostic] = []
+    for item in found:
+        if isinstance(item, dict):
+            line, chunk_id = item.get("line"), item.get("chunk_id")
+            out.append(
+                Diagnostic(
+                    severity,
+                    str(item.get("code", severity)),
+                    str(item.get("message", "")),
+                    line if isinstance(line, int) and not isinstance(line, bool) else None,
+                    chunk_id if isinstance(chunk_id, str) else None,
+                )
+            )
+    return tuple(out)
+
+
+def _old_metrics(report: dict[str, Any] | None) -> dict[str, Any]:
+    metrics = report.get("metrics") if isinstance(report, dict) else None
+    return metrics if isinstance(metrics, dict) else {}

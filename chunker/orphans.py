@@ -1,0 +1,122 @@
+"""Document folders whose source is gone, and what killed runs left in the output folder.
+
+Only folders chunker provably wrote (:func:`chunker.leftovers.owned`) are ever removed; with
+``--check`` what a run would remove is reported as stale instead. Folders that merely hold a
+meta.json, and ownerless artifacts, are left alone and said out loud.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from chunker.errors import EXIT_OK, EXIT_VALIDATION, ChunkerError
+from chunker.sources import document_folders
+from chunker.summary import DocOutcome, output_display
+
+
+def orphan_outcomes(out_dir: Path, stems: set[str], check: bool) -> list[DocOutcome]:
+    """Orphaned document folders removed, or with ``check`` reported as stale."""
+    if not check:
+        return remove_orphans(out_dir, stems)
+    stale: list[DocOutcome] = []
+    for entry in orphan_folders(out_dir, stems):
+        display = output_display(entry)
+        message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
+        stem = entry.relative_to(out_dir).as_posix()
+        stale.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
+    return stale
+
+
+def foreign_folder_notes(out_dir: Path, stems: set[str]) -> list[str]:
+    """Folders holding a meta.json whose source is gone but that chunker provably did not write:
+    left alone, said out loud."""
+    from chunker.leftovers import owned
+
+    return [
+        f"{output_display(entry)}: holds a meta.json but no report.json of chunker's that matches it: "
+        "not a document folder of chunker's, left alone"
+        for entry in _orphan_candidates(out_dir, stems)
+        if not owned(entry)
+    ]
+
+
+def leftover_outcomes(out_dir: Path, check: bool, notes: list[str]) -> list[DocOutcome]:
+    """Temporary files of killed runs (removed; with ``check`` stale) and ownerless artifacts
+    (reported: nothing proves they are ours)."""
+    from chunker.leftovers import find_leftovers, remove_temporary
+
+    if not out_dir.is_dir():
+        return []
+    found = find_leftovers(out_dir)
+    stale: list[DocOutcome] = []
+    if check:
+        for path in found.temporary:
+            display = output_display(path)
+            message = f"{display}: stale: a temporary file left by a killed run (a run would remove it)"
+            stale.append(DocOutcome(path.parent.name, display, "stale", EXIT_VALIDATION, message=message))
+    else:
+        removed = remove_temporary(found.temporary)
+        if removed:
+            shown = ", ".join(output_display(p) for p in removed[:5]) + (" ..." if len(removed) > 5 else "")
+            notes.append(f"removed {len(removed)} temporary file(s) left by a killed run: {shown}")
+    notes.extend(
+        f"{output_display(folder)}: holds chunks.json or report.json but no meta.json (left by a killed run?): "
+        "left alone; remove it, or restore its source and run again"
+        for folder in found.ownerless
+    )
+    return stale
+
+
+def _orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
+    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first."""
+    if not out_dir.is_dir():
+        return []
+    gone = [out_dir / stem for stem in document_folders(out_dir) if stem not in stems]
+    return sorted(gone, key=lambda p: (-len(p.parts), p))
+
+
+def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
+    """Document folders below ``out_dir`` whose id is not in ``stems`` and that chunker provably
+    wrote (report.json records the sha256 of meta.json), deepest first (a folder's own orphaned
+    sub-documents go before it). Only these are ever removed."""
+    from chunker.leftovers import owned
+
+    return [entry for entry in _orphan_candidates(out_dir, stems) if owned(entry)]
+
+
+def out_dir_of(folder: Path, stem: str) -> Path:
+    """The output root of a document folder (``chunks/`` for ``chunks/a/b`` and id ``a/b``)."""
+    root = folder
+    for _ in stem.split("/"):
+        root = root.parent
+    return root
+
+
+def remove_document_folder(folder: Path, out_dir: Path) -> None:
+    """Remove a document's artifacts; the folder goes too unless other documents' folders lie
+    in it, and so do the folders above it that are left empty (up to ``out_dir``)."""
+    from chunker.writer import remove_folder
+
+    remove_folder(folder, output_display(folder), keep_subfolders=True)
+    parent = folder.parent
+    root = out_dir.resolve()
+    while parent.resolve() != root and root in parent.resolve().parents:
+        try:
+            parent.rmdir()  # only when empty
+        except OSError:
+            break
+        parent = parent.parent
+
+
+def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
+    """Remove document folders whose source is gone (only folders that hold our meta.json)."""
+    removed: list[DocOutcome] = []
+    for entry in orphan_folders(out_dir, stems):
+        display = output_display(entry)
+        stem = entry.relative_to(out_dir).as_posix()
+        try:
+            remove_document_folder(entry, out_dir)
+            removed.append(DocOutcome(stem, display, "removed", EXIT_OK))
+        except ChunkerError as exc:
+            removed.append(DocOutcome(stem, display, "failed", exc.exit_code, message=str(exc)))
+    return removed
