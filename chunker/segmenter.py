@@ -52,34 +52,134 @@ _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 
 
-# One loop over every block token of the document, the hottest of the pipeline; a split into one
-# function per token type is left to a change that measures its cost.
-def segment(  # noqa: C901
-    doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig
-) -> tuple[Block, ...]:
+def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> tuple[Block, ...]:
     """Blocks of the document body, in source order, covering every non-blank line. ``pieces``:
     the body's block tokens, one list per piece (:class:`chunker.parse.BlockTokens`)."""
-    text = doc.text
-    starts = doc.line_starts
-    nlines = len(starts)
-    atomic_kinds = frozenset(cfg.atomic_types)
-    blocks: list[Block] = []
-    path: list[Heading] = []
-    shared_path: list[tuple[Heading, ...]] = [()]
-    """The current heading path as one tuple, shared by every block under the same heading."""
-    last_end = doc.line_end(nlines - 1) if nlines else 0
+    blocks = _Blocks(doc, cfg)
+    covered = doc.body_start_line
+    for tokens in pieces:
+        covered = blocks.piece(tokens, covered)
+    if covered < blocks.nlines:
+        blocks.add_raw(covered, blocks.nlines)
+    return tuple(blocks.blocks)
 
-    def line_end(index: int) -> int:
-        """``doc.line_end(index)`` without the method call."""
-        return starts[index + 1] - 1 if index + 1 < nlines else last_end
 
-    def line_blank(index: int) -> bool:
+_Extent = tuple[int, BlockKind, int, frozenset[str], tuple[int, ...], tuple[str, str] | None]
+"""What a top-level token covers: (index of its closing token, kind, end line, inner kinds,
+joints, frame)."""
+
+
+class _Blocks:
+    """The blocks of one document as they are found, and the heading path they sit under."""
+
+    __slots__ = ("atomic_kinds", "blocks", "doc", "last_end", "nlines", "path", "shared_path", "starts", "text")
+
+    def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.starts = doc.line_starts
+        self.nlines = len(self.starts)
+        self.atomic_kinds = frozenset(cfg.atomic_types)
+        self.blocks: list[Block] = []
+        self.path: list[Heading] = []
+        self.shared_path: tuple[Heading, ...] = ()
+        """The current heading path as one tuple, shared by every block under the same heading."""
+        self.last_end = doc.line_end(self.nlines - 1) if self.nlines else 0
+
+    def piece(self, tokens: Sequence[BlockToken], covered: int) -> int:
+        """Adds the blocks of one piece's top-level tokens (and of the lines no token covers before
+        them) from line ``covered`` on; returns the line up to which blocks are made."""
+        nlines = self.nlines
+        i = 0
+        n = len(tokens)
+        while i < n:
+            token = tokens[i]
+            if token.level != 0 or token.nesting == -1 or token.map is None:
+                i += 1
+                continue
+            close, kind, last, inner, joints, frame = self.extent(tokens, i)
+            first = token.map[0]
+            if first < covered:
+                first = covered
+            if last < first:
+                last = first
+            if last > nlines:
+                last = nlines
+            if first >= last:
+                i = close + 1
+                continue
+            if first > covered:
+                self.add_raw(covered, first)
+            self.emit(tokens, i, kind, first, last, inner, joints, frame)
+            covered = last
+            i = close + 1
+        return covered
+
+    def extent(self, tokens: Sequence[BlockToken], i: int) -> _Extent:
+        """What the top-level token ``tokens[i]`` covers (see :data:`_Extent`)."""
+        token = tokens[i]
+        first, last = token.map  # type: ignore[misc]
+        kind = _KIND_OF_TOKEN.get(token.type, "raw")
+        n = len(tokens)
+        if token.nesting != 1:
+            close = i
+            inner, joints = _NOTHING_INSIDE
+        elif i + 2 < n and tokens[i + 1].type == "inline" and tokens[i + 2].nesting == -1:
+            close = i + 2  # paragraph, heading: open, inline, close
+            inner, joints = _NOTHING_INSIDE
+        else:
+            close, inner, joints = _container(tokens, i, kind, self.starts, self.text)
+        frame = None
+        if kind == "container":
+            doc = self.doc
+            if token.type == "container_block_open" and last < self.nlines and _colons(doc_line(doc, last)):
+                last += 1  # the closing line, which the token's map leaves out
+            frame = _frame(token, first, last, doc)
+        elif token.type == "html_block" and _opens_details(token.content):
+            details = _details_end(tokens, i)
+            if details is not None:
+                return self.details(tokens, i, details, first, max(last, tokens[details].map[1]))  # type: ignore[index]
+        return close, kind, last, inner, joints, frame
+
+    def details(self, tokens: Sequence[BlockToken], i: int, close: int, first: int, last: int) -> _Extent:
+        """A ``<details>`` element from the HTML block ``tokens[i]`` to the one at ``close``."""
+        opening_end = tokens[i].map[1] - 1  # type: ignore[index]
+        opening = self.text[self.starts[first] : self.starts[opening_end]] + doc_line(self.doc, opening_end)
+        frame = (opening, "</details>")
+        inner, joints = _inner_of(tokens, i + 1, close), _children(tokens, i, close, self.starts)
+        return close, "container", last, inner, joints, frame
+
+    def emit(
+        self,
+        tokens: Sequence[BlockToken],
+        i: int,
+        kind: BlockKind,
+        first: int,
+        last: int,
+        inner: frozenset[str],
+        joints: tuple[int, ...],
+        frame: tuple[str, str] | None,
+    ) -> None:
+        """Adds the block of ``tokens[i]`` on lines first..last-1."""
+        token = tokens[i]
+        if kind == "heading":
+            raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
+            self.add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)
+        elif kind == "code" and token.type == "fence":
+            fence = _fence_info(token, self.text, self.starts, first, last, self.doc)
+            self.add(kind, first, last, inner=inner, joints=joints, fence=fence)
+        else:
+            self.add(kind, first, last, inner=inner, joints=joints, frame=frame)
+
+    def line_blank(self, index: int) -> bool:
+        starts, text = self.starts, self.text
         start = starts[index]
-        end = starts[index + 1] - 1 if index + 1 < nlines else last_end
+        end = starts[index + 1] - 1 if index + 1 < self.nlines else self.last_end
         # the last character first: most lines are not blank, and then no slice is made
         return start >= end or (text[end - 1].isspace() and text[start:end].isspace())
 
     def add(
+        self,
         kind: BlockKind,
         first: int,
         last: int,
@@ -92,18 +192,14 @@ def segment(  # noqa: C901
         frame: tuple[str, str] | None = None,
     ) -> None:
         """Add lines first..last-1 (0-based), trailing blank lines trimmed."""
-        while last - 1 > first and line_blank(last - 1):
+        while last - 1 > first and self.line_blank(last - 1):
             last -= 1
-        start, end = starts[first], line_end(last - 1)
+        starts = self.starts
+        start = starts[first]
+        end = starts[last] - 1 if last < self.nlines else self.last_end
         if kind == "heading":
-            while path and path[-1].level >= level:
-                path.pop()
-            if title:
-                path.append(Heading(level, title, first + 1))
-            else:  # named from its position: the parent's name (or the line) and the line
-                where = f"{path[-1].text}, line {first + 1}" if path else f"line {first + 1}"
-                path.append(Heading(level, f"({where})", first + 1, untitled=True))
-            shared_path[0] = tuple(path)
+            self.enter_heading(level, title, first)
+        blocks = self.blocks
         blocks.append(
             Block(
                 id="blk_" + str(len(blocks) + 1).zfill(4),
@@ -112,9 +208,9 @@ def segment(  # noqa: C901
                 end_offset=end,
                 start_line=first + 1,
                 end_line=last,
-                header_path=shared_path[0],
-                atomic=kind in atomic_kinds or kind == "container",
-                source=text,
+                header_path=self.shared_path,
+                atomic=kind in self.atomic_kinds or kind == "container",
+                source=self.text,
                 heading_level=level,
                 inner=inner,
                 joints=tuple(j for j in joints if start < j < end) if joints else (),
@@ -123,86 +219,30 @@ def segment(  # noqa: C901
             )
         )
 
-    def add_raw(first: int, last: int) -> None:
+    def enter_heading(self, level: int, title: str, first: int) -> None:
+        """The heading path with the heading of ``level`` on line ``first`` (0-based) at its end."""
+        path = self.path
+        while path and path[-1].level >= level:
+            path.pop()
+        if title:
+            path.append(Heading(level, title, first + 1))
+        else:  # named from its position: the parent's name (or the line) and the line
+            where = f"{path[-1].text}, line {first + 1}" if path else f"line {first + 1}"
+            path.append(Heading(level, f"({where})", first + 1, untitled=True))
+        self.shared_path = tuple(path)
+
+    def add_raw(self, first: int, last: int) -> None:
         """Non-blank runs of lines first..last-1 that no token covered."""
         run_start: int | None = None
         for index in range(first, last):
-            if line_blank(index):
+            if self.line_blank(index):
                 if run_start is not None:
-                    add("raw", run_start, index)
+                    self.add("raw", run_start, index)
                     run_start = None
             elif run_start is None:
                 run_start = index
         if run_start is not None:
-            add("raw", run_start, last)
-
-    covered = doc.body_start_line
-    for tokens in pieces:
-        i = 0
-        n = len(tokens)
-        while i < n:
-            token = tokens[i]
-            if token.level != 0 or token.nesting == -1 or token.map is None:
-                i += 1
-                continue
-            first, last = token.map
-            kind = _KIND_OF_TOKEN.get(token.type, "raw")
-            if token.nesting != 1:
-                close = i
-                inner, joints = _NOTHING_INSIDE
-            elif i + 2 < n and tokens[i + 1].type == "inline" and tokens[i + 2].nesting == -1:
-                close = i + 2  # paragraph, heading: open, inline, close
-                inner, joints = _NOTHING_INSIDE
-            else:
-                close, inner, joints = _container(tokens, i, kind, starts, text)
-            frame = None
-            if kind == "container":
-                if token.type == "container_block_open" and last < nlines and _colons(doc_line(doc, last)):
-                    last += 1  # the closing line, which the token's map leaves out
-                frame = _frame(token, first, last, doc)
-            elif token.type == "html_block" and _opens_details(token.content):
-                details = _details_end(tokens, i)
-                if details is not None:
-                    close, last = details, max(last, tokens[details].map[1])  # type: ignore[index]
-                    kind, inner, joints = (
-                        "container",
-                        _inner_of(tokens, i + 1, close),
-                        _children(tokens, i, close, starts),
-                    )
-                    frame = (
-                        text[starts[first] : starts[token.map[1] - 1]] + doc_line(doc, token.map[1] - 1),
-                        "</details>",
-                    )
-            if first < covered:
-                first = covered
-            if last < first:
-                last = first
-            if last > nlines:
-                last = nlines
-            if first >= last:
-                i = close + 1
-                continue
-            if first > covered:
-                add_raw(covered, first)
-            if kind == "heading":
-                raw = tokens[i + 1].content if i + 1 < n and tokens[i + 1].type == "inline" else ""
-                add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)
-            elif kind == "code" and token.type == "fence":
-                add(
-                    kind,
-                    first,
-                    last,
-                    inner=inner,
-                    joints=joints,
-                    fence=_fence_info(token, text, starts, first, last, doc),
-                )
-            else:
-                add(kind, first, last, inner=inner, joints=joints, frame=frame)
-            covered = last
-            i = close + 1
-    if covered < nlines:
-        add_raw(covered, nlines)
-    return tuple(blocks)
+            self.add("raw", run_start, last)
 
 
 def _container(
