@@ -84,7 +84,7 @@ def _docs(cases: Sequence[Case]) -> str:
 
 def _check_sources(cases: Sequence[Case], stems: Sequence[str], sources: Path, where: str) -> None:
     """Every document to index has a source; the error names the case that wants it."""
-    from chunker.sources import find_source
+    from chunker.lookup import find_source
 
     for stem in stems:
         try:

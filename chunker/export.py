@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chunker.doc_ids import validate_stem
 from chunker.errors import OutputError, UsageError
 from chunker.ownership import Files, exists, sha256_bytes
-from chunker.sources import validate_stem
 
 FORMATS: tuple[str, ...] = ("md", "jsonl")
 Renderer = Callable[["ChunkedDocument"], list[tuple[str, bytes]]]
@@ -119,7 +119,7 @@ def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
 
 def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
     """Ids with artifacts in ``chunks_dir`` (folders holding a meta.json, at any depth), sorted."""
-    from chunker.sources import document_folders
+    from chunker.output_tree import document_folders
 
     if not chunks_dir.is_dir():
         raise UsageError(f"no chunks folder {chunks_dir}; run `chunker` first")

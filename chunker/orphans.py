@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunker.errors import EXIT_OK, EXIT_VALIDATION, ChunkerError
-from chunker.sources import document_folders
+from chunker.output_tree import document_folders
 from chunker.summary import DocOutcome, output_display
 
 

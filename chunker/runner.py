@@ -18,23 +18,12 @@ from chunker.core import DocumentOutcome, chunk_source, describe_failure, finger
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION
 from chunker.freshness import load_json, previous_state, unchanged
+from chunker.lookup import find_source
 from chunker.models import ChunkingResult, Diagnostic
 from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
-from chunker.sources import (
-    FAILING_REASONS,
-    LeftOut,
-    Scan,
-    Selection,
-    Shadowed,
-    SourceFile,
-    ambiguous_message,
-    case_collisions,
-    check_inside,
-    check_output_parents,
-    collision_index,
-    find_source,
-    scan,
-)
+from chunker.output_tree import case_collisions, check_output_parents, collision_index
+from chunker.selection import Selection
+from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, SourceFile, ambiguous_message, check_inside, scan
 from chunker.summary import DocOutcome, RunSummary, Status, output_display
 from chunker.workers import effective_jobs
 
@@ -64,7 +53,7 @@ def process_document(
 ) -> DocOutcome:
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
-    system (:func:`~chunker.sources.collision_index`); looked up in ``out_dir`` when not given."""
+    system (:func:`~chunker.output_tree.collision_index`); looked up in ``out_dir`` when not given."""
     from chunker.reader import read_source_bytes
 
     folder = out_dir / source.stem

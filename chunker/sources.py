@@ -3,7 +3,7 @@
 A document's id is its path relative to ``sources/`` without the extension, with ``/``
 between folders: ``sources/guides/cms/umbraco.mdx`` is ``guides/cms/umbraco``, a flat
 ``sources/guide.md`` is ``guide``. Each part of the id is made from the file or folder name
-by :func:`id_segment` (NFC; letters and digits of any script, ``.``, ``_`` and ``-`` kept; any
+by :func:`~chunker.doc_ids.id_segment` (NFC; letters and digits of any script, ``.``, ``_`` and ``-`` kept; any
 other run of characters becomes one ``-``), so the id is safe as a folder path under
 ``chunks/`` and inside a chunk key. Files under ``sources/_output/auto/`` overlay the tree
 (their id is relative to that folder and they come first in lookup order). For one id:
@@ -19,50 +19,37 @@ order. Every file or folder that is not a source is listed by :func:`scan` with 
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import os
-import re
-import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chunker.errors import SourceError, UsageError, shown
+from chunker.doc_ids import ID_MAX, id_segment
+from chunker.errors import SourceError, UsageError
+from chunker.selection import Selection
 
 __all__ = [
+    "AUTO_DIR",
     "EXTENSIONS",
+    "FAILING_REASONS",
     "MARKDOWN_EXTENSIONS",
     "MAX_DEPTH",
     "REASONS",
-    "STEM_RE",
+    "RESERVED_IDS",
     "LeftOut",
     "Scan",
-    "Selection",
     "Shadowed",
     "SourceFile",
     "ambiguous_message",
-    "case_collisions",
     "check_inside",
-    "collision_index",
     "discover",
-    "find_source",
-    "id_segment",
-    "is_doc_id",
+    "display_path",
+    "require_dir",
     "scan",
     "shown_path",
-    "validate_stem",
+    "source_file",
 ]
 
-STEM_MAX = 100
-STEM_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,99}\Z")
-"""A flat ASCII stem, as every flat ``sources/`` of earlier releases used (ids of that form are
-unchanged)."""
-
-ID_MAX = 1000
-"""Characters of a document id at most (its output path and its chunk keys grow with it)."""
-NAME_MAX = 240
-"""Bytes of one part of an id at most (file systems allow 255 for a name, extension included)."""
 MAX_DEPTH = 32
 """Folder levels below ``sources/`` that are read; a deeper folder is listed as left out."""
 
@@ -89,65 +76,6 @@ REASONS: dict[str, str] = {
 
 FAILING_REASONS = frozenset({"invalid-name", "ambiguous", "too-deep", "unreadable"})
 """Reasons that fail the run (exit 2): a file that looks like a source could not be chunked."""
-
-_GLOB_CHARS = frozenset("*?[]{}")
-_UNSAFE_RUN = re.compile(r"[^\w.\-]+")
-
-
-def id_segment(name: str) -> str | None:
-    """The part of a document id made from one file name (without extension) or folder name:
-    NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
-    replaced by one ``-``, trailing dots removed (Windows drops them). ``None`` when nothing
-    usable is left or the name holds bytes that are not UTF-8."""
-    if any("\udc80" <= c <= "\udcff" for c in name):
-        return None
-    text = _UNSAFE_RUN.sub("-", unicodedata.normalize("NFC", name).strip()).rstrip(".").lstrip("-")
-    if not text or text in (".", "..", "-") or text.startswith("."):
-        return None
-    return text
-
-
-def is_doc_id(value: str) -> bool:
-    """Whether ``value`` is a document id as :func:`scan` makes them (each part unchanged by
-    :func:`id_segment`, no empty part, at most :data:`ID_MAX` characters)."""
-    if not value or len(value) > ID_MAX:
-        return False
-    return all(id_segment(part) == part for part in value.split("/"))
-
-
-def validate_stem(stem: str) -> str:
-    """``stem`` if it is a document id (or a bare name) in the form :func:`scan` gives ids, else
-    :class:`UsageError` saying why; a path written as the file is (``guides/my guide``) is refused
-    with the id to use instead (``guides/my-guide``)."""
-    hint = "give a document id (its path below sources/ without extension, e.g. guides/setup) or a file name"
-    if not stem:
-        raise UsageError(f"the stem is empty; {hint}")
-    quoted = shown(stem, 64)
-    if "\x00" in stem:
-        raise UsageError(f"invalid stem {quoted}: it contains a NUL character")
-    if stem.startswith(("/", "\\")) or os.path.isabs(stem) or re.match(r"[A-Za-z]:[\\/]", stem):
-        raise UsageError(f"invalid stem {quoted}: a document id is relative to sources/, not an absolute path; {hint}")
-    if "\\" in stem:
-        raise UsageError(f"invalid stem {quoted}: separate folders with '/', not '\\'")
-    parts = stem.split("/")
-    if any(p in (".", "..") for p in parts):
-        raise UsageError(f"invalid stem {quoted}: it must not contain '.' or '..' as a folder")
-    if len(stem) > ID_MAX:
-        raise UsageError(f"invalid stem {quoted}: at most {ID_MAX} characters are allowed")
-    if any(c in _GLOB_CHARS for c in stem):
-        raise UsageError(f"invalid stem {quoted}: wildcards are not expanded; name one document")
-    segments = [id_segment(p) for p in parts]
-    if any(s is None for s in segments):
-        raise UsageError(f"invalid stem {quoted}: an empty or unusable folder or file name; {hint}")
-    if any(len(p.encode("utf-8", "surrogatepass")) > NAME_MAX for p in parts):
-        raise UsageError(f"invalid stem {quoted}: a folder or file name is longer than {NAME_MAX} bytes")
-    as_id = "/".join(s for s in segments if s is not None)
-    if as_id != stem:
-        raise UsageError(
-            f"invalid stem {quoted}: not a document id (ids keep letters, digits, '.', '_' and '-'; "
-            f"other characters become '-'): did you mean {as_id!r}?"
-        )
-    return stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,55 +140,17 @@ def display_path(path: Path) -> str:
     return shown_path(rel)
 
 
-def _source_file(stem: str, path: Path) -> SourceFile:
+def source_file(stem: str, path: Path) -> SourceFile:
+    """The :class:`SourceFile` of ``path`` under the id ``stem``."""
     return SourceFile(stem=stem, path=path, display=display_path(path))
 
 
-def _require_dir(sources_dir: Path) -> None:
+def require_dir(sources_dir: Path) -> None:
+    """:class:`UsageError` unless ``sources_dir`` is a folder."""
     if not sources_dir.is_dir():
         raise UsageError(
             f"source folder {display_path(sources_dir)} not found; run from the folder that holds sources/"
         )
-
-
-# -- include / exclude ------------------------------------------------------------
-
-
-def _match_parts(pattern: Sequence[str], parts: Sequence[str]) -> bool:
-    """Glob parts against path parts: ``*``/``?``/``[]`` within one part, ``**`` any number of parts."""
-    if not pattern:
-        return not parts
-    head, rest = pattern[0], pattern[1:]
-    if head == "**":
-        return any(_match_parts(rest, parts[i:]) for i in range(len(parts) + 1))
-    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
-
-
-def glob_matches(pattern: str, rel: str) -> bool:
-    """Whether ``pattern`` matches the path ``rel`` (relative to ``sources/``, ``/``-separated).
-    A pattern without ``/`` matches a file or folder name at any depth (``node_modules``,
-    ``*.draft.md``); one with ``/`` matches from the top (``blog/_drafts``, ``docs/**/old-*``);
-    a trailing ``/`` is ignored."""
-    pattern = pattern.strip().rstrip("/")
-    parts = rel.split("/")
-    if "/" not in pattern:
-        return fnmatch.fnmatchcase(parts[-1], pattern)
-    return _match_parts(pattern.lstrip("/").split("/"), parts)
-
-
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """Which files of the tree are sources: ``include`` (empty = every file of a source type) and
-    ``exclude`` globs (see :func:`glob_matches`), from the config."""
-
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-
-    def excluded(self, rel: str) -> str | None:
-        return next((p for p in self.exclude if glob_matches(p, rel)), None)
-
-    def included(self, rel: str) -> bool:
-        return not self.include or any(glob_matches(p, rel) for p in self.include)
 
 
 # -- the walk -----------------------------------------------------------------------
@@ -407,7 +297,7 @@ class Scan:
 
 def scan(sources_dir: Path, selection: Selection | None = None) -> Scan:
     """Every source document under ``sources_dir``, and every file that will not be chunked."""
-    _require_dir(sources_dir)
+    require_dir(sources_dir)
     walk = _Walk(sources_dir, selection or Selection())
     auto = sources_dir.joinpath(*AUTO_DIR)
     if auto.is_dir() and not auto.is_symlink() and not sources_dir.joinpath(AUTO_DIR[0]).is_symlink():
@@ -418,7 +308,7 @@ def scan(sources_dir: Path, selection: Selection | None = None) -> Scan:
     for stem, candidates in sorted(walk.ranked.items()):
         candidates.sort(key=lambda c: (c[0], c[1]))
         (_, best_name, best), *others = candidates
-        chosen = _source_file(stem, best)
+        chosen = source_file(stem, best)
         found.append(chosen)
         for _, name, path in others:
             display = display_path(path)
@@ -433,84 +323,6 @@ def scan(sources_dir: Path, selection: Selection | None = None) -> Scan:
 def discover(sources_dir: Path, selection: Selection | None = None) -> list[SourceFile]:
     """Every source document under ``sources_dir``, one per id (lookup order wins), sorted by id."""
     return scan(sources_dir, selection).found
-
-
-def _direct(sources_dir: Path, stem: str) -> SourceFile | None:
-    """The file of the flat id ``stem`` by lookup order when its name is the id itself and no
-    other name in its folder gives the same id (else ``None``: the full scan decides)."""
-    auto = sources_dir.joinpath(*AUTO_DIR)
-    for ext in EXTENSIONS:
-        for root in (auto, sources_dir):
-            path = root / f"{stem}{ext}"
-            if os.path.islink(path) or os.path.isfile(path):
-                return None if _namesakes(auto, stem) or _namesakes(sources_dir, stem) else _source_file(stem, path)
-    return None
-
-
-def _namesakes(folder: Path, stem: str) -> bool:
-    """Whether ``folder`` holds a source whose name differs from ``stem`` but gives it as id."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return False
-    for name in names:
-        base, ext = os.path.splitext(name)
-        if ext.lower() in EXTENSIONS and base != stem and id_segment(base) == stem:
-            return True
-    return False
-
-
-def find_source(sources_dir: Path, stem: str, selection: Selection | None = None) -> SourceFile:
-    """The source of ``stem`` (an id, or a bare file name when only one document has it);
-    :class:`UsageError` naming candidates or close matches otherwise."""
-    wanted = validate_stem(stem)
-    selection = selection or Selection()
-    if "/" not in wanted and wanted not in RESERVED_IDS | {AUTO_DIR[0]}:
-        direct = _direct(sources_dir, wanted)
-        name = direct.path.name if direct is not None else ""
-        if direct is not None and selection.excluded(name) is None and selection.included(name):
-            return direct
-    _require_dir(sources_dir)
-    scanned = scan(sources_dir, selection)
-    for source in scanned.found:
-        if source.stem == wanted:
-            clash = [s.display for s in scanned.shadowed if s.stem == wanted and s.ambiguous]
-            if clash:
-                raise UsageError(ambiguous_message(wanted, source.display, clash))
-            return source
-    if "/" not in wanted:
-        named = [s for s in scanned.found if s.stem.rsplit("/", 1)[-1] == wanted]
-        if len(named) == 1:
-            return named[0]
-        if named:
-            shown = ", ".join(s.stem for s in named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
-            raise UsageError(f"stem {wanted!r} names {len(named)} documents ({shown}); give the whole id")
-    for item in scanned.left_out:
-        if item.stem == wanted or (not item.folder and _id_of_display(item.display, sources_dir) == wanted):
-            raise UsageError(f"{item.display} is not chunked: {item.message}")
-    for ext in EXTENSIONS:
-        folder = sources_dir / f"{wanted}{ext}"
-        if os.path.isdir(folder):
-            raise UsageError(f"no source for stem '{wanted}': {display_path(folder)} is a folder, not a file")
-    names = [s.stem for s in scanned.found]
-    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
-    if not close:
-        folded = wanted.casefold()
-        close = [n for n in names if n.casefold() == folded or n.rsplit("/", 1)[-1].casefold() == folded][:3]
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    where = display_path(sources_dir)
-    exts = ", ".join(EXTENSIONS)
-    raise UsageError(
-        f"no source for stem '{wanted}': no {wanted} with {exts} in {where}/ or {where}/_output/auto/{hint}"
-    )
-
-
-def _id_of_display(display: str, sources_dir: Path) -> str:
-    try:
-        rel = os.path.relpath(os.path.abspath(display), os.path.abspath(sources_dir))
-    except ValueError:
-        return ""
-    return os.path.splitext(rel)[0].replace(os.sep, "/")
 
 
 def ambiguous_message(stem: str, chosen: str, others: Iterable[str]) -> str:
@@ -535,85 +347,3 @@ def check_inside(path: Path, root: Path, display: str) -> None:
     )
 
 
-def _fold(name: str) -> str:
-    return unicodedata.normalize("NFC", name).casefold()
-
-
-def case_collisions(stem: str, out_dir: Path) -> list[str]:
-    """Ids whose output folder equals ``stem``'s on a case-insensitive file system (macOS,
-    Windows): entries of ``out_dir`` along the id's path that differ from it but equal it
-    NFC-normalised and case-folded. A missing ``out_dir`` has none."""
-    return collision_index([stem], out_dir, with_stems=False).get(stem, [])
-
-
-def collision_index(stems: Iterable[str], out_dir: Path, *, with_stems: bool = True) -> dict[str, list[str]]:
-    """:func:`case_collisions` of every id at once, listing each output folder once. With
-    ``with_stems`` the ids collide with each other too (two sources whose folders would be one),
-    not only with the entries already in ``out_dir``."""
-    stems = list(stems)
-    names: set[str] = set(stems) if with_stems else set()
-    listed: set[str] = set()
-    for stem in stems:
-        parts = stem.split("/")
-        for depth in range(len(parts)):
-            parent = "/".join(parts[:depth])
-            if parent in listed:
-                continue
-            listed.add(parent)
-            try:
-                entries = os.listdir(out_dir / parent if parent else out_dir)
-            except OSError:
-                continue
-            names.update(f"{parent}/{e}" if parent else e for e in entries)
-    groups: dict[str, list[str]] = {}
-    for name in sorted(names):
-        groups.setdefault(_fold(name), []).append(name)
-    out: dict[str, list[str]] = {}
-    for stem in stems:
-        parts = stem.split("/")
-        clashes: list[str] = []
-        for depth in range(1, len(parts) + 1):
-            prefix = "/".join(parts[:depth])
-            clashes.extend(n for n in groups.get(_fold(prefix), []) if n != prefix)
-        out[stem] = clashes
-    return out
-
-
-def check_output_parents(out_dir: Path, stem: str) -> None:
-    """Refuse to write below a symlinked folder of ``out_dir`` on the way to a document's folder
-    (``chunks/guides`` linked elsewhere would put ``guides/x`` outside ``chunks/``)."""
-    from chunker.errors import OutputError
-
-    folder = out_dir
-    for part in stem.split("/")[:-1]:
-        folder = folder / part
-        if os.path.islink(folder):
-            raise OutputError(
-                "an output folder on the way is a symlink; refused (chunker writes only into real folders)",
-                path=display_path(folder),
-            )
-
-
-def document_folders(out_dir: Path) -> list[str]:
-    """Ids of the document folders below ``out_dir`` (folders holding a meta.json), sorted.
-    Hidden folders, symlinks and the export/eval folders at the top are not searched; at most
-    :data:`MAX_DEPTH` levels."""
-    found: list[str] = []
-    stack: list[tuple[str, str, int]] = [(str(out_dir), "", 0)]
-    while stack:
-        folder, prefix, depth = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
-                continue
-            if depth == 0 and entry.name in RESERVED_IDS:
-                continue
-            stem = prefix + entry.name
-            if os.path.isfile(os.path.join(entry.path, "meta.json")):
-                found.append(stem)
-            if depth < MAX_DEPTH:
-                stack.append((entry.path, stem + "/", depth + 1))
-    return sorted(found)

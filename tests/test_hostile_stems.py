@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from _hostile import Case, assert_contract, cases_matching, make_work, run_in, tree
 
+from chunker.doc_ids import validate_stem
 from chunker.errors import UsageError
-from chunker.sources import validate_stem
 
 BASELINE = Path(__file__).resolve().parent / "data" / "badinput" / "baseline_valid.md"
 """The bad-input suite's valid baseline document (vendored)."""
@@ -142,7 +142,7 @@ def test_a_symlink_inside_sources_is_followed(
 def test_a_stem_that_differs_only_in_case_from_an_existing_output_is_reported_as_a_collision(
     first: str, second: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from chunker.sources import case_collisions
+    from chunker.output_tree import case_collisions
 
     if not first.isascii():  # not a valid stem: check the folding itself
         (tmp_path / first).mkdir()

@@ -7,19 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from chunker.doc_ids import STEM_RE, is_doc_id, validate_stem
 from chunker.errors import EXIT_SOURCE, EXIT_USAGE, SourceError, UsageError
-from chunker.sources import (
-    STEM_RE,
-    SourceFile,
-    case_collisions,
-    check_inside,
-    collision_index,
-    discover,
-    find_source,
-    is_doc_id,
-    scan,
-    validate_stem,
-)
+from chunker.lookup import find_source
+from chunker.output_tree import case_collisions, collision_index
+from chunker.sources import SourceFile, check_inside, discover, scan
 
 
 def touch(path: Path, text: str = "# T\n") -> Path:

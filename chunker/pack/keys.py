@@ -7,8 +7,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Protocol
 
+from chunker.doc_ids import is_doc_id
 from chunker.models import Heading
-from chunker.sources import is_doc_id
 from chunker.strategies import Section
 
 _ZIFFER = re.compile(

@@ -1,0 +1,83 @@
+"""Document ids: the id a file or folder name gives, and the ``--stem`` values accepted.
+
+A document's id is its path relative to ``sources/`` without the extension, with ``/`` between
+folders. Each part is made from the file or folder name by :func:`id_segment` (NFC; letters and
+digits of any script, ``.``, ``_`` and ``-`` kept; any other run of characters becomes one ``-``),
+so the id is safe as a folder path under ``chunks/`` and inside a chunk key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+
+from chunker.errors import UsageError, shown
+
+STEM_MAX = 100
+STEM_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,99}\Z")
+"""A flat ASCII stem, as every flat ``sources/`` of earlier releases used (ids of that form are
+unchanged)."""
+
+ID_MAX = 1000
+"""Characters of a document id at most (its output path and its chunk keys grow with it)."""
+NAME_MAX = 240
+"""Bytes of one part of an id at most (file systems allow 255 for a name, extension included)."""
+_GLOB_CHARS = frozenset("*?[]{}")
+_UNSAFE_RUN = re.compile(r"[^\w.\-]+")
+
+
+def id_segment(name: str) -> str | None:
+    """The part of a document id made from one file name (without extension) or folder name:
+    NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
+    replaced by one ``-``, trailing dots removed (Windows drops them). ``None`` when nothing
+    usable is left or the name holds bytes that are not UTF-8."""
+    if any("\udc80" <= c <= "\udcff" for c in name):
+        return None
+    text = _UNSAFE_RUN.sub("-", unicodedata.normalize("NFC", name).strip()).rstrip(".").lstrip("-")
+    if not text or text in (".", "..", "-") or text.startswith("."):
+        return None
+    return text
+
+
+def is_doc_id(value: str) -> bool:
+    """Whether ``value`` is a document id as :func:`~chunker.sources.scan` makes them (each part unchanged by
+    :func:`id_segment`, no empty part, at most :data:`ID_MAX` characters)."""
+    if not value or len(value) > ID_MAX:
+        return False
+    return all(id_segment(part) == part for part in value.split("/"))
+
+
+def validate_stem(stem: str) -> str:
+    """``stem`` if it is a document id (or a bare name) in the form :func:`~chunker.sources.scan` gives ids, else
+    :class:`UsageError` saying why; a path written as the file is (``guides/my guide``) is refused
+    with the id to use instead (``guides/my-guide``)."""
+    hint = "give a document id (its path below sources/ without extension, e.g. guides/setup) or a file name"
+    if not stem:
+        raise UsageError(f"the stem is empty; {hint}")
+    quoted = shown(stem, 64)
+    if "\x00" in stem:
+        raise UsageError(f"invalid stem {quoted}: it contains a NUL character")
+    if stem.startswith(("/", "\\")) or os.path.isabs(stem) or re.match(r"[A-Za-z]:[\\/]", stem):
+        raise UsageError(f"invalid stem {quoted}: a document id is relative to sources/, not an absolute path; {hint}")
+    if "\\" in stem:
+        raise UsageError(f"invalid stem {quoted}: separate folders with '/', not '\\'")
+    parts = stem.split("/")
+    if any(p in (".", "..") for p in parts):
+        raise UsageError(f"invalid stem {quoted}: it must not contain '.' or '..' as a folder")
+    if len(stem) > ID_MAX:
+        raise UsageError(f"invalid stem {quoted}: at most {ID_MAX} characters are allowed")
+    if any(c in _GLOB_CHARS for c in stem):
+        raise UsageError(f"invalid stem {quoted}: wildcards are not expanded; name one document")
+    segments = [id_segment(p) for p in parts]
+    if any(s is None for s in segments):
+        raise UsageError(f"invalid stem {quoted}: an empty or unusable folder or file name; {hint}")
+    if any(len(p.encode("utf-8", "surrogatepass")) > NAME_MAX for p in parts):
+        raise UsageError(f"invalid stem {quoted}: a folder or file name is longer than {NAME_MAX} bytes")
+    as_id = "/".join(s for s in segments if s is not None)
+    if as_id != stem:
+        raise UsageError(
+            f"invalid stem {quoted}: not a document id (ids keep letters, digits, '.', '_' and '-'; "
+            f"other characters become '-'): did you mean {as_id!r}?"
+        )
+    return stem

@@ -1,0 +1,104 @@
+"""The source of one ``--stem``: an id, or a bare file name when only one document has it.
+
+A flat id whose file is there by name is found without walking the tree; anything else is
+looked up in a full :func:`~chunker.sources.scan`, and a miss names candidates or close matches.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+from chunker.doc_ids import id_segment, validate_stem
+from chunker.errors import UsageError
+from chunker.selection import Selection
+from chunker.sources import (
+    AUTO_DIR,
+    EXTENSIONS,
+    RESERVED_IDS,
+    SourceFile,
+    ambiguous_message,
+    display_path,
+    require_dir,
+    scan,
+    source_file,
+)
+
+
+def _direct(sources_dir: Path, stem: str) -> SourceFile | None:
+    """The file of the flat id ``stem`` by lookup order when its name is the id itself and no
+    other name in its folder gives the same id (else ``None``: the full scan decides)."""
+    auto = sources_dir.joinpath(*AUTO_DIR)
+    for ext in EXTENSIONS:
+        for root in (auto, sources_dir):
+            path = root / f"{stem}{ext}"
+            if os.path.islink(path) or os.path.isfile(path):
+                return None if _namesakes(auto, stem) or _namesakes(sources_dir, stem) else source_file(stem, path)
+    return None
+
+
+def _namesakes(folder: Path, stem: str) -> bool:
+    """Whether ``folder`` holds a source whose name differs from ``stem`` but gives it as id."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    for name in names:
+        base, ext = os.path.splitext(name)
+        if ext.lower() in EXTENSIONS and base != stem and id_segment(base) == stem:
+            return True
+    return False
+
+
+def find_source(sources_dir: Path, stem: str, selection: Selection | None = None) -> SourceFile:
+    """The source of ``stem`` (an id, or a bare file name when only one document has it);
+    :class:`UsageError` naming candidates or close matches otherwise."""
+    wanted = validate_stem(stem)
+    selection = selection or Selection()
+    if "/" not in wanted and wanted not in RESERVED_IDS | {AUTO_DIR[0]}:
+        direct = _direct(sources_dir, wanted)
+        name = direct.path.name if direct is not None else ""
+        if direct is not None and selection.excluded(name) is None and selection.included(name):
+            return direct
+    require_dir(sources_dir)
+    scanned = scan(sources_dir, selection)
+    for source in scanned.found:
+        if source.stem == wanted:
+            clash = [s.display for s in scanned.shadowed if s.stem == wanted and s.ambiguous]
+            if clash:
+                raise UsageError(ambiguous_message(wanted, source.display, clash))
+            return source
+    if "/" not in wanted:
+        named = [s for s in scanned.found if s.stem.rsplit("/", 1)[-1] == wanted]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            shown = ", ".join(s.stem for s in named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
+            raise UsageError(f"stem {wanted!r} names {len(named)} documents ({shown}); give the whole id")
+    for item in scanned.left_out:
+        if item.stem == wanted or (not item.folder and _id_of_display(item.display, sources_dir) == wanted):
+            raise UsageError(f"{item.display} is not chunked: {item.message}")
+    for ext in EXTENSIONS:
+        folder = sources_dir / f"{wanted}{ext}"
+        if os.path.isdir(folder):
+            raise UsageError(f"no source for stem '{wanted}': {display_path(folder)} is a folder, not a file")
+    names = [s.stem for s in scanned.found]
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
+    if not close:
+        folded = wanted.casefold()
+        close = [n for n in names if n.casefold() == folded or n.rsplit("/", 1)[-1].casefold() == folded][:3]
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    where = display_path(sources_dir)
+    exts = ", ".join(EXTENSIONS)
+    raise UsageError(
+        f"no source for stem '{wanted}': no {wanted} with {exts} in {where}/ or {where}/_output/auto/{hint}"
+    )
+
+
+def _id_of_display(display: str, sources_dir: Path) -> str:
+    try:
+        rel = os.path.relpath(os.path.abspath(display), os.path.abspath(sources_dir))
+    except ValueError:
+        return ""
+    return os.path.splitext(rel)[0].replace(os.sep, "/")

@@ -1,0 +1,95 @@
+"""The ``chunks/`` tree as a whole: its document folders, ids whose folders collide on a
+case-insensitive file system, and symlinked folders on the way to a document's folder."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+from chunker.sources import MAX_DEPTH, RESERVED_IDS, display_path
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def case_collisions(stem: str, out_dir: Path) -> list[str]:
+    """Ids whose output folder equals ``stem``'s on a case-insensitive file system (macOS,
+    Windows): entries of ``out_dir`` along the id's path that differ from it but equal it
+    NFC-normalised and case-folded. A missing ``out_dir`` has none."""
+    return collision_index([stem], out_dir, with_stems=False).get(stem, [])
+
+
+def collision_index(stems: Iterable[str], out_dir: Path, *, with_stems: bool = True) -> dict[str, list[str]]:
+    """:func:`case_collisions` of every id at once, listing each output folder once. With
+    ``with_stems`` the ids collide with each other too (two sources whose folders would be one),
+    not only with the entries already in ``out_dir``."""
+    stems = list(stems)
+    names: set[str] = set(stems) if with_stems else set()
+    listed: set[str] = set()
+    for stem in stems:
+        parts = stem.split("/")
+        for depth in range(len(parts)):
+            parent = "/".join(parts[:depth])
+            if parent in listed:
+                continue
+            listed.add(parent)
+            try:
+                entries = os.listdir(out_dir / parent if parent else out_dir)
+            except OSError:
+                continue
+            names.update(f"{parent}/{e}" if parent else e for e in entries)
+    groups: dict[str, list[str]] = {}
+    for name in sorted(names):
+        groups.setdefault(_fold(name), []).append(name)
+    out: dict[str, list[str]] = {}
+    for stem in stems:
+        parts = stem.split("/")
+        clashes: list[str] = []
+        for depth in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:depth])
+            clashes.extend(n for n in groups.get(_fold(prefix), []) if n != prefix)
+        out[stem] = clashes
+    return out
+
+
+def check_output_parents(out_dir: Path, stem: str) -> None:
+    """Refuse to write below a symlinked folder of ``out_dir`` on the way to a document's folder
+    (``chunks/guides`` linked elsewhere would put ``guides/x`` outside ``chunks/``)."""
+    from chunker.errors import OutputError
+
+    folder = out_dir
+    for part in stem.split("/")[:-1]:
+        folder = folder / part
+        if os.path.islink(folder):
+            raise OutputError(
+                "an output folder on the way is a symlink; refused (chunker writes only into real folders)",
+                path=display_path(folder),
+            )
+
+
+def document_folders(out_dir: Path) -> list[str]:
+    """Ids of the document folders below ``out_dir`` (folders holding a meta.json), sorted.
+    Hidden folders, symlinks and the export/eval folders at the top are not searched; at most
+    :data:`~chunker.sources.MAX_DEPTH` levels."""
+    found: list[str] = []
+    stack: list[tuple[str, str, int]] = [(str(out_dir), "", 0)]
+    while stack:
+        folder, prefix, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+                continue
+            if depth == 0 and entry.name in RESERVED_IDS:
+                continue
+            stem = prefix + entry.name
+            if os.path.isfile(os.path.join(entry.path, "meta.json")):
+                found.append(stem)
+            if depth < MAX_DEPTH:
+                stack.append((entry.path, stem + "/", depth + 1))
+    return sorted(found)
