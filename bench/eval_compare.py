@@ -51,7 +51,9 @@ from pathlib import Path
 from typing import Any
 
 from chunker.config import ChunkerConfig
-from chunker.evaluate import Case, CaseResult, EvalReport, evaluate, load_cases, stemmer_name, summarize
+from chunker.eval_cases import Case, load_cases
+from chunker.eval_tokens import stemmer_name
+from chunker.evaluate import CaseResult, EvalReport, evaluate, summarize
 from chunker.inline import heading_text
 from chunker.parse import BlockTokens, read_document
 from chunker.pipeline import chunk_markdown

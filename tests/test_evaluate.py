@@ -10,24 +10,13 @@ from typing import Any
 import pytest
 
 from chunker.errors import EXIT_USAGE, UsageError
-from chunker.evaluate import (
-    BM25Index,
-    Case,
-    DenseIndex,
-    check_forbidden,
-    check_thresholds,
-    evaluate,
-    first_relevant_rank,
-    hit_at_k,
-    load_cases,
-    load_forbidden,
-    mean,
-    reciprocal_rank,
-    render_table,
-    resolve_model_path,
-    summarize,
-    tokenize,
-)
+from chunker.eval_cases import Case, load_cases
+from chunker.eval_forbidden import check_forbidden, load_forbidden
+from chunker.eval_index import BM25Index, DenseIndex, resolve_model_path
+from chunker.eval_metrics import first_relevant_rank, hit_at_k, mean, reciprocal_rank
+from chunker.eval_table import render_table
+from chunker.eval_tokens import tokenize
+from chunker.evaluate import check_thresholds, evaluate, summarize
 
 
 def _has_stemmer() -> bool:
