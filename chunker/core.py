@@ -11,6 +11,7 @@ outcome with the CLI's message and exit code, never an exception.
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -166,7 +167,7 @@ def dumps(value: Any) -> bytes:
     """The JSON bytes of every artifact: indented by two, one final newline."""
     import orjson
 
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
 
 
 def read_json(path: Path) -> tuple[bytes, Any]:
@@ -178,9 +179,27 @@ def read_json(path: Path) -> tuple[bytes, Any]:
     return data, orjson.loads(data)
 
 
+_BATCH = 256
+"""Chunks serialised at a time by :func:`chunks_bytes`."""
+
+
 def chunks_bytes(result: ChunkingResult) -> bytes:
-    """The ``chunks.json`` bytes of a result."""
-    return dumps([c.to_dict() for c in result.chunks])
+    """The ``chunks.json`` bytes of a result: ``dumps`` of the list of chunk objects, built a batch
+    of chunks at a time into one growing buffer, so neither every chunk's dict nor a second copy
+    of the bytes exists at once (peak: the output plus one batch)."""
+    import orjson
+
+    chunks = result.chunks
+    if not chunks:
+        return dumps([])
+    buf = io.BytesIO()
+    buf.write(b"[")
+    for i in range(0, len(chunks), _BATCH):
+        part = orjson.dumps([c.to_dict() for c in chunks[i : i + _BATCH]], option=orjson.OPT_INDENT_2)
+        buf.write(b",\n" if i else b"\n")
+        buf.write(memoryview(part)[2:-2])  # the items, without the list's "[\n" and "\n]"
+    buf.write(b"\n]\n")
+    return buf.getvalue()  # hands over the buffer without a copy
 
 
 def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str) -> dict[str, bytes]:

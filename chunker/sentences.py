@@ -66,38 +66,48 @@ _WORD_WINDOW = 24
 """Bounded look-behind for the word before a dot; longer words are never abbreviations."""
 
 
-def sentence_cuts(text: str) -> list[int]:
+def sentence_cuts(text: str, spacing: int = 0) -> list[int]:
     """Offsets (0 < k < len(text)) where a new sentence starts: text[:k] ends a sentence (including its
-    trailing whitespace), text[k:] starts the next. Strictly increasing."""
+    trailing whitespace), text[k:] starts the next. Strictly increasing. With ``spacing``, a cut less
+    than ``spacing`` characters after the previous one (or the start) is left out."""
     cuts: list[int] = []
     n = len(text)
+    last = 0
     for m in _CANDIDATE.finditer(text):
         k = m.end()
+        if k - last < spacing:
+            continue
         ws_start = m.start("ws")
         if ws_start < 0:  # a blank line
             if m.start() > 0 and k < n:
                 cuts.append(k)
+                last = k
         elif k == n:
             break
         elif text.count("\n", ws_start, k) >= 2 or (_starts_sentence(text[k]) and not _is_abbreviation(text, m, k)):
             cuts.append(k)
+            last = k
     return cuts
 
 
-def word_cuts(text: str, join_marks: bool = False) -> list[int]:
+def word_cuts(text: str, join_marks: bool = False, spacing: int = 0) -> list[int]:
     """Offsets where a new word starts after whitespace (same convention). With ``join_marks``, a
     "word" without a letter or digit (``>`` of a deep quote, ``|``, ``-``, ``*``) is no cut of its
-    own: it stays with the word after it, so a run of markers gives one cut, not one per marker."""
+    own: it stays with the word after it, so a run of markers gives one cut, not one per marker.
+    With ``spacing``, a cut less than ``spacing`` characters after the previous one (or the start)
+    is left out."""
     n = len(text)
-    if not join_marks:
+    if not join_marks and not spacing:
         return [m.end() for m in _WHITESPACE.finditer(text) if m.start() > 0 and m.end() < n]
     cuts: list[int] = []
-    seen = 0  # text[last cut:seen] holds no letter or digit (each character is looked at once)
+    last = 0
+    seen = 0  # start of the word before the current whitespace (each character is looked at once)
     for m in _WHITESPACE.finditer(text):
         k = m.end()
         if m.start() > 0 and k < n:
-            if _LETTER_OR_DIGIT.search(text, seen, m.start()) is not None:
+            if k - last >= spacing and (not join_marks or _LETTER_OR_DIGIT.search(text, seen, m.start()) is not None):
                 cuts.append(k)
+                last = k
             seen = k
     return cuts
 

@@ -37,6 +37,41 @@ def test_a_deep_quote_is_packed_from_a_few_units_per_line_not_one_per_marker(mon
     assert max(c.chars for c in result.chunks) <= ChunkerConfig().max_chars
 
 
+def _unit_counts(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    counts: list[int] = []
+    real = pack_module.build_units
+
+    def counting(space: object) -> object:
+        units, notes = real(space)  # type: ignore[arg-type]
+        counts.append(len(units))
+        return units, notes
+
+    monkeypatch.setattr(pack_module, "build_units", counting)
+    return counts
+
+
+_SMALL = {"max_chars": 200, "target_chars": 120, "min_chars": 20}
+
+
+@pytest.mark.parametrize(("words", "coarse"), [(1_500, False), (8_000, True)], ids=["9KB", "48KB"])
+def test_a_line_of_words_over_64_budgets_is_packed_from_units_of_an_eighth_of_a_budget(
+    monkeypatch: pytest.MonkeyPatch, words: int, coarse: bool
+) -> None:
+    text = "lorem ipsum " * (words // 2)  # one paragraph, no sentence end: cut between words
+    cfg = ChunkerConfig.from_mapping(_SMALL)
+    counts = _unit_counts(monkeypatch)
+    result = chunk_markdown(text, cfg, "w", "w.md")
+    if coarse:  # was one unit per word (8,000)
+        assert sum(counts) <= len(text) // (cfg.max_chars // 8 - 10)
+    else:  # prose of normal length: a unit per word, as ever
+        assert sum(counts) == words
+    assert max(c.chars for c in result.chunks) <= cfg.max_chars
+    assert all(text[c.start_offset : c.end_offset] == c.content_original for c in result.chunks)
+    assert all(text[c.end_offset] == " " for c in result.chunks[:-1])  # cut between words
+    assert "".join(c.content_original for c in result.chunks).replace(" ", "") == text.replace(" ", "")
+    assert min(c.chars for c in result.chunks[:-1]) >= cfg.target_chars // 2
+
+
 @pytest.mark.slow
 def test_a_4_mb_deep_quote_peaks_under_10_times_its_size_plus_a_fixed_base(tmp_path: Path) -> None:
     (tmp_path / "sources").mkdir()

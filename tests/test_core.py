@@ -116,3 +116,16 @@ def test_notes_of_the_caller_go_into_the_report() -> None:
 def test_the_core_is_public_in_the_chunker_namespace() -> None:
     assert {"chunk_source", "DocumentOutcome"} <= set(chunker.__all__)
     assert chunker.DocumentOutcome is DocumentOutcome
+
+
+@pytest.mark.parametrize("sections", [0, 1, 255, 256, 257, 700])
+def test_chunks_json_built_a_batch_at_a_time_is_the_json_of_the_whole_list(sections: int) -> None:
+    from chunker.core import chunks_bytes, dumps
+
+    part = '## Part {i}\n\nSome text of part {i}, with "quotes"\nand a line break.\n\n'
+    text = "".join(part.format(i=i) for i in range(sections))
+    outcome = chunk_source(text.encode(), doc_id="d", source_path="d.md", config=ChunkerConfig())
+    assert outcome.result is not None and len(outcome.chunks) == sections
+    whole = orjson.dumps([c.to_dict() for c in outcome.chunks], option=orjson.OPT_INDENT_2) + b"\n"
+    assert chunks_bytes(outcome.result) == whole == outcome.artifacts["chunks.json"]
+    assert dumps({"a": [1]}) == b'{\n  "a": [\n    1\n  ]\n}\n'

@@ -208,3 +208,36 @@ def test_hard_cuts_are_increasing_lossless_and_within_size(parts: list[str], siz
     cuts = hard_cuts(text, size)
     _assert_valid_cuts(text, cuts)
     assert all(len(p) <= size for p in _pieces(text, cuts))
+
+
+def _thinned(cuts: list[int], spacing: int) -> list[int]:
+    kept: list[int] = []
+    for k in cuts:
+        if k - (kept[-1] if kept else 0) >= spacing:
+            kept.append(k)
+    return kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_ALPHABET, max_size=80), spacing=st.integers(min_value=1, max_value=12))
+def test_cuts_with_a_spacing_are_those_at_least_that_far_after_the_previous_one_kept(
+    parts: list[str], spacing: int
+) -> None:
+    text = "".join(parts)
+    for cut, options in (
+        (sentence_cuts, {}),
+        (word_cuts, {}),
+        (word_cuts, {"join_marks": True}),
+    ):
+        every = cut(text, **options)  # type: ignore[operator]
+        spaced = cut(text, spacing=spacing, **options)  # type: ignore[operator]
+        _assert_valid_cuts(text, spaced)
+        assert spaced == _thinned(every, spacing)
+
+
+def test_a_spacing_of_a_hundred_leaves_one_word_cut_per_hundred_characters() -> None:
+    text = "word " * 2_000
+    assert len(word_cuts(text)) == 1_999
+    spaced = word_cuts(text, spacing=100)
+    assert len(spaced) == 99
+    assert all(b - a == 100 for a, b in itertools.pairwise([0, *spaced]))

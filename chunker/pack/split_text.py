@@ -55,10 +55,11 @@ def _cut(
     if not force and measure(text) <= budget:
         out.append((base, base + len(text), strength))
         return
+    spacing = _spacing(space, text, budget)
     if level == 0:
-        cuts, piece_strength = sentence_cuts(text), SENTENCE
+        cuts, piece_strength = sentence_cuts(text, spacing), SENTENCE
     elif level == 1:
-        cuts, piece_strength = word_cuts(text, join_marks=True), WORD
+        cuts, piece_strength = word_cuts(text, join_marks=True, spacing=spacing), WORD
     else:
         cuts, piece_strength = hard_cuts(text, budget), HARD
     cuts = [c for c in cuts if not text.startswith(("```", "~~~"), c)]
@@ -77,6 +78,21 @@ def _cut(
             _cut(space, trimmed, base + a, budget, s, out, level + 1)
             if len(out) == before:
                 out.append((base + a, base + a + len(trimmed), s))
+
+
+COARSE_AFTER = 64
+"""Text longer than this many budgets (in characters, ~4 per token) is cut into coarser units."""
+COARSE_UNITS = 8
+"""Units per budget in coarse text: its sentence or word cuts are at least budget / 8 apart."""
+
+
+def _spacing(space: SectionSpace, text: str, budget: int) -> int:
+    """The least distance, in characters, between two cuts of ``text``: 0 (every sentence or
+    word) for prose of normal length; for pathological prose (a 50 MB line of words) a unit per
+    eighth of a budget, so the units stay few (memory linear in the input with a small constant)
+    while a chunk still ends within an eighth of a budget of where a cut at every word would."""
+    chars = budget if space.chars_mode else 4 * budget
+    return chars // COARSE_UNITS if len(text) > COARSE_AFTER * chars else 0
 
 
 def emit_cuts(
