@@ -21,6 +21,7 @@ from typing import Any, Literal
 from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig
 from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError, SourceError
+from chunker.gcpause import collector_paused
 from chunker.models import Chunk, ChunkingResult, Diagnostic
 from chunker.policy import exit_code
 
@@ -77,6 +78,7 @@ class DocumentOutcome:
         return self.result.diagnostics.metrics if self.result is not None else {}
 
 
+@collector_paused
 def chunk_source(
     raw: bytes,
     *,
@@ -90,7 +92,8 @@ def chunk_source(
     output folder that clashes in case) that go into report.json with the others.
 
     Never raises for a bad document: undecodable bytes, a file over ``max_file_bytes``, structure
-    nested too deeply, an exhausted memory and internal errors all give a ``failed`` outcome."""
+    nested too deeply, an exhausted memory and internal errors all give a ``failed`` outcome.
+    The garbage collector is paused meanwhile (:mod:`chunker.gcpause`)."""
     fingerprint = ""
     try:
         fingerprint = fingerprint_of(config)
