@@ -67,7 +67,7 @@ def _resolve(src: str, folder: str) -> tuple[str | None, bool | None]:
     return path, exists
 
 
-def _line_assets(text: str, line: int, folder: str, refs: dict[str, tuple[str, str]]) -> list[Asset]:
+def _line_assets(text: str, line: int, resolve: _Resolver, refs: dict[str, tuple[str, str]]) -> list[Asset]:
     out: list[Asset] = []
     if "`" in text:
         text = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
@@ -75,7 +75,7 @@ def _line_assets(text: str, line: int, folder: str, refs: dict[str, tuple[str, s
         for m in _INLINE.finditer(text):
             src = m.group(3) if m.group(3) is not None else (m.group(4) or "")
             title = m.group(5) or m.group(6) or m.group(7) or ""
-            path, exists = _resolve(src, folder)
+            path, exists = resolve(src)
             image = m.group(1) == "!"
             if image or path is not None:
                 out.append(Asset("image" if image else "link", src, m.group(2), title, line, path, exists))
@@ -84,7 +84,7 @@ def _line_assets(text: str, line: int, folder: str, refs: dict[str, tuple[str, s
             label = _label(m.group(2) or m.group(1))
             if label in refs:
                 src, title = refs[label]
-                path, exists = _resolve(src, folder)
+                path, exists = resolve(src)
                 out.append(Asset("image", src, m.group(1), title, line, path, exists))
     if "<img" in text.lower():
         for m in _IMG.finditer(text):
@@ -92,39 +92,68 @@ def _line_assets(text: str, line: int, folder: str, refs: dict[str, tuple[str, s
                 a.group(1).lower(): a.group(2) or a.group(3) or a.group(4) or "" for a in _ATTR.finditer(m.group(0))
             }
             if attrs.get("src"):
-                path, exists = _resolve(attrs["src"], folder)
+                path, exists = resolve(attrs["src"])
                 out.append(
                     Asset("image", attrs["src"], attrs.get("alt", ""), attrs.get("title", ""), line, path, exists)
                 )
     return out
 
 
+class _Resolver:
+    """:func:`_resolve` against one folder, each ``src`` once per document (a link repeated in
+    many chunks is looked up on disk once)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.seen: dict[str, tuple[str | None, bool | None]] = {}
+
+    def __call__(self, src: str) -> tuple[str | None, bool | None]:
+        found = self.seen.get(src)
+        if found is None:
+            found = self.seen[src] = _resolve(src, self.folder)
+        return found
+
+
+_MARKERS = ("](", "![", "<img", "<IMG")
+
+
+def _has_marker(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds one of :data:`_MARKERS` (without slicing it)."""
+    return any(text.find(m, start, end) >= 0 for m in _MARKERS)
+
+
 def chunk_assets(
-    chunk: Chunk, text: str, blocks: dict[str, Block], folder: str, refs: dict[str, tuple[str, str]]
+    chunk: Chunk, text: str, blocks: dict[str, Block], folder: str | _Resolver, refs: dict[str, tuple[str, str]]
 ) -> tuple[Asset, ...]:
     """The assets of one chunk: its lines outside code blocks, in source order."""
+    resolve = folder if isinstance(folder, _Resolver) else _Resolver(folder)
     out: list[Asset] = []
     for block_id in chunk.block_ids:
         block = blocks.get(block_id)
         if block is None or block.kind == "code":
             continue
         start, end = max(block.start_offset, chunk.start_offset), min(block.end_offset, chunk.end_offset)
-        piece = text[start:end]
-        if not any(m in piece for m in ("](", "![", "<img", "<IMG")):
+        if not _has_marker(text, start, end):
             continue
         line = block.start_line if start == block.start_offset else chunk.start_line
-        for k, row in enumerate(piece.split("\n")):
-            out.extend(_line_assets(row, line + k, folder, refs))
+        for k, row in enumerate(text[start:end].split("\n")):
+            # a line without a marker has no asset (hiding code spans only removes markers)
+            if "](" in row or "![" in row or ("<" in row and "<img" in row.lower()):
+                out.extend(_line_assets(row, line + k, resolve, refs))
     return tuple(out)
 
 
 def with_assets(chunks: Sequence[Chunk], text: str, blocks: Sequence[Block], source_path: str) -> tuple[Chunk, ...]:
     """``chunks`` with their ``assets`` filled in (paths resolved against ``source_path``'s folder)."""
-    if not any(m in text for m in ("](", "![", "<img", "<IMG")):
+    if not any(m in text for m in _MARKERS):
         return tuple(chunks)
     from dataclasses import replace
 
-    folder = posixpath.dirname(source_path.replace(os.sep, "/"))
+    resolve = _Resolver(posixpath.dirname(source_path.replace(os.sep, "/")))
     refs = definitions(text)
     by_id = {b.id: b for b in blocks}
-    return tuple(replace(c, assets=chunk_assets(c, text, by_id, folder, refs)) for c in chunks)
+    out: list[Chunk] = []
+    for chunk in chunks:
+        found = chunk_assets(chunk, text, by_id, resolve, refs)
+        out.append(replace(chunk, assets=found) if found else chunk)  # no copy of a chunk without assets
+    return tuple(out)

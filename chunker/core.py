@@ -197,8 +197,9 @@ def chunks_bytes(result: ChunkingResult) -> bytes:
         return dumps([])
     buf = io.BytesIO()
     buf.write(b"[")
+    paths: dict[int, tuple[list[dict[str, Any]], str]] = {}  # chunks of a section share their path
     for i in range(0, len(chunks), _BATCH):
-        part = orjson.dumps([c.to_dict() for c in chunks[i : i + _BATCH]], option=orjson.OPT_INDENT_2)
+        part = orjson.dumps([c.to_dict(paths) for c in chunks[i : i + _BATCH]], option=orjson.OPT_INDENT_2)
         buf.write(b",\n" if i else b"\n")
         buf.write(memoryview(part)[2:-2])  # the items, without the list's "[\n" and "\n]"
     buf.write(b"\n]\n")

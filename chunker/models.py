@@ -197,25 +197,35 @@ class Chunk:
     def section_path(self) -> str:
         return " > ".join(h.text for h in self.header_path)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, paths: dict[int, tuple[list[dict[str, Any]], str]] | None = None) -> dict[str, Any]:
+        """The ``chunks.json`` object. ``paths`` caches, per header path object, its list of
+        heading objects and its ``section_path``: chunks of one section share one tuple, and the
+        objects may be shared too (``core.chunks_bytes``)."""
+        header_path = self.header_path
+        cached = paths.get(id(header_path)) if paths is not None else None
+        if cached is None:
+            cached = ([h.to_dict() for h in header_path], " > ".join([h.text for h in header_path]))
+            if paths is not None:
+                paths[id(header_path)] = cached
+        embedding = self.content_for_embedding
         return {
             "chunk_id": self.chunk_id,
             "chunk_index": self.chunk_index,
             "chunk_key": self.chunk_key,
             "content_hash": self.content_hash,
-            "embedding_hash": self.embedding_hash,
+            "embedding_hash": hashlib.sha256(embedding.encode("utf-8", "surrogatepass")).hexdigest(),
             "content_original": self.content_original,
-            "content_for_embedding": self.content_for_embedding,
+            "content_for_embedding": embedding,
             "content_type": self.content_type,
-            "chars": self.chars,
+            "chars": len(embedding),
             "size": self.size,
             "start_line": self.start_line,
             "end_line": self.end_line,
             "start_offset": self.start_offset,
             "end_offset": self.end_offset,
-            "header_path": [h.to_dict() for h in self.header_path],
+            "header_path": cached[0],
             "section": self.section,
-            "section_path": self.section_path,
+            "section_path": cached[1],
             "ziffer": self.ziffer,
             "page": self.page,
             "block_ids": list(self.block_ids),
@@ -229,8 +239,8 @@ class Chunk:
             },
             "part": self.part,
             "parts": self.parts,
-            "added_lines": [a.to_dict() for a in self.added_lines],
-            "assets": [a.to_dict() for a in self.assets],
+            "added_lines": [a.to_dict() for a in self.added_lines] if self.added_lines else [],
+            "assets": [a.to_dict() for a in self.assets] if self.assets else [],
             "neighbors": {
                 "previous_chunk_id": self.previous_chunk_id,
                 "next_chunk_id": self.next_chunk_id,

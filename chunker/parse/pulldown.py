@@ -34,8 +34,26 @@ one is parsed by markdown-it-py on this path too. So are MDX (the rules of :mod:
 and a document with ``$$``: dollarmath's math block runs to its closing ``$$`` whatever lies
 between, pulldown-cmark's display math is inline and ends where a block (a list item, a quote)
 interrupts its paragraph."""
+_PLUGIN_RUN = re.compile(r"!!!|\?\?\?|:::")
 _FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 _EQNO = re.compile(r"\s*\(\S+\)\s*")
+
+
+def _plugin_syntax(body: str) -> bool:
+    """Whether a line of ``body`` matches :data:`_PLUGIN_SYNTAX`. Found from the first marker run
+    of each line that has one (the search goes on at the next line), so each line is looked at
+    once: the multi-line pattern, tried at every line start, took longer than pulldown-cmark's
+    whole parse."""
+    hit = _PLUGIN_RUN.search(body)
+    while hit is not None:
+        start = body.rfind("\n", 0, hit.start()) + 1
+        if not body[start : hit.start()].strip(" \t>"):
+            return True
+        line_end = body.find("\n", hit.end())
+        if line_end == -1:
+            return False
+        hit = _PLUGIN_RUN.search(body, line_end)
+    return False
 
 
 def available() -> bool:
@@ -73,7 +91,7 @@ class PulldownTokens:
             return
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
         tokens: list[_Token] | None = None
-        if self._cfg.syntax != "mdx" and "$$" not in body and _PLUGIN_SYNTAX.search(body) is None:
+        if self._cfg.syntax != "mdx" and "$$" not in body and not _plugin_syntax(body):
             options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
             builder = _Builder(body)
             tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
