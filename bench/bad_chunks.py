@@ -8,6 +8,9 @@ Every ``.md``/``.mdx``/``.markdown``/``.txt`` file under the folder is chunked i
 - ``junk``: a piece with (almost) no text of its own: fewer than 8 letters or digits outside markup, or whose
   declared added text (repeated table header, re-opened fences) is larger than its own text, or that is mostly
   padding whitespace;
+- ``link-defs-only``: a piece made only of link reference definitions (``[label]: url``), which render as nothing;
+- ``url-only``: a piece whose text is one link or URL (``[Try it](https://...)``, a bare URL): fewer than 8
+  letters or digits remain once it is removed (a list of several links is not flagged);
 - ``rendering``: a line of the piece, parsed alone, renders as another kind (code, heading, table, HTML,
   text) than the same line in the document;
 - ``mid-word``: a cut between two letters or digits of one word (at the start or end of the piece);
@@ -15,6 +18,10 @@ Every ``.md``/``.mdx``/``.markdown``/``.txt`` file under the folder is chunked i
   ``<details>``, ``<summary>``, a line that only opens HTML elements or components), a link reference
   label without its target, or a lead-in line ending in ``:`` while the next piece of the same section
   starts with the list, code or table it introduces and both would have fitted in one chunk;
+- ``lead-in-cut``: a lead-in line ending in ``:`` ends the piece while the next piece of the same section starts
+  with the list, code or table it introduces, and both would not have fitted in one chunk (the block alone fits);
+- ``list-level``: a piece whose list items, parsed alone, sit at other relative depths than in the document (a
+  piece starting inside a list item whose nested items move up a level, or whose siblings become nested);
 - ``context-markup``: the context lines (``content_for_embedding`` before ``content_original``) hold
   frontmatter or Markdown/HTML markup (``](``, ``<tag``, ``{#id}``, ``{/*``, ``**``, a backtick, ``---``);
 - ``tiny``: under ``min_chars`` while a neighbour of the same section could take it within ``max_chars``.
@@ -136,6 +143,28 @@ def junk(chunk: Chunk) -> str | None:
     return None
 
 
+_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*(?:\s[^)]*)?\)|<[a-z][\w+.-]*:[^>\s]*>|\b[a-z][\w+.-]*://\S+")
+"""A Markdown link or image, an autolink or a bare URL."""
+
+
+def link_defs_only(chunk: Chunk, md: MarkdownIt) -> str | None:
+    """The piece is only link reference definitions: markdown-it makes no token of them."""
+    own = own_text(chunk)
+    if "]:" not in own or md.parse(own):
+        return None
+    return f"{own.count(']:')} link reference definition(s), nothing else"
+
+
+def url_only(chunk: Chunk) -> str | None:
+    own = own_text(chunk)
+    if not _LINK.search(own):
+        return None
+    letters = len(_WORD.findall(_MARKUP.sub(" ", _LINK.sub(" ", own))))
+    if letters < MIN_OWN_TEXT and len(_LINK.findall(own)) == 1:
+        return f"only links or URLs ({letters} letters besides)"
+    return None
+
+
 def mid_word(chunk: Chunk, source: str) -> str | None:
     start, end = chunk.start_offset, chunk.end_offset
     if 0 < start < len(source) and source[start - 1].isalnum() and source[start].isalnum():
@@ -165,6 +194,58 @@ def orphaned(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> str |
         if len(lead) + 2 + len(block) + max(context, 0) <= cfg.max_chars:
             return f"lead-in {last.strip()[-60:]!r} separated from its block ({len(lead)} + {len(block)} chars)"
     return None
+
+
+def lead_in_cut(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> str | None:
+    """A lead-in (``For example:``) ending the piece, its block starting the next piece of the section,
+    when both would not fit in one chunk (those that would are ``orphaned-opener``)."""
+    if following is None or following.section_path != chunk.section_path or chunk.has_code:
+        return None
+    lines = [line for line in own_text(chunk).rstrip().split("\n") if line.strip()]
+    nxt = own_text(following).lstrip("\n")
+    if not lines or not lines[-1].rstrip().endswith((":", "：")) or not _STARTS_BLOCK.match(nxt):
+        return None
+    if orphaned(chunk, following, cfg) is not None:
+        return None
+    return f"lead-in {lines[-1].strip()[-60:]!r} ends the piece, its block starts the next one"
+
+
+def list_depths(tokens: Sequence[Token], lines: int) -> list[int]:
+    """How many list items each line (0-based) is nested in."""
+    depths = [0] * lines
+    for token in tokens:
+        if token.type == "list_item_open" and token.map:
+            for line in range(token.map[0], min(token.map[1], lines)):
+                depths[line] += 1
+    return depths
+
+
+def list_level(chunk: Chunk, doc_depths: Sequence[int], md: MarkdownIt) -> str | None:
+    """A list item line of the piece whose depth alone, less its depth in the document, differs from
+    the piece's first list line's (a uniform shift is how a piece of a nested list renders)."""
+    text = chunk.content_original
+    added = "".join(a.text for a in chunk.added_lines if a.position == "before")
+    before = added.count("\n") + (0 if not added or added.endswith("\n") else 1)
+    pieces = text.split("\n")
+    alone = list_depths(md.parse(text), len(pieces))
+    shift: int | None = None
+    for i in range(chunk.end_line - chunk.start_line + 1):
+        line, here = chunk.start_line - 1 + i, before + i
+        if here >= len(pieces) or line >= len(doc_depths) or not _ITEM_LINE.match(pieces[here]):
+            continue
+        if doc_depths[line] == 0:
+            continue
+        delta = doc_depths[line] - alone[here]
+        if shift is None:
+            shift = delta
+        elif delta != shift:
+            shown = pieces[here].strip()[:50]
+            depth = f"list depth {alone[here]} alone, {doc_depths[line]} in the document"
+            return f"line {line + 1} is at {depth} (shift {delta}, not {shift}): {shown!r}"
+    return None
+
+
+_ITEM_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 
 
 def _fenced_prefix(text: str) -> str:
@@ -239,18 +320,23 @@ def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: Mar
     source = result.blocks[0].source if result.blocks else ""
     tokens = md.parse(source) if not doc.endswith(".txt") else []
     doc_kinds = line_kinds(tokens, source.count("\n") + 1)
+    doc_depths = list_depths(tokens, source.count("\n") + 1)
     source_lines = source.split("\n")
     for k, chunk in enumerate(chunks):
         finding = Finding(doc, chunk.chunk_id, [])
         checks: list[tuple[str, str | None]] = [
             ("junk", junk(chunk)),
             ("mid-word", mid_word(chunk, source)),
+            ("link-defs-only", link_defs_only(chunk, plain)),
+            ("url-only", url_only(chunk)),
             ("orphaned-opener", orphaned(chunk, chunks[k + 1] if k + 1 < len(chunks) else None, cfg)),
+            ("lead-in-cut", lead_in_cut(chunk, chunks[k + 1] if k + 1 < len(chunks) else None, cfg)),
             ("context-markup", context_markup(chunk, source_lines)),
             ("tiny", tiny(chunks, k, cfg)),
         ]
         if tokens:
             checks.append(("rendering", rendering(chunk, doc_kinds, plain)))
+            checks.append(("list-level", list_level(chunk, doc_depths, plain)))
         for flag, note in checks:
             if note is not None:
                 finding.flags.append(flag)
