@@ -4,6 +4,7 @@ budget, cut at the strongest boundary in reach (text-splitter's ``ChunkCapacity 
 from __future__ import annotations
 
 from chunker.pack.budget import SectionSpace
+from chunker.pack.junk import absorb_junk
 from chunker.pack.strength import BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
 
 
@@ -68,6 +69,8 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
         i = chosen
     if cfg.merge_short:
         out = _merge_short(out, size_of, cfg.min_chars, space.budget)
+        if len(out) > 1:
+            out = absorb_junk(out, units, space.source, size_of, space.budget, cfg.min_chars)
     return out
 
 

@@ -1,0 +1,140 @@
+"""Junk pieces: chunks with no text a query could match, merged into a neighbour of their section.
+
+Two kinds, both common at the end of documentation sections:
+
+- a piece made only of link reference definitions (``[label]: https://...``), which render as
+  nothing (the parser makes no block of them: they are ``raw`` blocks);
+- a piece that is one link or URL and (almost) nothing else (``[Try it in the Playground](https://...)``
+  with a long URL, HTML tags around it aside).
+
+Such a piece goes into the chunk before it (or after it) when both fit the budget; else it is
+shared between both (cut between its definitions); else the cut before it moves back (or the one
+after it moves forward) so that it takes a neighbouring block along, as long as that cut is no
+weaker than the one it replaces and both chunks stay real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from chunker.pack.strength import BLOCK, Unit
+
+__all__ = ["absorb_junk", "is_junk"]
+
+_DEFINITION = re.compile(r"[ ]{0,3}\[(?:[^\]\\\n]|\\.)+\]:")
+"""The start of a link reference definition."""
+_LINK = re.compile(
+    r"!?\[(?:[^\[\]\n]|\[[^\]\n]*\])*\]\([^)\s]*(?:\s[^)]*)?\)|<[A-Za-z][\w+.-]*:[^>\s]*>|\b[A-Za-z][\w+.-]*://\S+"
+)
+"""A Markdown link or image, an autolink, a bare URL."""
+_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
+_LETTER = re.compile(r"[^\W_]")
+MIN_LETTERS = 8
+"""A piece with one link and fewer letters or digits than this besides is junk."""
+
+Sizes = Callable[[int, int], int]
+"""Size of the chunk made of units[i:e]."""
+
+
+def is_junk(units: Sequence[Unit], source: str) -> bool:
+    """Whether the units make a junk piece (see the module's docstring)."""
+    if all(u.block.kind == "raw" and _DEFINITION.match(source, u.start) for u in units):
+        return True
+    text = source[units[0].start : units[-1].end]
+    if "](" not in text and "://" not in text:
+        return False
+    links = _LINK.findall(text)
+    if len(links) != 1:
+        return False
+    rest = _TAG.sub(" ", _LINK.sub(" ", text))
+    return len(_LETTER.findall(rest)) < MIN_LETTERS
+
+
+def absorb_junk(
+    ranges: list[tuple[int, int]], units: Sequence[Unit], source: str, size_of: Sizes, budget: int, minimum: int
+) -> list[tuple[int, int]]:
+    """The chunk ranges of a section with every junk piece merged into, or given a block of, a neighbour."""
+    out = list(ranges)
+    m = 0
+    while m < len(out) and len(out) > 1:
+        i, e = out[m]
+        if not is_junk(units[i:e], source):
+            m += 1
+            continue
+        if m > 0 and size_of(out[m - 1][0], e) <= budget:
+            out[m - 1 : m + 1] = [(out[m - 1][0], e)]
+            continue
+        if m + 1 < len(out) and size_of(i, out[m + 1][1]) <= budget:
+            out[m : m + 2] = [(i, out[m + 1][1])]
+            continue
+        if 0 < m < len(out) - 1:
+            cut = _shared(out[m - 1][0], i, e, out[m + 1][1], units, size_of, budget)
+            if cut is not None:
+                out[m - 1 : m + 2] = [(out[m - 1][0], cut), (cut, out[m + 1][1])]
+                continue
+        if m > 0:
+            cut = _back(out[m - 1][0], i, e, units, source, size_of, budget, minimum)
+            if cut is not None:
+                out[m - 1 : m + 1] = [(out[m - 1][0], cut), (cut, e)]
+                m += 1
+                continue
+        if m + 1 < len(out):
+            cut = _forward(i, e, out[m + 1][1], units, source, size_of, budget, minimum)
+            if cut is not None:
+                out[m : m + 2] = [(i, cut), (cut, out[m + 1][1])]
+        m += 1
+    return out
+
+
+def _allowed(units: Sequence[Unit], cut: int, replaced: int) -> bool:
+    """Whether a cut before ``units[cut]`` may replace the one before ``units[replaced]``."""
+    strength = units[cut].strength
+    return not units[cut - 1].glue and (strength >= BLOCK or strength >= units[replaced].strength)
+
+
+def _shared(pi: int, i: int, e: int, ne: int, units: Sequence[Unit], size_of: Sizes, budget: int) -> int | None:
+    """A cut inside the junk piece i..e-1 (between its definitions) such that the chunk before takes
+    its first part and the chunk after its rest."""
+    for cut in range(i + 1, e):
+        if size_of(pi, cut) > budget:
+            return None
+        if not units[cut - 1].glue and size_of(cut, ne) <= budget:
+            return cut
+    return None
+
+
+def _back(
+    pi: int, i: int, e: int, units: Sequence[Unit], source: str, size_of: Sizes, budget: int, minimum: int
+) -> int | None:
+    """The latest cut in the chunk before (units pi..i-1) after which the junk piece i..e-1 takes
+    the rest of that chunk along."""
+    for cut in range(i - 1, pi, -1):
+        if size_of(cut, e) > budget:
+            return None
+        if (
+            _allowed(units, cut, i)
+            and size_of(pi, cut) >= minimum
+            and not is_junk(units[cut:e], source)
+            and not is_junk(units[pi:cut], source)
+        ):
+            return cut
+    return None
+
+
+def _forward(
+    i: int, e: int, ne: int, units: Sequence[Unit], source: str, size_of: Sizes, budget: int, minimum: int
+) -> int | None:
+    """The earliest cut in the chunk after (units e..ne-1) up to which the junk piece i..e-1 takes
+    that chunk's first units along."""
+    for cut in range(e + 1, ne):
+        if size_of(i, cut) > budget:
+            return None
+        if (
+            _allowed(units, cut, e)
+            and size_of(cut, ne) >= minimum
+            and not is_junk(units[i:cut], source)
+            and not is_junk(units[cut:ne], source)
+        ):
+            return cut
+    return None

@@ -1,0 +1,89 @@
+"""Junk pieces (only link reference definitions, or one link or URL) go into a neighbour of their section."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+_DEFINITION_LINE = re.compile(r"^\[[^\]]+\]: \S+$")
+
+
+def words(n: int, stem: str) -> str:
+    return " ".join(f"{stem}{i}" for i in range(n)) + "."
+
+
+def definitions(n: int, width: int = 150) -> str:
+    return "".join(f"[link{i}]: https://example.com/{'x' * width}/{i}\n" for i in range(n))
+
+
+def only_definitions(text: str) -> bool:
+    lines = [line for line in text.split("\n") if line.strip()]
+    return bool(lines) and all(_DEFINITION_LINE.match(line) for line in lines)
+
+
+def test_link_definitions_at_the_end_of_a_section_are_not_a_chunk_of_their_own() -> None:
+    text = "# Doc\n\n## S\n\n" + words(70, "alpha") + "\n\n" + words(40, "beta") + "\n\n" + definitions(2)
+    text += "\n## T\n\nThe end.\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    assert not [c.chunk_id for c in result.chunks if only_definitions(c.content_original)]
+    holder = next(c for c in result.chunks if "[link0]:" in c.content_original)
+    assert "[link1]:" in holder.content_original and "beta39." in holder.content_original
+    assert all(c.chars <= CFG.max_chars for c in result.chunks)
+
+
+def test_a_playground_link_after_a_code_block_goes_with_the_code_not_alone() -> None:
+    code = "```js\n" + "\n".join(f"let x{i} = {i};" for i in range(30)) + "\n```\n"
+    link = "[Try it in the Playground](https://play.example.com/#" + "x" * 300 + ")\n"
+    text = "# Doc\n\n## S\n\n" + words(60, "alpha") + "\n\n" + code + "\n" + link
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    holder = next(c for c in result.chunks if "[Try it in the Playground]" in c.content_original)
+    assert "let x29 = 29;" in holder.content_original
+    assert all(c.chars <= CFG.max_chars for c in result.chunks)
+
+
+def test_a_label_and_its_url_on_the_next_line_stay_in_one_chunk() -> None:
+    defs = "".join(f"[label number {i}]:\n  https://example.com/{'y' * 60}/{i}\n" for i in range(40))
+    text = "# Doc\n\n## S\n\n" + words(30, "alpha") + "\n\n" + defs
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    for chunk in result.chunks:
+        assert not chunk.content_original.rstrip().endswith("]:")
+        assert not chunk.content_original.lstrip().startswith("https://")
+
+
+def test_with_merge_short_off_junk_pieces_are_left_as_cut() -> None:
+    text = "# Doc\n\n## S\n\n" + words(70, "alpha") + "\n\n" + words(40, "beta") + "\n\n" + definitions(2)
+    cfg = ChunkerConfig(merge_short=False)
+    result = chunk_markdown(text, cfg, "d", "d.md")
+    assert [c.chunk_id for c in result.chunks if only_definitions(c.content_original)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(min_value=5, max_value=120), min_size=1, max_size=6),
+    st.integers(min_value=1, max_value=12),
+    st.integers(min_value=10, max_value=400),
+)
+def test_no_chunk_is_only_definitions_when_a_neighbour_could_take_them(
+    paragraphs: list[int], count: int, width: int
+) -> None:
+    body = "\n\n".join(words(n, f"w{k}x") for k, n in enumerate(paragraphs))
+    text = "# Doc\n\n## S\n\n" + body + "\n\n" + definitions(count, width)
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    chunks = result.chunks
+    for k, chunk in enumerate(chunks):
+        if not only_definitions(chunk.content_original):
+            continue
+        for j in (k - 1, k + 1):
+            if 0 <= j < len(chunks) and chunks[j].section_path == chunk.section_path:
+                together = chunks[j].chars + len(chunk.content_original) + 2
+                assert together > CFG.max_chars, (chunk.chunk_id, chunks[j].chunk_id)
