@@ -19,6 +19,7 @@ from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerE
 
 if TYPE_CHECKING:
     from chunker.config import Settings
+    from chunker.writer import Durability
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 all fine (warnings allowed); 1 validator errors under the fail_on_* policies "
@@ -81,6 +82,14 @@ def main_command(
     check: Annotated[
         bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")
     ] = False,
+    durability: Annotated[
+        str,
+        typer.Option(
+            "--durability",
+            help="full (default): every artifact on disk before it replaces the old one; run: all of them "
+            "synced once at the end of the run; none: no fsync (a killed run is safe in every mode; see README).",
+        ),
+    ] = "full",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
     verbose: Annotated[
@@ -99,6 +108,7 @@ def main_command(
     from chunker.report import render_run
     from chunker.runner import run
 
+    mode = _durability(durability)
     settings = load(config)
     summary = render_run(
         lambda progress: run(
@@ -112,6 +122,7 @@ def main_command(
             force_jobs=force_jobs,
             check=check,
             progress=progress,
+            durability=mode,
         ),
         expected=len(stem) if stem else None,
         sources=sources,
@@ -120,6 +131,15 @@ def main_command(
         verbose=verbose,
     )
     raise typer.Exit(summary.exit_code)
+
+
+def _durability(value: str) -> Durability:
+    from chunker.writer import DURABILITIES
+
+    for known in DURABILITIES:
+        if value == known:
+            return known
+    raise UsageError(f"--durability {value!r}: use one of {', '.join(DURABILITIES)}")
 
 
 @app.command("eval")

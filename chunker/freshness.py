@@ -8,7 +8,8 @@ again under the current ``fail_on_*`` options (not in the fingerprint).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,55 +29,111 @@ def load_json(path: Path) -> tuple[bytes, Any]:
         return b"", None
 
 
-def previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
-    """(meta.json and report.json of the previous run, whether all artifacts are present and
-    consistent). meta.json is always checked against its sha256 in report.json; chunks.json too
-    with ``verify``, else only its byte size against the one report.json recorded (a missing or
-    truncated file changes it; the no-op run then reads no chunks.json at all)."""
+@dataclass(frozen=True, slots=True)
+class Previous:
+    """What a folder holds from the previous run, read once."""
+
+    meta: dict[str, Any] | None
+    report: dict[str, Any] | None
+    intact: bool
+    """All artifacts present and consistent with the hashes report.json records."""
+    meta_bytes: bytes = b""
+    report_bytes: bytes = b""
+    chunks_bytes: bytes | None = None
+    """chunks.json as read for its hash (``None`` when not read)."""
+
+
+def read_previous(folder: Path, verify: bool = True) -> Previous:
+    """The previous run's artifacts of ``folder``. meta.json is always checked against its sha256
+    in report.json; chunks.json too with ``verify``, else only its byte size against the one
+    report.json recorded (a missing or truncated file changes it; the no-op run then reads no
+    chunks.json at all)."""
     meta_bytes, meta = load_json(folder / "meta.json")
-    report = load_json(folder / "report.json")[1]
+    report_bytes, report = load_json(folder / "report.json")
     if not isinstance(meta, dict):
         meta = None
     if not isinstance(report, dict):
-        return meta, None, False
+        return Previous(meta, None, False, meta_bytes)
     hashes = report.get("artifacts")
     if (
         meta is None
         or not isinstance(hashes, dict)
         or hashes.get("meta.json") != hashlib.sha256(meta_bytes).hexdigest()
     ):
-        return meta, report, False
+        return Previous(meta, report, False, meta_bytes, report_bytes)
     sizes = report.get("artifact_sizes")
     chunks = folder / "chunks.json"
     if not verify and isinstance(sizes, dict) and isinstance(sizes.get("chunks.json"), int):
         try:
-            return meta, report, chunks.stat().st_size == sizes["chunks.json"]
+            return Previous(meta, report, chunks.stat().st_size == sizes["chunks.json"], meta_bytes, report_bytes)
         except OSError:
-            return meta, report, False
+            return Previous(meta, report, False, meta_bytes, report_bytes)
     try:
-        digest = hashlib.sha256(chunks.read_bytes()).hexdigest()
+        data = chunks.read_bytes()
     except OSError:
-        return meta, report, False
-    return meta, report, hashes.get("chunks.json") == digest
+        return Previous(meta, report, False, meta_bytes, report_bytes)
+    intact = hashes.get("chunks.json") == hashlib.sha256(data).hexdigest()
+    return Previous(meta, report, intact, meta_bytes, report_bytes, data)
+
+
+def previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
+    """(meta.json and report.json of the previous run, whether all artifacts are present and
+    consistent): :func:`read_previous` as a tuple."""
+    state = read_previous(folder, verify)
+    return state.meta, state.report, state.intact
+
+
+def changed_artifacts(previous: Previous, artifacts: dict[str, bytes]) -> dict[str, bytes]:
+    """The artifacts that differ from the folder's, the others left out. A document chunked into
+    the very chunks.json it has (``--force``, or an option outside the chunks changed) keeps that
+    file and its ``created_at`` (which dates the chunks); meta.json and report.json are written
+    only when they differ then, and a wholly unchanged set gives nothing to write."""
+    if not previous.intact or previous.chunks_bytes != artifacts["chunks.json"] or previous.meta is None:
+        return artifacts
+    import orjson
+
+    meta = orjson.loads(artifacts["meta.json"])
+    meta["created_at"] = previous.meta.get("created_at", meta.get("created_at"))
+    meta_bytes = dumps(meta)
+    report = orjson.loads(artifacts["report.json"])
+    report["artifacts"] = {**report["artifacts"], "meta.json": hashlib.sha256(meta_bytes).hexdigest()}
+    report["artifact_sizes"] = {**report["artifact_sizes"], "meta.json": len(meta_bytes)}
+    report_bytes = dumps(report)
+    changed: dict[str, bytes] = {}
+    if meta_bytes != previous.meta_bytes:
+        changed["meta.json"] = meta_bytes
+    if report_bytes != previous.report_bytes:
+        changed["report.json"] = report_bytes
+    return changed
 
 
 def unchanged(
-    source: SourceFile, cfg: ChunkerConfig, folder: Path, meta: dict[str, Any], report: dict[str, Any]
+    source: SourceFile,
+    cfg: ChunkerConfig,
+    folder: Path,
+    meta: dict[str, Any],
+    report: dict[str, Any],
+    write: Callable[[Path, dict[str, bytes]], None] | None = None,
 ) -> DocOutcome:
     """A document whose source and fingerprint are unchanged: its chunks stand. The findings
     report.json recorded are judged again under the current ``fail_on_*`` options (which are not
     in the fingerprint), so it fails the run exactly when a new chunking would. When that, or
     another option outside the fingerprint, changed, meta.json and report.json are rewritten to
-    say so; chunks.json is not touched."""
+    say so (with ``write``, else :func:`~chunker.writer.write_document`); chunks.json is not touched."""
     recorded = (*_recorded(report, "error"), *_recorded(report, "warning"))
     judged = judge(recorded, cfg)
-    if judged != recorded or meta.get("config") != options_of(cfg):
-        from chunker.writer import write_document
+    wrote = judged != recorded or meta.get("config") != options_of(cfg)
+    if wrote:
+        if write is None:
+            from chunker.writer import write_document
 
-        write_document(folder, _restated(meta, report, cfg, judged), output_display(folder))
+            write_document(folder, _restated(meta, report, cfg, judged), output_display(folder))
+        else:
+            write(folder, _restated(meta, report, cfg, judged))
     errors = tuple(d for d in judged if d.severity == "error")
     findings = tuple(d for d in judged if d.severity in ("error", "warning"))  # counted in the summary
-    return DocOutcome(source.stem, source.display, "unchanged", exit_code(errors), _old_metrics(report), findings)
+    code = exit_code(errors)
+    return DocOutcome(source.stem, source.display, "unchanged", code, _old_metrics(report), findings, wrote=wrote)
 
 
 def _restated(

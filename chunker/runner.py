@@ -9,7 +9,8 @@ changed (or with ``force``); one bad document never stops the others.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from chunker.config import ChunkerConfig, Settings, override_matches
 from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION
-from chunker.freshness import load_json, previous_state, unchanged
+from chunker.freshness import Previous, changed_artifacts, read_previous, unchanged
 from chunker.lookup import find_source
 from chunker.models import ChunkingResult, Diagnostic
 from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
@@ -26,20 +27,31 @@ from chunker.selection import Selection
 from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, SourceFile, ambiguous_message, check_inside, scan
 from chunker.summary import DocOutcome, RunSummary, Status, output_display
 from chunker.workers import effective_jobs
+from chunker.writer import Durability
 
 
-def _delta(folder: Path, result: ChunkingResult, new_bytes: bytes) -> tuple[dict[str, int], bool]:
-    """Chunks added / removed / unchanged by content_hash against the chunks.json on disk, and
-    whether that file holds exactly ``new_bytes`` (the document is rebuilt, not changed)."""
-    old_bytes, old = load_json(folder / "chunks.json")
-    old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
+def _delta(previous: Previous, result: ChunkingResult, new_bytes: bytes) -> tuple[dict[str, int], bool]:
+    """Chunks added / removed / unchanged by content_hash against the previous chunks.json, and
+    whether that file holds exactly ``new_bytes`` (the document is rebuilt, not changed). The
+    file is the one read for its hash; it is parsed only when it differs."""
     new_hashes = {c.content_hash for c in result.chunks}
+    if previous.chunks_bytes == new_bytes:
+        return {"added": 0, "removed": 0, "unchanged": len(new_hashes)}, True
+    old: Any = None
+    if previous.chunks_bytes:
+        import orjson
+
+        try:
+            old = orjson.loads(previous.chunks_bytes)
+        except orjson.JSONDecodeError:
+            old = None
+    old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
     delta = {
         "added": len(new_hashes - old_hashes),
         "removed": len(old_hashes - new_hashes),
         "unchanged": len(new_hashes & old_hashes),
     }
-    return delta, old_bytes == new_bytes
+    return delta, False
 
 
 def process_document(
@@ -50,26 +62,31 @@ def process_document(
     force: bool,
     check: bool = False,
     collisions: Sequence[str] | None = None,
+    durability: Durability | None = None,
 ) -> DocOutcome:
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
-    system (:func:`~chunker.output_tree.collision_index`); looked up in ``out_dir`` when not given."""
+    system (:func:`~chunker.output_tree.collision_index`); looked up in ``out_dir`` when not given.
+    ``durability``: the caller holds :func:`~chunker.writer.run_lock` and syncs at the end of the
+    run (:func:`~chunker.writer.sync_written`); ``None``: the document is written under its own
+    folder lock, fully synced."""
     from chunker.reader import read_source_bytes
 
     folder = out_dir / source.stem
     try:
         check_inside(source.path, sources_dir, source.display)
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
-        previous, report, intact = previous_state(folder)  # by content: a same-size edit is caught
+        state = read_previous(folder)  # by content: a same-size edit is caught
+        previous, report = state.meta, state.report
         fresh = (
             previous is not None
-            and intact
+            and state.intact
             and previous.get("source_sha256") == hashlib.sha256(raw).hexdigest()
             and previous.get("fingerprint") == fingerprint_of(cfg)
         )
         if fresh and not force and not check:
             assert previous is not None and report is not None
-            return unchanged(source, cfg, folder, previous, report)
+            return unchanged(source, cfg, folder, previous, report, _writer(durability))
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
         outcome = chunk_source(
@@ -82,23 +99,40 @@ def process_document(
         if check:
             return _checked(source, outcome, report if fresh else None)
         assert outcome.result is not None
-        delta, same = _delta(folder, outcome.result, outcome.artifacts["chunks.json"])
-        from chunker.writer import write_document  # an unchanged document needs no writer
-
+        delta, same = _delta(state, outcome.result, outcome.artifacts["chunks.json"])
         check_output_parents(out_dir, source.stem)
-        write_document(folder, outcome.artifacts, output_display(folder))
+        changed = changed_artifacts(state, dict(outcome.artifacts))
+        if changed:
+            _writer(durability)(folder, changed)
         status: Status = "new" if previous is None else ("rebuilt" if same else "changed")
-        return _outcome(source, outcome, status, outcome.exit_code, delta)
+        return _outcome(source, outcome, status, outcome.exit_code, delta, wrote=bool(changed))
     except Exception as exc:  # reading or writing; one bad document never stops the others
         code, message = describe_failure(exc, source.display)
         return DocOutcome(source.stem, source.display, "failed", code, message=message)
 
 
 def _outcome(
-    source: SourceFile, outcome: DocumentOutcome, status: Status, code: int, delta: dict[str, int] | None = None
+    source: SourceFile,
+    outcome: DocumentOutcome,
+    status: Status,
+    code: int,
+    delta: dict[str, int] | None = None,
+    wrote: bool = False,
 ) -> DocOutcome:
     return DocOutcome(
-        source.stem, source.display, status, code, outcome.metrics, outcome.diagnostics, delta=delta or {}
+        source.stem, source.display, status, code, outcome.metrics, outcome.diagnostics, delta=delta or {}, wrote=wrote
+    )
+
+
+def _writer(durability: Durability | None) -> Callable[[Path, dict[str, bytes]], None]:
+    """How a document's artifacts are written: under the run's lock (``durability`` given) or,
+    on its own, under the folder's lock."""
+    from chunker.writer import write_document  # an unchanged document needs no writer
+
+    if durability is None:
+        return lambda folder, artifacts: write_document(folder, artifacts, output_display(folder))
+    return lambda folder, artifacts: write_document(
+        folder, artifacts, output_display(folder), durability=durability, run_locked=True
     )
 
 
@@ -137,7 +171,7 @@ def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[
     )
 
 
-_Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str]]
+_Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str], Durability]
 """The arguments of :func:`process_document` for one document."""
 
 
@@ -157,10 +191,13 @@ def run(
     force_jobs: bool = False,
     check: bool = False,
     progress: Any = None,
+    durability: Durability = "full",
 ) -> RunSummary:
     """Chunk the given documents (ids or bare names; default every source) into ``out_dir/<id>/``.
     ``progress``, if given, is called once as ``progress(total=n)`` with the number of documents to
-    process, then as ``progress()`` after each one."""
+    process, then as ``progress()`` after each one. A run that writes holds the lock of
+    ``out_dir`` throughout (:func:`~chunker.writer.run_lock`) and makes what it wrote durable at
+    its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`)."""
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
@@ -176,20 +213,38 @@ def run(
         failed = {o.stem for o in left_out if o.status == "failed"}
         sources = [s for s in scanned.found if s.stem not in failed]
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
-    tasks = [(s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem]) for s in sources]
+    tasks: list[_Task] = [
+        (s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem], durability)
+        for s in sources
+    ]
     jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
-    if progress is not None:
-        progress(total=len(tasks))  # a bar with a known total
-    outcomes = _execute(tasks, jobs, progress)
-    outcomes.extend(left_out)
     notes: list[str] = [jobs_warning] if jobs_warning else []
-    if not stems and not keep_orphans:
-        outcomes.extend(orphan_outcomes(out_dir, kept, check))  # with check: what a run would remove is stale
-        notes.extend(foreign_folder_notes(out_dir, kept))
-    outcomes.extend(leftover_outcomes(out_dir, check, notes))
+    with _locked(out_dir, check or not (tasks or out_dir.is_dir())):
+        if progress is not None:
+            progress(total=len(tasks))  # a bar with a known total
+        outcomes = _execute(tasks, jobs, progress)
+        outcomes.extend(left_out)
+        if not stems and not keep_orphans:
+            outcomes.extend(orphan_outcomes(out_dir, kept, check))  # with check: what a run would remove is stale
+            notes.extend(foreign_folder_notes(out_dir, kept))
+        outcomes.extend(leftover_outcomes(out_dir, check, notes))
+        if not check:
+            from chunker.writer import sync_written
+
+            sync_written(out_dir, [out_dir / o.stem for o in outcomes if o.wrote], durability)
     if not stems:
         notes.extend(_unmatched_overrides(settings, [s.stem for s in sources]))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
+
+
+def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:
+    """The run's lock on ``out_dir``; none with ``skip`` (``--check`` writes nothing, and a run
+    with no document and no output folder creates none)."""
+    if skip:
+        return nullcontext()
+    from chunker.writer import run_lock
+
+    return run_lock(out_dir, output_display(out_dir))
 
 
 def _execute(tasks: Sequence[_Task], jobs: int, progress: Any) -> list[DocOutcome]:

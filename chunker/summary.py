@@ -35,6 +35,8 @@ class DocOutcome:
     """For failures: the error message (already naming file and line)."""
     delta: dict[str, int] = field(default_factory=dict)
     """Chunks added / removed / unchanged by content_hash against the previous artifacts."""
+    wrote: bool = False
+    """Whether artifacts were written into the document's folder (what the run syncs at its end)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

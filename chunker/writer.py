@@ -6,8 +6,17 @@ only ever sees the old file or the new one, never a truncated one.
 :func:`write_document` writes all temporary files before it renames any, so a
 full disk leaves the previous set untouched, and renames ``report.json`` last
 (the caller puts the sha256 of the other files in it, which tells a complete
-set from a mixed one). A ``.lock`` file in the folder (``fcntl.flock``)
-serialises concurrent runs.
+set from a mixed one). A ``.lock`` file (``fcntl.flock``) serialises concurrent runs:
+:func:`run_lock` takes one for a whole run in the output folder; :func:`write_document` on its own
+takes one per document folder.
+
+Durability (what an fsync buys beyond the rename): a killed process never leaves a torn file,
+since the rename is atomic and the page cache outlives the process. Only a power loss or a
+kernel crash can lose data the kernel has not yet written back; :data:`DURABILITIES` name how
+much a run pays against that (``full``: every artifact on disk before its rename, the folders
+at the end of the run; ``run``: everything at the end of the run, one ``syncfs``; ``none``:
+the kernel writes back in its own time). In every mode report.json is renamed last and records
+the sha256 of the other two, so a run never trusts a set that a power loss left mixed or torn.
 
 Nothing is written outside the given folder: the folder and the lock file must
 not be symlinks, and renaming over a symlinked artifact replaces the link, not
@@ -23,21 +32,34 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Literal
 
 from chunker.errors import OutputError
 
 __all__ = [
     "ARTIFACT_NAMES",
+    "DURABILITIES",
     "LOCK_NAME",
     "REPORT_NAME",
+    "Durability",
     "folder_lock",
     "remove_folder",
+    "run_lock",
+    "sync_written",
     "write_atomic",
     "write_document",
 ]
+
+Durability = Literal["full", "run", "none"]
+DURABILITIES: tuple[Durability, ...] = ("full", "run", "none")
+"""``full`` (the default): each artifact is fsync'd before its rename (after a power loss a file is
+the old or the new one, never empty), the folders once at the end of the run; ``run``: nothing
+while writing, one ``syncfs`` of the output file system at the end (a power loss during the run
+may leave a torn artifact, which report.json's sha256 makes the next run rewrite); ``none``: no
+fsync at all (a killed run is as safe as ever; a power loss may lose the last ~30 s of writes)."""
 
 REPORT_NAME = "report.json"
 ARTIFACT_NAMES: tuple[str, ...] = ("chunks.json", "meta.json", REPORT_NAME)
@@ -117,8 +139,8 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def _stage(path: Path, data: bytes, where: str) -> str:
-    """Write ``data`` to a new temporary file next to ``path``, on disk; return its name."""
+def _stage(path: Path, data: bytes, where: str, sync: bool = True) -> str:
+    """Write ``data`` to a new temporary file next to ``path`` (on disk with ``sync``); return its name."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
     except OSError as exc:
@@ -127,7 +149,8 @@ def _stage(path: Path, data: bytes, where: str) -> str:
         try:
             os.fchmod(fd, _file_mode())
             _write_all(fd, data)
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
     except BaseException as exc:
@@ -230,11 +253,34 @@ def folder_lock(folder: Path, display: str, timeout: float = 30.0) -> Iterator[N
     ('busy: ...'). The lock file ``folder/.lock`` stays behind; the kernel releases
     the lock when the process ends, however it ends.
     """
+    with _locked(folder, display, timeout, _ensure_folder):
+        yield
+
+
+def _ensure_root(folder: Path, display: str) -> None:
+    """Create the output folder (and its parents) if needed; a symlinked output folder is fine."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _error("cannot create the output folder", display, exc) from None
+
+
+@contextmanager
+def run_lock(out_dir: Path, display: str, timeout: float = 30.0) -> Iterator[None]:
+    """Hold the lock of a whole run on the output folder ``out_dir`` (``out_dir/.lock``; the
+    folder is created if needed). While a run holds it, another run waits up to ``timeout``
+    seconds, then fails with 'busy'; the documents are then written with ``run_locked``."""
+    with _locked(out_dir, display, timeout, _ensure_root):
+        yield
+
+
+@contextmanager
+def _locked(folder: Path, display: str, timeout: float, ensure: Callable[[Path, str], None]) -> Iterator[None]:
     lock_path = folder / LOCK_NAME
     deadline = time.monotonic() + max(0.0, timeout)
     pause = 0.01
     while True:
-        _ensure_folder(folder, display)
+        ensure(folder, display)
         fd = _open_lock(lock_path, display)
         try:
             locked = _try_flock(fd, display)
@@ -285,35 +331,101 @@ def _remove_stale_tmp(folder: Path) -> None:
             _unlink_quietly(entry.path)
 
 
-def write_document(folder: Path, artifacts: Mapping[str, bytes], display: str, timeout: float = 30.0) -> None:
-    """Write every artifact of one document into ``folder``, atomically, under its lock.
+def write_document(
+    folder: Path,
+    artifacts: Mapping[str, bytes],
+    display: str,
+    timeout: float = 30.0,
+    *,
+    durability: Durability = "full",
+    run_locked: bool = False,
+) -> None:
+    """Write every artifact of one document into ``folder``, atomically.
 
-    All temporary files are written and synced before the first rename, so a
-    failure while writing (disk full, size limit) leaves the previous set
-    untouched; ``report.json`` is renamed last. Stale temporary files of killed
-    runs are removed first.
+    All temporary files are written (and, with ``durability`` ``full``, synced) before the
+    first rename, so a failure while writing (disk full, size limit) leaves the previous set
+    untouched; ``report.json`` is renamed last. On its own (``run_locked`` false) it takes the
+    folder's lock, removes stale temporary files of killed runs and syncs the folder as well.
+    ``run_locked``: the caller holds :func:`run_lock` and, at the end of the run, removes
+    leftovers and calls :func:`sync_written`; no lock, folder listing or folder fsync per document.
     """
     for name in artifacts:
         _check_name(name, display)
     order = [n for n in artifacts if n != REPORT_NAME]
     if REPORT_NAME in artifacts:
         order.append(REPORT_NAME)
+    sync = durability == "full"
+    if run_locked:
+        _ensure_folder(folder, display)
+        _stage_and_commit(folder, artifacts, order, display, sync)
+        return
     with folder_lock(folder, display, timeout):
         _remove_stale_tmp(folder)
-        staged: list[tuple[str, Path, str]] = []
+        _stage_and_commit(folder, artifacts, order, display, sync)
+        if durability != "none":
+            _fsync_dir(folder)
+
+
+def _stage_and_commit(
+    folder: Path, artifacts: Mapping[str, bytes], order: list[str], display: str, sync: bool
+) -> None:
+    staged: list[tuple[str, Path, str]] = []
+    try:
+        for name in order:
+            path = folder / name
+            where = f"{display}/{name}"
+            staged.append((_stage(path, artifacts[name], where, sync), path, where))
+        while staged:
+            tmp, path, where = staged[0]
+            staged.pop(0)
+            _commit(tmp, path, where)
+    finally:
+        for tmp, _, _ in staged:
+            _unlink_quietly(tmp)
+
+
+def sync_written(out_dir: Path, folders: Iterable[Path], durability: Durability) -> None:
+    """Make what a run wrote durable, at its end: with ``full`` every written folder and the
+    folders above it up to ``out_dir`` (their renames and new entries; the files were synced
+    before their renames); with ``run`` the output file system at once (``syncfs`` on Linux,
+    ``sync`` elsewhere); with ``none`` nothing. Best effort, like every folder fsync."""
+    if durability == "none":
+        return
+    if durability == "run":
+        _sync_file_system(out_dir)
+        return
+    done: set[Path] = set()
+    root = Path(os.path.abspath(out_dir))
+    for folder in folders:
+        current = Path(os.path.abspath(folder))
+        while current not in done:
+            done.add(current)
+            _fsync_dir(current)
+            if current == root or root not in current.parents:
+                break
+            current = current.parent
+
+
+def _sync_file_system(out_dir: Path) -> None:
+    """``syncfs`` of the file system holding ``out_dir`` (Linux), else ``sync`` of all."""
+    import sys
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
         try:
-            for name in order:
-                path = folder / name
-                where = f"{display}/{name}"
-                staged.append((_stage(path, artifacts[name], where), path, where))
-            while staged:
-                tmp, path, where = staged[0]
-                staged.pop(0)
-                _commit(tmp, path, where)
+            fd = os.open(out_dir, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        except OSError:
+            return
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.syncfs(fd) == 0:
+                return
+        except (OSError, AttributeError):
+            pass
         finally:
-            for tmp, _, _ in staged:
-                _unlink_quietly(tmp)
-        _fsync_dir(folder)
+            os.close(fd)
+    os.sync()
 
 
 def _ours(name: str, artifact_names: set[str]) -> bool:

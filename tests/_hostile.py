@@ -265,9 +265,9 @@ def assert_contract(
 
 def _inside_output(rel: str, stem: str) -> bool:
     parts = Path(rel).parts
-    # w1/w2/work/chunks[/<stem>[/...]]
+    # w1/w2/work/chunks[/<stem>[/...]], and chunks/.lock: the lock a run holds on its output folder
     return parts[:3] == ("w1", "w2", "work") and (
-        len(parts) == 3 or (parts[3:4] == ("chunks",) and (len(parts) == 4 or parts[4] == stem))
+        len(parts) == 3 or (parts[3:4] == ("chunks",) and (len(parts) == 4 or parts[4] in (stem, ".lock")))
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -104,9 +105,26 @@ def test_changing_one_option_for_one_document_rechunks_only_it(work: Path, capsy
 def test_force_regenerates_every_document(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     summary(capsys)
     before = snapshot(work / "chunks" / "clinic")
-    # the same chunks again: rebuilt, not changed (chunks.json holds the same bytes), yet rewritten
+    # the same chunks again: rebuilt, not changed; the files already hold those bytes and stay
     assert statuses(summary(capsys, "--force")) == {"clinic": "rebuilt", "guide": "rebuilt"}
-    assert snapshot(work / "chunks" / "clinic") != before
+    assert snapshot(work / "chunks" / "clinic") == before
+
+
+def test_force_rewrites_only_the_artifacts_that_differ(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    summary(capsys)
+    folder = work / "chunks" / "clinic"
+    before = snapshot(folder)
+    meta = json.loads((folder / "meta.json").read_bytes())
+    (work / "config.yaml").write_text("fail_on_overflow: true\n", encoding="utf-8")  # not in the chunks
+    assert statuses(summary(capsys, "--force"))["clinic"] == "rebuilt"
+    after = snapshot(folder)
+    assert after["chunks.json"] == before["chunks.json"]  # same bytes: the file stays
+    assert after["meta.json"] != before["meta.json"] and after["report.json"] != before["report.json"]
+    rewritten = json.loads((folder / "meta.json").read_bytes())
+    assert rewritten["config"]["fail_on_overflow"] is True and rewritten["created_at"] == meta["created_at"]
+    hashes = json.loads((folder / "report.json").read_bytes())["artifacts"]
+    assert hashes["meta.json"] == hashlib.sha256((folder / "meta.json").read_bytes()).hexdigest()
+    assert statuses(summary(capsys))["clinic"] == "unchanged"  # and the next run trusts the set
 
 
 def test_a_removed_source_removes_its_folder_unless_orphans_are_kept(
@@ -339,7 +357,7 @@ def test_parallel_jobs_give_the_same_artifacts_as_a_serial_run(work: Path) -> No
         (work / "sources" / f"copy{i}.md").write_text(CLINIC.read_text(encoding="utf-8") * (i + 1), encoding="utf-8")
     assert cli("--out", "serial") == 0
     assert cli("--out", "parallel", "--jobs", "2") == 0
-    for folder in sorted((work / "serial").iterdir()):
+    for folder in sorted(p for p in (work / "serial").iterdir() if p.is_dir()):
         for name in ("chunks.json",):
             assert (folder / name).read_bytes() == (work / "parallel" / folder.name / name).read_bytes()
 
@@ -415,7 +433,7 @@ def test_a_full_run_chunks_a_tree_and_names_every_file_it_does_not_chunk(
     assert cli() == 0
     captured = capsys.readouterr()
     assert "sources/guide.txt: warning: shadowed" in captured.out
-    assert sorted(p.name for p in (work / "chunks").iterdir()) == ["a", "b", "clinic", "guide", "справка"]
+    assert sorted(p.name for p in (work / "chunks").iterdir()) == [".lock", "a", "b", "clinic", "guide", "справка"]
     assert (work / "chunks" / "a" / "index" / "chunks.json").is_file()
     assert cli("--json") == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

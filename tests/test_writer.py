@@ -19,7 +19,15 @@ from typing import Any
 import pytest
 
 from chunker.errors import EXIT_OUTPUT, OutputError
-from chunker.writer import LOCK_NAME, folder_lock, remove_folder, write_atomic, write_document
+from chunker.writer import (
+    LOCK_NAME,
+    folder_lock,
+    remove_folder,
+    run_lock,
+    sync_written,
+    write_atomic,
+    write_document,
+)
 
 CTX = multiprocessing.get_context("fork")
 NAMES = ("chunks.json", "meta.json", "report.json")
@@ -473,3 +481,65 @@ def test_remove_folder_removes_a_symlinked_artifact_but_not_its_target(tmp_path:
     remove_folder(folder)
     assert not folder.exists()
     assert victim.read_text() == "keep"
+
+
+# -- run lock and durability --------------------------------------------------------
+
+
+def _count_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = os.fsync
+
+    def counting(fd: int) -> None:
+        calls.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", counting)
+    return calls
+
+
+@pytest.mark.parametrize(("durability", "per_document"), [("full", 3), ("run", 0), ("none", 0)])
+def test_a_write_under_the_run_lock_takes_no_folder_lock_and_syncs_as_the_durability_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, durability: str, per_document: int
+) -> None:
+    out = tmp_path / "chunks"
+    with run_lock(out, "chunks"):
+        calls = _count_fsyncs(monkeypatch)
+        write_document(out / "doc", artifact_set("a"), "chunks/doc", durability=durability, run_locked=True)  # type: ignore[arg-type]
+        assert len(calls) == per_document  # the files only; no folder fsync per document
+        sync_written(out, [out / "doc"], durability)  # type: ignore[arg-type]
+        assert len(calls) == per_document + (2 if durability == "full" else 0)  # chunks/doc and chunks/
+    assert assert_complete_set(out / "doc") == "a"
+    assert sorted(p.name for p in (out / "doc").iterdir()) == sorted(NAMES)  # no .lock in the folder
+    assert (out / LOCK_NAME).is_file()
+
+
+def test_a_run_lock_makes_another_run_fail_with_busy_after_the_timeout(tmp_path: Path) -> None:
+    out = tmp_path / "chunks"
+    ready, release = CTX.Event(), CTX.Event()
+    holder = CTX.Process(target=_hold_run_lock, args=(str(out), ready, release))
+    holder.start()
+    try:
+        assert ready.wait(10)
+        busy = re.escape("busy: another chunker run holds chunks/.lock")
+        with pytest.raises(OutputError, match=busy), run_lock(out, "chunks", timeout=0.3):
+            pass
+    finally:
+        release.set()
+        holder.join(10)
+    with run_lock(out, "chunks", timeout=5):
+        pass
+
+
+def _hold_run_lock(out: str, ready: Any, release: Any) -> None:
+    with run_lock(Path(out), "chunks"):
+        ready.set()
+        release.wait(30)
+
+
+def test_a_symlinked_output_folder_can_hold_the_run_lock(tmp_path: Path) -> None:
+    real = tmp_path / "elsewhere"
+    real.mkdir()
+    (tmp_path / "chunks").symlink_to(real)
+    with run_lock(tmp_path / "chunks", "chunks"):
+        assert (real / LOCK_NAME).is_file()
