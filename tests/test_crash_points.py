@@ -126,7 +126,7 @@ def _write_in_place() -> None:
     """A writer without temporary files: each artifact truncated and rewritten, in two writes."""
     import chunker.writer as writer
 
-    def write_document(folder: Path, artifacts: Any, display: str, timeout: float = 30.0) -> None:
+    def write_document(folder: Path, artifacts: Any, display: str, timeout: float = 30.0, **kwargs: Any) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in artifacts.items():
             fd = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -144,7 +144,7 @@ def _freshness_by_size() -> None:
     import chunker.freshness as freshness
     import chunker.runner as runner
 
-    runner.previous_state = functools.partial(freshness.previous_state, verify=False)  # type: ignore[attr-defined]
+    runner.read_previous = functools.partial(freshness.read_previous, verify=False)
 
 
 BREAKAGES: dict[str, Callable[[], None]] = {"in_place": _write_in_place, "by_size": _freshness_by_size}
