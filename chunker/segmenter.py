@@ -15,6 +15,7 @@ from chunker.config import ChunkerConfig
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
 from chunker.parse import ParsedDocument
+from chunker.parse.plugins import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 
 _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
@@ -32,6 +33,7 @@ _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
         "math_block": "math",
         "math_block_eqno": "math",
         "container_block_open": "container",
+        "container_blocks_open": "container",
         "admonition_open": "container",
         "math_block_label": "math",
     }
@@ -132,7 +134,8 @@ class _Blocks:
         frame = None
         if kind == "container":
             doc = self.doc
-            if token.type == "container_block_open" and last < self.nlines and _colons(doc_line(doc, last)):
+            marker = CONTAINER_MARKERS.get(token.type)
+            if marker and last < self.nlines and _marker_run(doc_line(doc, last), marker):
                 last += 1  # the closing line, which the token's map leaves out
             frame = _frame(token, first, last, doc)
         elif token.type == "html_block" and _opens_details(token.content):
@@ -319,15 +322,17 @@ def doc_line(doc: ParsedDocument, index: int) -> str:
     return doc.text[doc.line_starts[index] : doc.line_end(index)]
 
 
-def _colons(line: str) -> bool:
+def _marker_run(line: str, marker: str) -> bool:
+    """Whether ``line`` is a container's closing line: three or more ``marker`` characters."""
     stripped = line.strip()
-    return len(stripped) >= 3 and set(stripped) == {":"}
+    return len(stripped) >= 3 and set(stripped) == {marker}
 
 
 def _frame(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str]:
     """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1."""
     closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
-    return doc_line(doc, first), closing if token.type == "container_block_open" and _colons(closing) else ""
+    marker = CONTAINER_MARKERS.get(token.type)
+    return doc_line(doc, first), closing if marker and _marker_run(closing, marker) else ""
 
 
 _DETAILS_OPEN = "<details"

@@ -126,6 +126,33 @@ def test_details_and_a_small_container_stay_whole_with_their_title() -> None:
     assert not any(c.content_original.rstrip().endswith(("</summary>", "::: code-group")) for c in result.chunks)
 
 
+def test_a_slash_block_keeps_its_title_and_closing_line_in_every_piece_nested_blocks_whole() -> None:
+    body = "".join(f"Paragraph {k}. {'Words that fill the note. ' * 14}\n\n" for k in range(4))
+    text = (
+        f"## Guide\n\nIntro.\n\n/// note | Remember this\n\n{body}```py\nprint(1)\n```\n\n///\n\n"
+        "//// tab | Python 3.9+\n\n```py\nx = 1\n```\n\n/// tip\n\nInner.\n\n///\n\n////\n\nAfter.\n"
+    )
+    result = chunk_markdown(text, CFG, "s", "s.md")
+    assert not result.diagnostics.errors
+    blocks = [(b.kind, b.start_line, b.end_line) for b in result.blocks if b.kind == "container"]
+    assert blocks == [("container", 5, 19), ("container", 21, 33)]
+    holders = [c for c in result.chunks if "Paragraph" in c.content_original]
+    assert len(holders) >= 2
+    for chunk in holders:
+        lines = chunk.content_for_embedding.split("\n")
+        assert "/// note | Remember this" in lines and "///" in lines  # opened and closed in every piece
+    tab = next(c for c in result.chunks if "tab | Python" in c.content_original)
+    assert "Inner." in tab.content_original and "////" in tab.content_original.split("\n")
+    assert not any(c.content_original.rstrip().endswith(("/// note | Remember this", "/// tip")) for c in result.chunks)
+
+
+def test_a_slash_line_of_prose_or_an_unclosed_slash_block_is_no_container() -> None:
+    text = "## A\n\n/// Create a new pool.\n\nText.\n\n///\n\n/// note\n\nOpen.\n\n## B\n\nMore.\n"
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert [c.section for c in result.chunks] == ["A", "B"]
+    assert not [b for b in result.blocks if b.kind == "container"]
+
+
 def test_an_unclosed_colon_line_is_no_container_and_does_not_swallow_the_next_sections() -> None:
     text = "## A\n\n::: note\n\nText.\n\n## B\n\nMore.\n"
     result = chunk_markdown(text, CFG, "u", "u.md")

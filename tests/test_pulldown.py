@@ -62,6 +62,7 @@ CASES = {
     "rules": "a\n\n---\n\n***\n\nb\n",
     "non-ascii": "# Überschrift\n\nÄrger – «ёлка» 字\n\n## Раздел\n\n- пункт\n",
     "admonition falls back": '!!! note "Title"\n    body\n\n::: tip\nx\n:::\n',
+    "slash block falls back": "Text.\n\n/// tip | Title\n\nbody\n\n///\n\n/// prose, no block\n",
 }
 
 

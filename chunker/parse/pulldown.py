@@ -27,8 +27,8 @@ from chunker.parse.token import BlockToken
 
 __all__ = ["PulldownTokens", "available"]
 
-_PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:!!!|\?\?\?|:::)", re.MULTILINE)
-"""Lines that may open an admonition or a ``:::`` container (mdit-py-plugins' ``admon`` and
+_PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:!!!|\?\?\?|:::|///)", re.MULTILINE)
+"""Lines that may open an admonition or a ``:::`` or ``///`` container (mdit-py-plugins' ``admon`` and
 ``container``, :mod:`chunker.parse.plugins`), which pulldown-cmark does not know: a document with
 one is parsed by markdown-it-py on this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`)
 and a document with ``$$``: dollarmath's math block runs to its closing ``$$`` whatever lies

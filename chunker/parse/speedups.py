@@ -160,12 +160,23 @@ def _reject_lheadings(ruler: Ruler[BlockRule]) -> None:
 
 # -- paragraph_terminators, first_char_dispatch (rebuilt on every compile of the chains) --------
 
-_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:!?")
+_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:/!?")
 """First characters with which a line can start a block that interrupts a paragraph (fence,
 blockquote, hr, list, html_block, heading, container, admonition); a table interrupts it only if the next line starts
 with '|', '-' or ':' (its delimiter row)."""
 _KNOWN_TERMINATORS = frozenset(
-    {"table", "fence", "blockquote", "hr", "list", "html_block", "heading", "container_block", "admonition"}
+    {
+        "table",
+        "fence",
+        "blockquote",
+        "hr",
+        "list",
+        "html_block",
+        "heading",
+        "container_block",
+        "container_blocks",
+        "admonition",
+    }
 )
 
 _FIRST_CHARS = {
@@ -178,6 +189,7 @@ _FIRST_CHARS = {
     "html_block": "<",
     "heading": "#",
     "container_block": ":",
+    "container_blocks": "/",
     "admonition": "!?",
 }
 """The characters a line must start with (after its indentation) for each of these block rules to
@@ -289,8 +301,6 @@ _TOKEN_FIELDS = ("type", "tag", "nesting", "attrs", "map", "level", "children", 
                  "block", "hidden")  # fmt: skip
 """markdown-it's ``Token`` fields, which :func:`_fast_block_state` sets by hand."""
 _PARSE_SAMPLE = "# a\n\n- b\n  > c\n\n| x |\n|---|\n| y |\n\n```py\nz\n```\n\n    code\n\ntext\n===\n"
-
-
 
 
 def _fast_block_state(md: MarkdownIt) -> None:
