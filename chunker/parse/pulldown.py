@@ -34,7 +34,7 @@ one is parsed by markdown-it-py on this path too. So are MDX (the rules of :mod:
 and a document with ``$$``: dollarmath's math block runs to its closing ``$$`` whatever lies
 between, pulldown-cmark's display math is inline and ends where a block (a list item, a quote)
 interrupts its paragraph."""
-_PLUGIN_RUN = re.compile(r"!!!|\?\?\?|:::")
+_PLUGIN_RUN = re.compile(r"!!!|\?\?\?|:::|///")
 _FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 _EQNO = re.compile(r"\s*\(\S+\)\s*")
 
