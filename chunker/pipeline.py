@@ -98,10 +98,12 @@ def chunk_blocks(
     source_path: str,
     earlier: Sequence[Diagnostic] = (),
     decisions: Mapping[str, Any] | None = None,
+    markdown: bool = True,
 ) -> ChunkingResult:
     """Everything after segmentation, shared by Markdown and plain-text sources: group the blocks
     by the strategy, pack, validate, judge the findings by the ``fail_on_*`` policy. ``earlier``
-    and ``decisions`` come from the caller's stages."""
+    and ``decisions`` come from the caller's stages; ``markdown`` is false for plain text (whose
+    pieces are not checked to render as Markdown)."""
     strategy = STRATEGIES[config.strategy]
     # Text before the first heading is named by the frontmatter title or the stem, never by an
     # H1 that comes after it; the context line names the document by its H1 as well.
@@ -120,7 +122,8 @@ def chunk_blocks(
     from chunker.assets import with_assets
 
     chunks = with_assets(packed.chunks, text, blocks, source_path)
-    diagnostics = validate(text, blocks, chunks, skipped, config, found, {**(decisions or {}), **grouping.decisions})
+    merged = {**(decisions or {}), **grouping.decisions}
+    diagnostics = validate(text, blocks, chunks, skipped, config, found, merged, markdown=markdown)
     diagnostics = replace(diagnostics, diagnostics=judge(diagnostics.diagnostics, config))
     return ChunkingResult(
         stem=stem,

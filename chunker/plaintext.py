@@ -340,4 +340,4 @@ def chunk_text(text: str, config: ChunkerConfig, stem: str, source_path: str) ->
                     line=lines[0],
                 )
             )
-    return chunk_blocks(text, blocks, doc, config, stem, source_path, found, decisions)
+    return chunk_blocks(text, blocks, doc, config, stem, source_path, found, decisions, markdown=False)

@@ -29,6 +29,7 @@ GATES: Mapping[str, str] = MappingProxyType(
         "unclosed-fence": "fail_on_broken_fence",
         "overflow": "fail_on_overflow",
         "orphan-heading": "fail_on_orphan_heading",
+        "rendering-changed": "fail_on_rendering_change",
         "frontmatter-invalid": "fail_on_bad_frontmatter",
         "frontmatter-too-large": "fail_on_bad_frontmatter",
         "frontmatter-too-deep": "fail_on_bad_frontmatter",

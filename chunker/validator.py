@@ -15,6 +15,7 @@ from chunker.config import ChunkerConfig
 from chunker.fences import is_balanced
 from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
 from chunker.policy import gated
+from chunker.rendering import check_rendering
 from chunker.sizes import make_counter
 
 _NON_SPACE = re.compile(r"\S")
@@ -45,14 +46,18 @@ def validate(
     cfg: ChunkerConfig,
     earlier: Sequence[Diagnostic] = (),
     decisions: dict[str, Any] | None = None,
+    markdown: bool = True,
 ) -> Diagnostics:
     """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant. Findings
-    that a ``fail_on_*`` option governs are left to :func:`chunker.policy.judge`."""
+    that a ``fail_on_*`` option governs are left to :func:`chunker.policy.judge`. Pieces of a Markdown
+    source (not of plain text) are checked to render as their source (:mod:`chunker.rendering`)."""
     found: list[Diagnostic] = list(earlier)
     found.extend(_check_ids(chunks))
     found.extend(_check_slices(source, chunks))
     found.extend(_check_coverage(source, chunks, skipped))
     found.extend(_check_chunks(blocks, chunks, cfg))
+    if markdown:
+        found.extend(check_rendering(source, blocks, chunks, cfg))
     return Diagnostics(tuple(found), _metrics(chunks, skipped, cfg), tuple(skipped), decisions or {})
 
 

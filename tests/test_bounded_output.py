@@ -33,7 +33,10 @@ def test_a_deep_quote_is_packed_from_a_few_units_per_line_not_one_per_marker(mon
     monkeypatch.setattr(pack_module, "build_units", counting)
     result = chunk_markdown(text, ChunkerConfig(), "q", "q.md")
     assert sum(counts) <= 4 * text.count("\n")  # a few per line; was one per "> " (80,000)
-    assert "".join(c.content_original for c in result.chunks).count(">") == text.count(">")
+    slices = "".join(text[c.start_offset : c.end_offset] for c in result.chunks)
+    assert slices.count(">") == text.count(">")  # the markers a piece re-opens are declared added text
+    added = sum(a.text.count(">") for c in result.chunks for a in c.added_lines)
+    assert "".join(c.content_original for c in result.chunks).count(">") == text.count(">") + added
     assert max(c.chars for c in result.chunks) <= ChunkerConfig().max_chars
 
 

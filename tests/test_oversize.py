@@ -194,7 +194,10 @@ def test_one_list_item_bigger_than_max_chars_is_cut_at_its_nested_items() -> Non
     assert_sound(text, result)
     assert len(result.chunks) > 2
     for chunk in result.chunks[1:]:
-        assert chunk.content_original.startswith("- nested entry")
+        assert text[chunk.start_offset :].startswith("- nested entry")
+        # the piece re-opens the item it is cut from (declared), so its entries stay nested
+        assert chunk.content_original.startswith("-\n  - nested entry")
+        assert [a.text for a in chunk.added_lines if a.position == "before"] == ["-\n  "]
         assert top_level(chunk.content_original)[0].type == "bullet_list_open"
 
 

@@ -7,7 +7,8 @@ greedily toward target_chars, never over max_chars, at the strongest boundary in
 sub-heading > block > item/row/line > sentence > word > hard cut. A heading (and a table's
 header) sticks to what follows it. Every chunk is a contiguous slice of the source; the only
 text a chunk adds is declared in ``added_lines`` (a repeated table header, the fence lines that
-re-open or close a code piece).
+re-open or close a code piece, the
+containers a piece cut from inside a list, quote or container re-opens: ``reopen``).
 
 Modules, in the order a section goes through them: ``budget`` (the section and what fits in a
 chunk; table padding, which does not count, in ``tables``), ``units`` (blocks and the pieces of

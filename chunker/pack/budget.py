@@ -15,10 +15,14 @@ from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after
 from chunker.models import Block, Diagnostic
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
+from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
 from chunker.pack.tables import Padding, collapse
 from chunker.sizes import Counter
 from chunker.strategies import Section
+
+REOPENED = frozenset({"list", "blockquote"})
+"""Kinds whose pieces re-open the containers they start inside (as every container block does)."""
 
 
 class SectionSpace:
@@ -50,6 +54,9 @@ class SectionSpace:
         """Warnings of the splitters (a table row kept whole as an overflow piece)."""
         self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
         """(block start offset, offset, fence open there) of the last ``nested_fence`` lookup."""
+        self.structures: dict[int, Structure | None] = {}
+        """The parse of each container block a piece starts inside (by its start offset)."""
+        self.reopen_memo: dict[tuple[int, int], str] = {}
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
@@ -76,13 +83,72 @@ class SectionSpace:
         return self.measure(collapse(repeated) if block.kind == "table" else repeated)
 
     def added_at_start(self, unit: Unit) -> int:
-        """Size of the text a chunk starting with ``unit`` repeats before it (table header, fence)."""
-        return 0 if unit.first else self.added_before(unit.block)
+        """Size of the text a chunk starting with ``unit`` repeats before it (table header, fence,
+        the containers it re-opens)."""
+        if unit.first:
+            return 0
+        if unit.block.kind in REOPENED or unit.block.frame is not None:
+            return self.measure(self.reopen(unit.block, unit.start))
+        return self.added_before(unit.block)
+
+    def added_at(self, block: Block, offset: int) -> int:
+        """Size of the text a piece of ``block`` starting at ``offset`` adds before itself."""
+        if offset <= block.start_offset:
+            return 0
+        if block.kind in REOPENED or block.frame is not None:
+            return self.measure(self.reopen(block, offset))
+        return self.added_before(block)
+
+    def closing(self, unit: Unit) -> str:
+        """The closing lines of ``:::`` containers nested in a list or container that a chunk
+        ending with ``unit`` (a piece) leaves open."""
+        block = unit.block
+        if unit.last or not (block.kind in REOPENED or block.frame is not None):
+            return ""
+        structure = self._structure(block)
+        if structure is None or not structure.containers:
+            return ""
+        line_start = self.source.rfind("\n", 0, block.start_offset) + 1
+        return structure.closing(unit.end - line_start, block.frame is not None) if structure is not None else ""
+
+    def before(self, unit: Unit) -> str:
+        """The text a chunk starting with ``unit`` adds before it."""
+        if unit.first:
+            return ""
+        if unit.block.kind in REOPENED or unit.block.frame is not None:
+            return self.reopen(unit.block, unit.start)
+        return repeated_before(unit.block, self.source)
+
+    def reopen(self, block: Block, offset: int) -> str:
+        """What a piece of a list, quote or container starting at ``offset`` adds before itself to
+        render in the containers it lies in (:mod:`chunker.pack.reopen`); when the block's structure
+        is not known, or re-opening takes over half of max_chars, its title line and a nested
+        fence open there."""
+        if offset <= block.start_offset:
+            return ""
+        key = (block.start_offset, offset)
+        text = self.reopen_memo.get(key)
+        if text is not None:
+            return text
+        frame = repeated_before(block, self.source)
+        line_start = self.source.rfind("\n", 0, block.start_offset) + 1
+        structure = self._structure(block)
+        text = structure.reopened(frame, offset - line_start) if structure is not None else None
+        if text is not None and len(text) > max(len(frame), self.cfg.max_chars // 2):
+            text = None  # dozens of nested containers: the markers would crowd out the text
+        if text is None:
+            nested = self.nested_fence(block, offset) if "code" in block.inner and block.fence is None else None
+            text = frame or (nested[1] + "\n" if nested is not None else "")
+        self.reopen_memo[key] = text
+        return text
 
     def added_at_end(self, unit: Unit) -> int:
         """Size of the closing fence (or container line) a chunk ending with ``unit`` (a piece) adds."""
         if unit.last:
             return 0
+        nested = self.closing(unit)
+        if nested:
+            return self.measure(nested + repeated_after(unit.block)) + 4
         if unit.block.frame is not None:
             return self.measure(repeated_after(unit.block)) + 4  # and a fence a child piece may close
         if unit.block.fence is None:
@@ -99,6 +165,16 @@ class SectionSpace:
         state = fence_after(self.source[memo_offset:offset], state)
         self.fence_memo = (block.start_offset, offset, state)
         return state
+
+    def _structure(self, block: Block) -> Structure | None:
+        """The parse of a list, quote or container block (once per block); None when too large."""
+        if block.start_offset not in self.structures:
+            from chunker.parse.markdown import markdown_parser
+
+            parse = markdown_parser(self.cfg.max_nesting, self.cfg.syntax == "mdx").parse
+            line_start = self.source.rfind("\n", 0, block.start_offset) + 1
+            self.structures[block.start_offset] = block_structure(self.source[line_start : block.end_offset], parse)
+        return self.structures[block.start_offset]
 
     def line_at(self, offset: int, block: Block) -> int:
         """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same

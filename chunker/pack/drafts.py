@@ -1,7 +1,8 @@
 """Drafts: the chunks of a section before ids, keys and context lines, with the text they add.
 
 A draft is a contiguous slice of the source; the only text it adds is declared in ``added`` (a
-repeated table header, the fence lines that re-open or close a code piece).
+repeated table header, the fence lines that re-open or close a code piece, the
+containers a piece cut from inside a list, quote or container re-opens: ``reopen``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 
 from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
-from chunker.pack.budget import SectionSpace, repeated_after, repeated_before
+from chunker.pack.budget import SectionSpace, repeated_after
 from chunker.pack.strength import Unit
 from chunker.pack.tables import collapse
 from chunker.policy import gated
@@ -45,14 +46,9 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
     source = space.source
     first, last = units[0], units[-1]
     added: list[AddedText] = []
-    if not first.first:
-        repeated = repeated_before(first.block, source)
-        if not repeated and first.block.fence is None and "code" in first.block.inner:
-            nested = space.nested_fence(first.block, first.start)  # a piece that starts inside it reopens it
-            if nested is not None:
-                repeated = nested[1] + "\n"
-        if repeated:
-            added.append(AddedText("before", repeated))
+    repeated = space.before(first)  # a table's header, a fence, the containers a piece starts inside
+    if repeated:
+        added.append(AddedText("before", repeated))
     content = (added[0].text if added else "") + source[first.start : last.end]
     if has_fence_marker(content):
         still_open = fence_after(content)
@@ -71,7 +67,7 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
                         line=last.block.start_line if last.block.kind == "code" else first.block.start_line,
                     )
                 )
-    closing = repeated_after(last.block) if not last.last else ""
+    closing = space.closing(last) + (repeated_after(last.block) if not last.last else "")
     if closing:
         added.append(AddedText("after", closing))
         content += closing

@@ -109,7 +109,7 @@ def split_at(
         start, end = bounds[k], bounds[k + 1] - 1
         piece_strength = strength if k == 0 else joint
         first, last = k == 0, k == len(cuts) - 1
-        reserve = (space.added_before(block) if not first else 0) + (len(repeated_after(block)) + 4 if not last else 0)
+        reserve = space.added_at(block, start) + (len(repeated_after(block)) + 4 if not last else 0)
         if space.span(start, end) + reserve <= space.budget:
             out.append(
                 Unit(

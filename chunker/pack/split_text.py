@@ -5,10 +5,16 @@ Every other splitter ends here for a piece that is still over budget.
 
 from __future__ import annotations
 
+import re
+
 from chunker.models import Block
-from chunker.pack.budget import SectionSpace
+from chunker.pack.budget import REOPENED, SectionSpace
 from chunker.pack.strength import HARD, SENTENCE, WORD, Strength, Unit
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
+
+_STARTS_BLOCK = re.compile(r"(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)(?:[ \t]|$)")
+"""Text that, at the start of a piece's line, would render as a list item, a heading or a quote:
+no cut puts it there (``a thunk + action creators`` is not cut before ``+``)."""
 
 
 def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
@@ -31,7 +37,11 @@ def split_text(
 ) -> None:
     """Cut [start, end) at sentences, then words, then hard cuts, each piece within budget
     (with ``force``, at sentences even when the whole fits)."""
-    budget = max(space.budget - reserve - (space.added_before(block) if block.kind == "table" else 0), 8)
+    if block.kind == "table":
+        reserve += space.added_before(block)
+    elif block.kind in REOPENED or block.frame is not None:
+        reserve += space.added_at(block, min(start + 1, end))  # what the pieces after the first re-open
+    budget = max(space.budget - reserve, 8)
     text = space.source[start:end]
     pieces: list[tuple[int, int, Strength]] = []  # (start, end, strength)
     _cut(space, text, start, budget, strength, pieces, level=0, force=force)
@@ -62,7 +72,7 @@ def _cut(
         cuts, piece_strength = word_cuts(text, join_marks=True, spacing=spacing), WORD
     else:
         cuts, piece_strength = hard_cuts(text, budget), HARD
-    cuts = [c for c in cuts if not text.startswith(("```", "~~~"), c)]
+    cuts = [c for c in cuts if not text.startswith(("```", "~~~"), c) and not _STARTS_BLOCK.match(text, c)]
     bounds = [0, *cuts, len(text)]
     for k in range(len(bounds) - 1):
         a, b = bounds[k], bounds[k + 1]
@@ -113,7 +123,7 @@ def emit_cuts(
         while b > a and src[b - 1].isspace():
             b -= 1
         is_first, is_last = first and k == 0, last and k == len(cuts) - 1
-        if space.span(a, b) <= space.budget:
+        if space.span(a, b) + (0 if is_first else space.added_at(block, a)) <= space.budget:
             out.append(Unit(start=a, end=b, block=block, strength=s, first=is_first, last=is_last))
         else:
             split_text(space, out, block, a, b, s, is_first, is_last)

@@ -1,0 +1,144 @@
+"""Rendering equivalence: a piece renders as what it was in the source.
+
+A chunk's ``content_original`` (what a consumer displays; ``content_for_embedding`` is it after the
+context line, with table padding collapsed) is parsed with the chunker's block parser, and so is
+each source block it overlaps. Every non-blank source line of the chunk must have the same *shape*
+in both parses: the block tokens it lies in, outermost first (list items, quotes, admonitions,
+containers, and the leaf: paragraph, heading, fenced or indented code, table row, HTML, math), and
+the line where that leaf starts, clipped to the chunk's first line, so that a fence opens and
+closes on the same lines in both. It is mdformat's equivalence check (same HTML before and after)
+narrowed to block structure, per line, which is what a cut can break.
+
+Only pieces are checked: a chunk whose first or last block is cut, or that carries added text. A
+chunk of whole top-level blocks is equivalent by construction: top-level blocks end where the
+parser ended them, and a run of them parses alone as it does in the document. With the default
+options that skips 75 % of the chunks of the shared corpus (21,211 of 28,372 are whole blocks) and
+81 % of the doc set's; what the check costs is measured in bench/README.md ("Rendering-equivalence
+check", ``python bench/render_check.py``). Not checked either: pieces of headings and HTML blocks
+(cut like text when over max_chars, so no piece can render as the block), structure past the
+nesting limit, link reference definitions (they render as nothing), and blocks or pieces over
+:data:`MAX_CHECKED_CHARS` (their token lists would cost memory in proportion).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from markdown_it.token import Token
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, Chunk, Diagnostic
+from chunker.policy import gated
+
+__all__ = ["MAX_CHECKED_CHARS", "check_rendering", "is_piece"]
+
+MAX_CHECKED_CHARS = 1 << 20
+"""A source block (or a chunk) longer than this is not parsed again for the check."""
+
+Shape = tuple[tuple[str, ...], int]
+"""(types of the block tokens a line lies in, outermost first; line where the innermost starts)."""
+
+
+def is_piece(chunk: Chunk, blocks: dict[str, Block]) -> bool:
+    """Whether ``chunk`` carries added text or cuts its first or last block."""
+    if chunk.added_lines:
+        return True
+    if not chunk.block_ids:
+        return False
+    first, last = blocks.get(chunk.block_ids[0]), blocks.get(chunk.block_ids[-1])
+    if first is None or last is None:
+        return False
+    return chunk.start_offset > first.start_offset or chunk.end_offset < last.end_offset
+
+
+def check_rendering(
+    source: str, blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: ChunkerConfig
+) -> Iterator[Diagnostic]:
+    """A ``rendering-changed`` finding per piece whose parse differs from its source's."""
+    by_id = {b.id: b for b in blocks}
+    memo: dict[str, dict[int, Shape]] = {}
+    parse = None
+    for chunk in chunks:
+        if not is_piece(chunk, by_id) or len(chunk.content_original) > MAX_CHECKED_CHARS:
+            continue
+        own = [by_id[i] for i in chunk.block_ids if i in by_id]
+        if not own or any(b.end_offset - b.start_offset > MAX_CHECKED_CHARS for b in own):
+            continue
+        if _cut_like_text(chunk, own):
+            continue
+        if parse is None:
+            from chunker.parse.markdown import markdown_parser
+
+            parse = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse
+        expected: dict[int, Shape] = {}
+        for block in own:
+            if block.id not in memo:
+                start = source.rfind("\n", 0, block.start_offset) + 1
+                memo[block.id] = shapes(parse(source[start : block.end_offset]), block.start_line)
+            expected.update(memo[block.id])
+        before = "".join(a.text for a in chunk.added_lines if a.position == "before")
+        actual = shapes(parse(chunk.content_original), chunk.start_line - before.count("\n"))
+        if max((len(path) for path, _ in expected.values()), default=0) >= cfg.max_nesting - 1:
+            continue  # past the nesting limit the parser stops nesting: its text is kept as it is
+        difference = _first_difference(source, chunk, expected, actual)
+        if difference is not None:
+            yield gated("rendering-changed", difference, chunk.start_line, chunk.chunk_id)
+
+
+def _cut_like_text(chunk: Chunk, own: Sequence[Block]) -> bool:
+    """Whether the chunk cuts a heading or an HTML block: one over max_chars is cut like text
+    (the packer warns), and no piece of it can render as the whole block."""
+    first, last = own[0], own[-1]
+    return (chunk.start_offset > first.start_offset and first.kind in _TEXT_CUT) or (
+        chunk.end_offset < last.end_offset and last.kind in _TEXT_CUT
+    )
+
+
+_TEXT_CUT = frozenset({"heading", "html"})
+
+
+def shapes(tokens: Sequence[Token], first_line: int) -> dict[int, Shape]:
+    """The shape of every line the tokens cover, by 1-based line (the tokens' line 0 is ``first_line``)."""
+    out: dict[int, Shape] = {}
+    stack: list[str] = []
+    for token in tokens:
+        if token.nesting == -1:
+            stack.pop()
+            continue
+        kind = token.type.removesuffix("_open")
+        if token.nesting == 1:
+            stack.append(kind)
+        if token.map is None or kind == "inline":
+            continue
+        path = tuple(stack) if token.nesting == 1 else (*stack, kind)
+        start, end = token.map[0] + first_line, token.map[1] + first_line
+        for line in range(start, end):
+            out[line] = (path, start)  # a nested token comes later and overrides its parent
+    return out
+
+
+def _first_difference(source: str, chunk: Chunk, expected: dict[int, Shape], actual: dict[int, Shape]) -> str | None:
+    """A message naming the first source line of the chunk whose shape differs, or None."""
+    line_start = source.rfind("\n", 0, chunk.start_offset) + 1
+    nothing: Shape = ((), 0)
+    for line in range(chunk.start_line, chunk.end_line + 1):
+        line_end = source.find("\n", line_start)
+        line_end = len(source) if line_end == -1 else line_end
+        text = source[line_start:line_end]
+        line_start = line_end + 1
+        want, got = expected.get(line, nothing), actual.get(line, nothing)
+        if not text.strip(" \t>") or not want[0]:
+            continue  # blank (in its quotes), or a link reference definition: it renders as nothing
+        if want[0] != got[0] or max(want[1], chunk.start_line) != max(got[1], chunk.start_line):
+            return (
+                f"line {line} renders as {_describe(got, chunk.start_line)} in the chunk but as "
+                f"{_describe(want, chunk.start_line)} in the source: {text.strip()[:60]!r}"
+            )
+    return None
+
+
+def _describe(shape: Shape, first: int) -> str:
+    path, start = shape
+    if not path:
+        return "no block"
+    return " > ".join(path) + (f" (from line {start})" if start > first else "")

@@ -1,0 +1,203 @@
+"""A piece cut from inside a list item, quote or container renders as what it was in the source: it
+re-opens its containers as declared added text; the validator's rendering check compares the
+block structure of every piece with its source's."""
+
+# ruff: noqa: E501  (the documents below are real-looking Markdown with long lines)
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from markdown_it.token import Token
+
+import chunker.rendering as rendering
+from chunker.config import ChunkerConfig
+from chunker.models import Chunk, ChunkingResult
+from chunker.pack.budget import SectionSpace
+from chunker.parse.markdown import markdown_parser
+from chunker.pipeline import chunk_markdown
+
+SMALL = ChunkerConfig(max_chars=300, target_chars=180, min_chars=50)
+
+INSTALL = """# Install
+
+## Steps
+
+1. Download the archive from the release page. The archive holds the binary, the default configuration file and a short README that explains the layout of the folders.
+
+    ```bash
+    tar -xzf tool-1.4.2-linux-amd64.tar.gz
+    sudo mv tool /usr/local/bin/
+    tool --version
+    ```
+
+    The last command prints the version; it should match the release you downloaded.
+
+2. Create the configuration file. The tool reads `tool.yaml` from the current folder.
+"""
+
+
+def _run(text: str, cfg: ChunkerConfig = SMALL) -> ChunkingResult:
+    return chunk_markdown(text, cfg, "doc", "doc.md")
+
+
+def _holding(result: ChunkingResult, needle: str) -> Chunk:
+    return next(c for c in result.chunks if needle in c.content_original)
+
+
+def _parse(text: str) -> list[Token]:
+    return markdown_parser(64).parse(text)
+
+
+def _path_of_line(text: str, needle: str) -> tuple[str, ...]:
+    """The block tokens, outermost first, that the (first) line holding ``needle`` lies in."""
+    line = next(k for k, t in enumerate(text.split("\n")) if needle in t)
+    return rendering.shapes(_parse(text), 0)[line][0]
+
+
+def _findings(result: ChunkingResult, code: str = "rendering-changed") -> list[str]:
+    return [d.message for d in result.diagnostics.diagnostics if d.code == code]
+
+
+def test_a_piece_starting_at_a_fence_inside_a_list_item_keeps_the_item_and_the_fence_closes() -> None:
+    result = _run(INSTALL)
+    piece = _holding(result, "sudo mv tool")
+    assert piece.start_offset == INSTALL.index("```bash")  # the cut of the reported case: at the fence
+    assert piece.content_original.startswith("1.\n    ```bash")
+    assert [a.text for a in piece.added_lines if a.position == "before"] == ["1.\n    "]
+    tokens = _parse(piece.content_original)
+    fences = [t for t in tokens if t.type == "fence"]
+    assert len(fences) == 1 and "tool --version" in fences[0].content
+    assert _path_of_line(piece.content_original, "```bash") == ("ordered_list", "list_item", "fence")
+    assert _path_of_line(piece.content_original, "The last command") == ("ordered_list", "list_item", "paragraph")
+    assert not _findings(result)
+
+
+def test_the_next_list_item_after_a_cut_fence_is_a_list_item_again() -> None:
+    long_item = "2. Create the configuration file. The tool reads `tool.yaml` from the current folder."
+    text = INSTALL.replace(long_item, "2. Create it.")  # the next item fits in the piece
+    result = _run(text)
+    piece = _holding(result, "sudo mv tool")
+    assert piece.start_offset == text.index("```bash")
+    assert "2. Create it." in piece.content_original
+    assert _path_of_line(piece.content_original, "2. Create it.") == ("ordered_list", "list_item", "paragraph")
+    assert not _findings(result)
+
+
+NESTED = """# Options
+
+- **cache**: where the tool keeps what it downloaded.
+  - `dir` names the folder. The default is the user's cache folder, which the platform decides; on Linux it honours XDG_CACHE_HOME, and the folder is created on first use.
+    - `dir.shared` lets several users share the folder; it needs a file system that supports locks, so network drives are refused.
+  - `max_size` caps the folder; the oldest downloads are removed first when it grows beyond the cap.
+- **proxy**: the HTTP proxy to use.
+"""
+
+
+def test_a_piece_starting_at_a_nested_item_keeps_its_level_and_its_siblings_theirs() -> None:
+    result = _run(NESTED, ChunkerConfig(max_chars=240, target_chars=150, min_chars=40))
+    piece = _holding(result, "`dir.shared`")
+    assert piece.start_offset == NESTED.index("- `dir.shared`")
+    item = ("bullet_list", "list_item")
+    assert _path_of_line(piece.content_original, "`dir.shared`") == (*item * 3, "paragraph")
+    sibling = _holding(result, "`max_size`")
+    assert _path_of_line(sibling.content_original, "`max_size`") == (*item * 2, "paragraph")
+    assert not _findings(result)
+
+
+QUOTE = (
+    "# Notes\n\n"
+    "> The first run builds the index of every source folder, which takes a while on large trees. "
+    "Later runs only read what changed since the last one, so they are fast.\n"
+    "> A run that is interrupted leaves the old index in place. "
+    "The next run starts over from it and repairs whatever the interrupted run left half done.\n"
+)
+
+
+def test_a_quote_piece_cut_inside_a_line_stays_in_the_quote() -> None:
+    result = _run(QUOTE, ChunkerConfig(max_chars=200, target_chars=120, min_chars=40))
+    pieces = [c for c in result.chunks if c.is_continuation]
+    assert pieces
+    for piece in pieces:
+        first = piece.content_original.split("\n", 1)[0]
+        assert first.startswith("> ")
+        assert rendering.shapes(_parse(piece.content_original), 0)[0][0][0] == "blockquote"
+    assert not _findings(result)
+
+
+ADMONITION = (
+    "# Setup\n\n"
+    '!!! warning "Before you start"\n'
+    "    Back up the configuration folder first. The upgrade rewrites every file in it and keeps no copy. "
+    "A file it cannot parse is replaced by the default one, and your changes to it are lost.\n"
+)
+
+
+def test_an_admonition_piece_cut_at_a_sentence_stays_in_the_admonition() -> None:
+    result = _run(ADMONITION, ChunkerConfig(max_chars=170, target_chars=100, min_chars=30))
+    pieces = [c for c in result.chunks if c.is_continuation]
+    assert pieces
+    for piece in pieces:
+        assert piece.content_original.startswith('!!! warning "Before you start"\n    ')
+        assert _path_of_line(piece.content_original, piece.content_original.split("\n")[1].strip()[:10])[0] == (
+            "admonition"
+        )
+    assert not _findings(result)
+
+
+CONTAINER_IN_ITEM = """# API
+
+- `customRef()` creates a ref with explicit control over its tracking.
+
+  :::warning Use with care
+  The getter may run more often than you think. A getter that builds a new object each time makes every consumer update.
+
+  A parent that renders often passes a new object each time, and the child's effects run again.
+  :::
+
+- `markRaw()` marks an object so that it is never made reactive.
+"""
+
+
+def test_a_piece_inside_a_container_nested_in_an_item_reopens_and_closes_it() -> None:
+    result = _run(CONTAINER_IN_ITEM, ChunkerConfig(max_chars=220, target_chars=150, min_chars=30))
+    piece = _holding(result, "The getter may run")
+    assert _path_of_line(piece.content_original, "The getter may run")[:3] == (
+        "bullet_list",
+        "list_item",
+        "container_block",
+    )
+    later = _holding(result, "A parent that renders")
+    assert later.content_original.startswith("-\n  :::warning Use with care\n")
+    assert _path_of_line(later.content_original, "A parent that renders")[2] == "container_block"
+    assert not _findings(result)
+
+
+def test_the_check_reports_a_piece_that_renders_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The packer of old: a piece re-opened nothing, so the fence of INSTALL opened at column 0.
+    monkeypatch.setattr(SectionSpace, "reopen", lambda self, block, offset: "")
+    result = _run(INSTALL)
+    (message,) = _findings(result)
+    assert "line 7 renders as fence in the chunk but as ordered_list > list_item > fence in the source" in message
+    assert [d.severity for d in result.diagnostics.diagnostics if d.code == "rendering-changed"] == ["warning"]
+    strict = _run(INSTALL, ChunkerConfig(**{**_fields(SMALL), "fail_on_rendering_change": True}))
+    assert [d.severity for d in strict.diagnostics.diagnostics if d.code == "rendering-changed"] == ["error"]
+
+
+def _fields(cfg: ChunkerConfig) -> dict[str, Any]:
+    return {name: getattr(cfg, name) for name in cfg.__dataclass_fields__}
+
+
+def test_chunks_of_whole_blocks_are_not_parsed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[str] = []
+    real = rendering.shapes
+
+    def counting(tokens: Any, first_line: int) -> Any:
+        parsed.append("x")
+        return real(tokens, first_line)
+
+    monkeypatch.setattr(rendering, "shapes", counting)
+    whole = _run("# A\n\nOne paragraph.\n\n- a list\n- of items\n\n## B\n\nAnother.\n")
+    assert whole.chunks and not parsed
+    _run(INSTALL)
+    assert parsed  # a piece is checked
