@@ -14,7 +14,8 @@ Inputs:
 - ``wide_table``: 60 columns x 1,000 rows, every row longer than max_chars (about 1.3 MB);
 - ``deep_quote``: 7,923 lines, line n quoted n levels deep (``> > > ... text``; about 63 MB);
 - ``deep_quote_small``: the same to 2,000 levels (about 4 MB);
-- ``single_line``: one 50 MB line of words, no line break.
+- ``single_line``: one 50 MB line of words, no line break;
+- ``sentence_line``: one 50 MB line of short sentences (``Lorem ipsum dolor sit amet. ``).
 """
 
 from __future__ import annotations
@@ -61,11 +62,19 @@ def single_line(path: Path) -> None:
         fh.write((unit * (target // len(unit) + 1))[:target])
 
 
+def sentence_line(path: Path) -> None:
+    unit = "Lorem ipsum dolor sit amet. "
+    target = 50 * 10**6
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write((unit * (target // len(unit) + 1))[:target])
+
+
 INPUTS: dict[str, Callable[[Path], None]] = {
     "wide_table": wide_table,
     "deep_quote_small": deep_quote(2000),
     "deep_quote": deep_quote(7923),
     "single_line": single_line,
+    "sentence_line": sentence_line,
 }
 
 

@@ -93,16 +93,21 @@ def _cut(
 COARSE_AFTER = 64
 """Text longer than this many budgets (in characters, ~4 per token) is cut into coarser units."""
 COARSE_UNITS = 8
-"""Units per budget in coarse text: its sentence or word cuts are at least budget / 8 apart."""
+"""Coarse units are at most a budget / 8 apart (plus the word the cut waits for)."""
 
 
 def _spacing(space: SectionSpace, text: str, budget: int) -> int:
     """The least distance, in characters, between two cuts of ``text``: 0 (every sentence or
-    word) for prose of normal length; for pathological prose (a 50 MB line of words) a unit per
-    eighth of a budget, so the units stay few (memory linear in the input with a small constant)
-    while a chunk still ends within an eighth of a budget of where a cut at every word would."""
-    chars = budget if space.chars_mode else 4 * budget
-    return chars // COARSE_UNITS if len(text) > COARSE_AFTER * chars else 0
+    word) for prose of normal length; for pathological prose (a 50 MB line of words) units of
+    ``target_chars / k``, ``k`` the fewest that keeps them within an eighth of a budget: the units
+    stay few (memory linear in the input with a small constant) and, a chunk being ``k`` of them,
+    it still comes out near ``target_chars``."""
+    factor = 1 if space.chars_mode else 4
+    chars, target = factor * budget, factor * min(space.cfg.target_chars, budget)
+    if len(text) <= COARSE_AFTER * chars:
+        return 0
+    per_target = -(-target * COARSE_UNITS // chars)  # ceil: units per target
+    return max(1, target // per_target)
 
 
 def emit_cuts(
