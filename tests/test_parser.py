@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.parse import BlockTokens, markdown_parser, read_document, speedups
@@ -35,6 +36,21 @@ def stock() -> MarkdownIt:
     return md
 
 
+_CELLS = {"th_open": 1, "td_open": 1, "th_close": -1, "td_close": -1}
+
+
+def without_cells(tokens: list[Token]) -> list[Token]:
+    """Stock tokens without the tokens of table cells, which our parser makes but does not keep."""
+    out: list[Token] = []
+    depth = 0
+    for token in tokens:
+        if token.type in _CELLS:
+            depth += _CELLS[token.type]
+        elif not depth:
+            out.append(token)
+    return out
+
+
 @given(st.text(alphabet="ab \t\n", max_size=60))
 def test_line_markers_are_those_of_markdown_its_state(text: str) -> None:
     state = StateBlock(text, stock(), {}, [])
@@ -52,13 +68,13 @@ def test_tokens_equal_stock_markdown_it_on_random_documents() -> None:
     rnd = random.Random(7)
     for _ in range(3000):
         text = "".join(rnd.choice(PIECES) for _ in range(rnd.randint(0, 40)))
-        assert ours.parse(text) == theirs.parse(text), repr(text)
+        assert ours.parse(text) == without_cells(theirs.parse(text)), repr(text)
 
 
 def test_tokens_equal_stock_markdown_it_on_the_spec_examples() -> None:
     assert len(EXAMPLES) >= 650
     ours, theirs = markdown_parser(64), stock()
-    differ = [number for number, _, text in EXAMPLES if ours.parse(text) != theirs.parse(text)]
+    differ = [number for number, _, text in EXAMPLES if ours.parse(text) != without_cells(theirs.parse(text))]
     assert differ == []
 
 
@@ -78,7 +94,7 @@ def test_tokens_equal_stock_markdown_it_on_documents_without_blank_lines() -> No
     rnd = random.Random(11)
     for _ in range(1500):
         text = "\n".join(rnd.choice(LINES) for _ in range(rnd.randint(1, 40))) + rnd.choice(["", "\n"])
-        assert ours.parse(text) == theirs.parse(text), repr(text)
+        assert ours.parse(text) == without_cells(theirs.parse(text)), repr(text)
 
 
 def line_cache_reads(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
@@ -133,7 +149,7 @@ def test_the_speed_ups_survive_enable_disable_and_a_plugin_with_a_paragraph_term
     pieces = [*PIECES, "%%% note\n", "%%%\n", "%%%%\n", "::: tip\n", ":::\n", "!!! note\n", "    x\n"]
     for _ in range(1500):
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40)))
-        assert ours.parse(text) == theirs.parse(text), repr(text)
+        assert ours.parse(text) == without_cells(theirs.parse(text)), repr(text)
     text = "text\n%%% note\ninside\n%%%\n"
     assert any(t.type == "container_note_open" for t in ours.parse(text))
 
@@ -161,3 +177,15 @@ def test_pieces_give_the_whole_parse_also_when_a_later_piece_reaches_the_nesting
     assert pieces.diagnostics == whole.diagnostics
     assert [d.code for d in whole.diagnostics] == ["nesting-limit"]
     assert whole.diagnostics[0].line == text[: text.index("> ")].count("\n") + 1
+
+
+def test_a_table_keeps_its_row_tokens_with_the_stock_maps_but_no_cell_tokens() -> None:
+    text = "# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n\nafter\n"
+    ours, theirs = markdown_parser(64).parse(text), stock().parse(text)
+    assert [t.type for t in ours if t.type.startswith(("t", "th", "td"))] == [
+        "table_open", "thead_open", "tr_open", "tr_close", "thead_close",
+        "tbody_open", "tr_open", "tr_close", "tr_open", "tr_close", "tbody_close", "table_close",
+    ]  # fmt: skip
+    assert [t.map for t in ours if t.type == "tr_open"] == [t.map for t in theirs if t.type == "tr_open"]
+    assert len(theirs) - len(ours) == 6 * 3  # th/td open, inline, close for each of the 6 cells
+    assert ours[-3:] == theirs[-3:]  # the paragraph after the table
