@@ -15,6 +15,14 @@ disturbs less than wall time; wall time is shown too. The ratio is the median of
     .venv/bin/python bench/e2e.py ../shared/corpus/de-gesetze --repeat 5
     .venv/bin/python bench/e2e.py --config fast.yaml     # e.g. 'parser: pulldown-cmark' in fast.yaml
     .venv/bin/python bench/e2e.py --profile            # cProfile of one chunker run, top functions
+    .venv/bin/python bench/e2e.py --ref /tmp/ref-main  # also the chunker of another tree, same rounds
+    .venv/bin/python bench/e2e.py --existing           # --force over the previous round's output
+
+With ``--ref DIR`` every round also runs the chunker of the source tree DIR (a detached worktree of an
+older commit; ``python -m chunker`` with PYTHONPATH=DIR, this tree's run the same way), the three
+processes in rotating order, so that before and after are measured within one run. With ``--existing``
+the output folder is kept from round to round (a first untimed run fills it): ``--force`` then
+re-chunks documents whose artifacts are already on disk, as a CI build does.
 """
 
 from __future__ import annotations
@@ -71,6 +79,56 @@ def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     return cpu, wall
 
 
+def _tree_cmd(tree: Path, out: Path, extra: list[str]) -> list[str]:
+    """``chunker --force`` of the source tree ``tree`` (its package first on the path)."""
+    code = f"import sys; sys.path.insert(0, {str(tree)!r}); from chunker.cli import main; main()"
+    return [PY, "-c", code, "--force", "--jobs", "1", "--quiet", "--out", str(out), *extra]
+
+
+def compare(corpus: Path, repeat: int, extra: list[str], ref: Path, existing: bool) -> None:
+    """parse, this tree's chunker and ``ref``'s chunker in every round, in rotating order."""
+    with tempfile.TemporaryDirectory(prefix="chunker-e2e-") as tmp:
+        root = Path(tmp)
+        count = _copy_corpus(corpus, root / "sources")
+        size = sum(p.stat().st_size for p in (root / "sources").iterdir())
+        cmds = {
+            "parse": lambda r: [PY, "-c", PARSE_ONLY, str(root / "sources")],
+            "ref": lambda r: _tree_cmd(ref, root / ("out-ref" if existing else f"out-ref{r}"), extra),
+            "this": lambda r: _tree_cmd(REPO, root / ("out-this" if existing else f"out-this{r}"), extra),
+        }
+        if existing:
+            for name in ("ref", "this"):
+                _timed(cmds[name](-1), root)
+        times: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
+        order = list(cmds)
+        for r in range(repeat):
+            for name in order[r % 3 :] + order[: r % 3]:
+                times[name].append(_timed(cmds[name](r), root))
+                if not existing:
+                    shutil.rmtree(root / f"out-{name}{r}", ignore_errors=True)
+            p, t, f = times["parse"][-1][0], times["this"][-1][0], times["ref"][-1][0]
+            print(f"round {r + 1}/{repeat}: parse {p:.2f}s  ref {f:.2f}s  this {t:.2f}s cpu", file=sys.stderr)
+    mode = " over existing output" if existing else ""
+    print(f"\nEnd to end{mode}: {corpus} ({count} files, {size / 1e6:.1f} MB), {repeat} rounds, rotating\n")
+    print("| process | cpu s (fastest) | ratio to parse (median) | wall ratio (median) | ratio to ref (median) |")
+    print("|---|---:|---:|---:|---:|")
+    label = " ".join(["chunker --force --jobs 1 -q", *extra])
+    for name, text in (
+        ("parse", "read + markdown-it-py block parse"),
+        ("ref", f"{ref.name}: `{label}`"),
+        ("this", f"this tree: `{label}`"),
+    ):
+        cpu = [x[0] / p[0] for x, p in zip(times[name], times["parse"], strict=True)]
+        wall = [x[1] / p[1] for x, p in zip(times[name], times["parse"], strict=True)]
+        to_ref = [x[0] / f[0] for x, f in zip(times[name], times["ref"], strict=True)]
+        print(
+            f"| {text} | {min(x[0] for x in times[name]):.2f} | {statistics.median(cpu):.2f} | "
+            f"{statistics.median(wall):.2f} | {statistics.median(to_ref):.2f} |"
+        )
+    ratios = [t[0] / f[0] for t, f in zip(times["this"], times["ref"], strict=True)]
+    print(f"\nper-round cpu ratios this/ref: {', '.join(f'{x:.2f}' for x in ratios)}")
+
+
 def end_to_end(corpus: Path, repeat: int, extra: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="chunker-e2e-") as tmp:
         root = Path(tmp)
@@ -125,12 +183,18 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile one run instead of timing")
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--config", type=Path, help="config file for the chunker run (e.g. parser: pulldown-cmark)")
+    parser.add_argument("--ref", type=Path, help="source tree of another chunker to time in the same rounds")
+    parser.add_argument("--existing", action="store_true", help="with --ref: --force over the kept output")
+    parser.add_argument("--chunker-args", default="", help="more arguments for both chunker runs (with --ref)")
     args = parser.parse_args()
     corpus = args.corpus.resolve()
     print(f"# {time.strftime('%Y-%m-%d %H:%M %Z')}; nproc {os.cpu_count()}; load {os.getloadavg()[0]:.1f}")
     print(f"# command: {' '.join([Path(PY).name, *sys.argv])}")
+    extra = ["--config", str(args.config.resolve())] if args.config else []
     if args.profile:
         profile(corpus, args.top)
+    elif args.ref:
+        compare(corpus, args.repeat, [*extra, *args.chunker_args.split()], args.ref.resolve(), args.existing)
     else:
         end_to_end(corpus, args.repeat, ["--config", str(args.config.resolve())] if args.config else [])
     return 0

@@ -106,6 +106,7 @@ def test_runs_killed_at_random_points_leave_old_or_new_artifacts_and_the_next_ru
         args = ["--jobs", "2"] if round_ % 3 == 0 else []
         if round_ % 4 != 3:  # every document written: the kill lands among the writes
             args.append("--force")
+        args += ["--durability", ("full", "run", "none")[round_ % 5 % 3]]  # a kill is safe in every mode
         proc = chunker(work, *args)
         time.sleep(rng.uniform(0.3, duration))
         if proc.poll() is None:
