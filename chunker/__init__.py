@@ -22,16 +22,17 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from chunker.config import ChunkerConfig, Settings, load_settings
+    from chunker.config import ChunkerConfig
     from chunker.core import DocumentOutcome, chunk_source
     from chunker.errors import ChunkerError
     from chunker.models import ChunkingResult
     from chunker.pipeline import chunk_markdown
+    from chunker.settings import Settings, load_settings
 
 _LAZY = {
     "ChunkerConfig": "chunker.config",
-    "Settings": "chunker.config",
-    "load_settings": "chunker.config",
+    "Settings": "chunker.settings",
+    "load_settings": "chunker.settings",
     "ChunkingResult": "chunker.models",
     "ChunkerError": "chunker.errors",
     "chunk_markdown": "chunker.pipeline",

@@ -18,7 +18,7 @@ import typer
 from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError, UsageError
 
 if TYPE_CHECKING:
-    from chunker.config import Settings
+    from chunker.settings import Settings
     from chunker.writer import Durability
 
 EXIT_CODES_HELP = (
@@ -52,7 +52,7 @@ def _err(message: str) -> None:
 
 
 def load(config: Path | None) -> Settings:
-    from chunker.config import load_settings
+    from chunker.settings import load_settings
 
     if config is None:
         default = Path("config.yaml")

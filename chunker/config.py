@@ -1,19 +1,17 @@
 """Chunker options: one frozen value, validated when it is built.
 
 ``ChunkerConfig.from_mapping`` accepts what a YAML file holds and names the key
-of every problem; ``load_settings`` reads ``config.yaml`` with its per-document
-overrides (``documents: {<stem or glob>: {...}}``).
+of every problem; :func:`chunker.settings.load_settings` reads ``config.yaml`` with
+its per-document overrides (``documents: {<stem or glob>: {...}}``).
 """
 
 from __future__ import annotations
 
 import difflib
-import fnmatch
 import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 from typing import Any, Literal, get_args, get_type_hints
 
 from chunker.errors import ConfigError, shown
@@ -277,172 +275,3 @@ def _check_limits(cfg: ChunkerConfig) -> None:
         re.compile(cfg.page_marker_pattern)
     except re.error as exc:
         raise _bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
-
-
-# -- settings file --------------------------------------------------------------
-
-DEFAULT_EXCLUDE: tuple[str, ...] = ("node_modules",)
-
-
-@dataclass(frozen=True, slots=True)
-class EvalSettings:
-    """The ``eval:`` section of the config file: options of ``chunker eval``."""
-
-    model: str | None = None
-    """Local sentence-transformers model folder for ``--retriever dense`` (``--model`` wins)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """The defaults of a config file and its per-document overrides, in file order."""
-
-    defaults: ChunkerConfig
-    documents: tuple[tuple[str, Mapping[str, Any]], ...] = ()
-    path: str = "<defaults>"
-    include: tuple[str, ...] = ()
-    """Globs of the files below ``sources/`` that are sources (empty: every .md, .markdown, .mdx, .txt)."""
-    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
-    """Globs of files and folders below ``sources/`` that are left out."""
-    eval: EvalSettings = EvalSettings()
-
-    def for_stem(self, stem: str) -> ChunkerConfig:
-        """Effective options of one document: defaults, then every matching override in order."""
-        cfg = self.defaults
-        for pattern, overrides in self.documents:
-            if override_matches(pattern, stem):
-                cfg = merged(cfg, overrides, f"{self.path}: documents.{pattern}")
-        return cfg
-
-
-def override_matches(pattern: str, stem: str) -> bool:
-    """Whether a ``documents:`` key (a stem or a glob) applies to ``stem``."""
-    return pattern == stem or fnmatch.fnmatchcase(stem, pattern)
-
-
-def _eval_settings(data: Any, where: str) -> EvalSettings:
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"'eval' must be a mapping of option: value, got {shown(data)}", path=where)
-    hints = get_type_hints(EvalSettings)
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        if key not in hints:
-            name = key if isinstance(key, str) else shown(key)
-            raise ConfigError(f"unknown eval option '{name}' (known: {', '.join(hints)})", path=f"{where}: eval")
-        try:
-            values[key] = as_type(hints[key], value)
-        except WrongTypeError as exc:
-            message = f"'{key}' must be {exc.expected}, got {shown(exc.value)}"
-            raise ConfigError(message, path=f"{where}: eval.{key}") from None
-    return EvalSettings(**values)
-
-
-_SETTINGS_KEYS = ("documents", "eval", "include", "exclude")
-
-
-def _globs(data: Mapping[str, Any], key: str, default: tuple[str, ...], where: str) -> tuple[str, ...]:
-    """``include`` / ``exclude``: a list of non-empty glob strings (absent: ``default``)."""
-    if key not in data:
-        return default
-    value = data[key]
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        raise ConfigError(f"'{key}' must be a list of glob patterns (strings)", path=f"{where}: {key}")
-    if any(len(v) > 1000 or "\x00" in v for v in value):
-        raise ConfigError(f"'{key}': a pattern is over 1000 characters or holds NUL", path=f"{where}: {key}")
-    return tuple(value)
-
-
-def settings_from_mapping(data: Any, where: str) -> Settings:
-    if data is None:
-        data = {}
-    if not isinstance(data, Mapping):
-        raise ConfigError("the file must hold a mapping of option: value", path=where)
-    options = {k: v for k, v in data.items() if k not in _SETTINGS_KEYS}
-    defaults = _check_tokenizer(merged(ChunkerConfig(), options, where), where)
-    eval_settings = _eval_settings(data["eval"], where) if data.get("eval") is not None else EvalSettings()
-    docs = data.get("documents") or {}
-    if not isinstance(docs, Mapping):
-        raise ConfigError("'documents' must map a stem or glob to options", path=where)
-    documents: list[tuple[str, Mapping[str, Any]]] = []
-    for pattern, overrides in docs.items():
-        if not isinstance(pattern, str):
-            raise ConfigError(f"documents: key {pattern!r} must be a stem or a glob", path=where)
-        # Validate now, so a bad override fails at load time and names its key.
-        override_where = f"{where}: documents.{pattern}"
-        _check_tokenizer(merged(defaults, overrides or {}, override_where), override_where)
-        documents.append((pattern, dict(overrides or {})))
-    include = _globs(data, "include", (), where)
-    exclude = _globs(data, "exclude", DEFAULT_EXCLUDE, where)
-    return Settings(
-        defaults=defaults, documents=tuple(documents), path=where, include=include, exclude=exclude, eval=eval_settings
-    )
-
-
-def _check_tokenizer(cfg: ChunkerConfig, where: str) -> ChunkerConfig:
-    """``cfg``, once its tokenizer is known to exist: checked here, once, naming the file, rather
-    than failing every document of the run (the tokenizer itself is loaded when first used)."""
-    if cfg.size_unit == "tokens":
-        from chunker.sizes import check_tokenizer_spec
-
-        try:
-            check_tokenizer_spec(cfg.tokenizer)
-        except ConfigError as exc:
-            raise ConfigError(exc.detail, path=f"{where}: tokenizer") from None
-    return cfg
-
-
-def load_settings(path: str | Path | None) -> Settings:
-    """Read a YAML config file; ``None`` or an absent default file gives the built-in defaults."""
-    if path is None:
-        return Settings(defaults=ChunkerConfig())
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise ConfigError("config file not found", path=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config file: {exc}", path=str(p)) from None
-    return settings_from_mapping(_load_yaml(text, str(p)), str(p))
-
-
-def _load_yaml(text: str, where: str) -> Any:
-    """The YAML document in ``text`` (safe loader); every failure is a ConfigError naming ``where``
-    and, where known, the line."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        constructing: yaml.Mark | None = None
-        """Start of the node constructed last: where a constructor that fails went wrong."""
-
-        def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-            self.constructing = node.start_mark
-            return super().construct_object(node, deep)
-
-    try:
-        loader = Loader(text)  # checks every character first
-    except yaml.reader.ReaderError as exc:
-        at = text.count("\n", 0, exc.position) + 1
-        message = f"invalid YAML: the character #x{exc.character:04x} is not allowed"
-        raise ConfigError(message, path=where, line=at) from None
-    try:
-        return loader.get_single_data()
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem_mark", None)
-        line = problem.line + 1 if problem is not None else None
-        raise ConfigError(f"invalid YAML: {getattr(exc, 'problem', exc)}", path=where, line=line) from None
-    except RecursionError:
-        raise ConfigError("invalid YAML: nested too deeply", path=where) from None
-    except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
-        # The safe constructors raise these on values that match a tag's pattern but not its range:
-        # `2020-13-45`, `!!float abc`, an integer of more than 4300 digits.
-        node = loader.constructing
-        raise ConfigError(
-            f"invalid YAML: a value cannot be constructed ({exc})",
-            path=where,
-            line=node.line + 1 if node is not None else None,
-        ) from None
-    finally:
-        loader.dispose()

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chunker.config import Settings
 from chunker.errors import EXIT_OK, EXIT_VALIDATION, OutputError, UsageError
 from chunker.eval_cases import Case, load_cases
 from chunker.eval_forbidden import check_forbidden, load_forbidden
 from chunker.eval_index import RETRIEVERS, resolve_model_path
 from chunker.eval_table import render_table
 from chunker.evaluate import EvalReport, check_k, check_threshold, check_thresholds, evaluate
+from chunker.settings import Settings
 from chunker.sources import shown_path
 from chunker.summary import RunSummary
 

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from chunker.config import ChunkerConfig, Settings, override_matches
+from chunker.config import ChunkerConfig
 from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION
@@ -24,6 +24,7 @@ from chunker.models import ChunkingResult, Diagnostic
 from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
 from chunker.output_tree import case_collisions, check_output_parents, collision_index
 from chunker.selection import Selection
+from chunker.settings import Settings, override_matches
 from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, SourceFile, ambiguous_message, check_inside, scan
 from chunker.summary import DocOutcome, RunSummary, Status, output_display
 from chunker.workers import effective_jobs

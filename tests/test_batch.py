@@ -21,7 +21,8 @@ from chunker.batch.listing import Listed
 from chunker.batch.plan import plan
 from chunker.batch.run import BatchOptions
 from chunker.cli import run_cli
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
+from chunker.settings import Settings
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

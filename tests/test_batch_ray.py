@@ -13,7 +13,8 @@ from _batch import batch_chunks, cli_chunks, make_corpus, manifest
 
 from chunker.batch import run_batch
 from chunker.batch.run import BatchOptions
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
+from chunker.settings import Settings
 
 ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.ray

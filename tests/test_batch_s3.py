@@ -14,7 +14,8 @@ from _batch import UTF16, cli_chunks, document
 from chunker.batch import read_chunks, run_batch
 from chunker.batch.run import BatchOptions
 from chunker.batch.store import CHUNK_COLUMNS
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
+from chunker.settings import Settings
 
 pytestmark = pytest.mark.s3
 

@@ -7,15 +7,9 @@ from typing import get_args, get_type_hints
 
 import pytest
 
-from chunker.config import (
-    STRATEGY_NAMES,
-    ChunkerConfig,
-    EvalSettings,
-    StrategyName,
-    load_settings,
-    override_matches,
-)
+from chunker.config import STRATEGY_NAMES, ChunkerConfig, StrategyName
 from chunker.errors import ConfigError
+from chunker.settings import EvalSettings, load_settings, override_matches
 from chunker.strategies import STRATEGIES
 
 

@@ -10,10 +10,11 @@ import pytest
 
 import chunker
 from chunker import DocumentOutcome, chunk_source
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE
 from chunker.plaintext import chunk_text
 from chunker.runner import run
+from chunker.settings import Settings
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.md"))

@@ -10,10 +10,11 @@ import pytest
 import yaml
 
 from chunker.cli import run_cli
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.errors import UsageError
 from chunker.export import export
 from chunker.runner import run
+from chunker.settings import Settings
 
 GUIDE = """---
 title: Handbuch

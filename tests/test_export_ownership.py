@@ -9,10 +9,11 @@ import pytest
 
 from chunker import export as export_module
 from chunker.cli import run_cli
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.errors import OutputError
 from chunker.export import MANIFEST, export
 from chunker.runner import run
+from chunker.settings import Settings
 
 DOC = "# G\n\n## One\n\nx\n"
 LONG = "# G\n\n## One\n\nfirst section text.\n\n## Two\n\nsecond section text.\n\n## Three\n\nthird section text.\n"

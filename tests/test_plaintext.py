@@ -14,12 +14,13 @@ from typing import Any
 import orjson
 import pytest
 
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.core import dumps
 from chunker.models import ChunkingResult
 from chunker.pipeline import chunk_markdown
 from chunker.plaintext import caps_heading, chunk_text, numbered_heading, text_blocks
 from chunker.runner import run
+from chunker.settings import Settings
 
 TXT = Path(__file__).resolve().parent / "fixtures" / "txt"
 CASES = sorted(p.stem for p in TXT.glob("*.txt"))

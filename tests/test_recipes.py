@@ -14,7 +14,8 @@ from _batch import make_corpus
 
 from chunker.batch import run_batch
 from chunker.batch.run import BatchOptions
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
+from chunker.settings import Settings
 
 pytestmark = pytest.mark.store
 

@@ -10,8 +10,9 @@ import orjson
 import pytest
 
 from chunker import writer
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.runner import run
+from chunker.settings import Settings
 from chunker.summary import RunSummary
 
 SETTINGS = Settings(defaults=ChunkerConfig(min_chars=1))

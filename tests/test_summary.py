@@ -11,9 +11,10 @@ import pytest
 from rich.console import Console
 
 from chunker.cli import run_cli
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.report import summary_table
 from chunker.runner import run
+from chunker.settings import Settings
 from chunker.summary import DocOutcome, RunSummary
 
 TESTS = Path(__file__).resolve().parent

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from chunker.config import ChunkerConfig, Settings
+from chunker.config import ChunkerConfig
 from chunker.runner import run
+from chunker.settings import Settings
 from chunker.workers import JOBS_PER_CPU, effective_jobs, usable_cpus
 
 linux_only = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")

@@ -13,10 +13,11 @@ from chunker.batch.listing import filesystem, list_sources
 from chunker.batch.plan import Plan, Task, plan
 from chunker.batch.store import collect_garbage, read_manifest, write_manifest
 from chunker.batch.work import Group, carried
-from chunker.config import ChunkerConfig, Settings, override_matches
+from chunker.config import ChunkerConfig
 from chunker.core import fingerprint_of
 from chunker.errors import EXIT_OK, UsageError
 from chunker.models import Diagnostic
+from chunker.settings import Settings, override_matches
 from chunker.summary import DocOutcome, RunSummary
 
 __all__ = ["BatchOptions", "run_batch"]
