@@ -1,0 +1,94 @@
+"""The ``headings`` strategy: a section opens at every heading of level <= ``section_level``;
+the subtrees of headings in ``skip_headings`` / ``excluded_section_headings`` are left out."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, SkippedRange
+from chunker.parse import ParsedDocument
+from chunker.strategies.section_level import choose_section_level
+from chunker.strategies.sections import Grouping, Section, carry_headings, skip_range
+
+_NUMBERING = re.compile(r"^[\s\d.§IVXLCivxlc)(\-–—:]*(?=\w)")
+_PUNCT = re.compile(r"[\W_]+$")
+
+
+def normalise_heading(text: str) -> str:
+    """For matching skip lists: numbering, punctuation and case removed (``2. Indice:`` -> ``indice``)."""
+    text = unicodedata.normalize("NFC", text).strip()
+    text = _NUMBERING.sub("", text)
+    return _PUNCT.sub("", text).strip().casefold()
+
+
+def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig, title: str) -> Grouping:
+    """A section opens at every heading of level <= section_level; deeper headings stay inside."""
+    decisions: dict[str, Any] = {}
+    if cfg.section_level == "auto":
+        level, evidence = choose_section_level(blocks)
+        decisions["section_level"] = {"chosen": level, "by": "auto", **evidence}
+    else:
+        level = int(cfg.section_level)
+    skip = _skip_options(cfg)
+
+    sections: list[Section] = []
+    skipped: list[SkippedRange] = []
+    current: list[Block] = []
+    current_title = title
+    current_level = 0
+    subtree: list[Block] = []
+    """The blocks of a skipped heading's subtree, while inside it."""
+    subtree_reason = ""
+
+    def close() -> None:
+        if not current:
+            return
+        if current_level == 0 and cfg.skip_pre_heading:
+            skipped.append(skip_range(current, "text before the first heading (skip_pre_heading)"))
+        else:
+            sections.append(Section(current_title, tuple(current), current_level))
+        current.clear()
+
+    for block in blocks:
+        if subtree:
+            if block.kind != "heading" or block.heading_level > subtree[0].heading_level:
+                subtree.append(block)
+                continue
+            skipped.append(skip_range(subtree, subtree_reason))
+            subtree = []
+        if block.kind == "heading" and (option := skip.get(normalise_heading(_heading_text(block)))):
+            # the heading and every deeper heading up to the next one of its level or higher
+            close()
+            subtree = [block]
+            subtree_reason = f"section '{_heading_text(block)}' is in {option}"
+            if block.heading_level <= level:
+                current_title, current_level = _heading_text(block), block.heading_level
+        elif block.kind == "heading" and block.heading_level <= level:
+            # a parent heading with no body of its own opens this section
+            carried = list(current) if current_level and carry_headings(current, block.heading_level) else []
+            if not carried:
+                close()
+            current[:] = [*carried, block]
+            current_title = _heading_text(block)
+            current_level = block.heading_level
+        else:
+            current.append(block)
+    if subtree:
+        skipped.append(skip_range(subtree, subtree_reason))
+    close()
+    return Grouping(tuple(sections), tuple(skipped), (), decisions)
+
+
+def _heading_text(block: Block) -> str:
+    return block.header_path[-1].text if block.header_path else ""
+
+
+def _skip_options(cfg: ChunkerConfig) -> dict[str, str]:
+    """Normalised heading text -> the option that lists it (``excluded_section_headings`` wins)."""
+    options = {normalise_heading(h): "skip_headings" for h in cfg.skip_headings}
+    options.update({normalise_heading(h): "excluded_section_headings" for h in cfg.excluded_section_headings})
+    return options

@@ -1,0 +1,52 @@
+"""What a strategy returns: sections (the units chunks never cross), left-out ranges, findings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, Diagnostic, SkippedRange
+from chunker.parse import ParsedDocument
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """Consecutive blocks that chunks never cross."""
+
+    title: str
+    blocks: tuple[Block, ...]
+    level: int = 0
+    """Level of the heading that opened the section; 0 when none did."""
+    page: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    sections: tuple[Section, ...]
+    skipped: tuple[SkippedRange, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    decisions: dict[str, Any] = field(default_factory=dict)
+
+
+Strategy = Callable[[Sequence[Block], ParsedDocument, ChunkerConfig, str], Grouping]
+
+def skip_range(blocks: Sequence[Block], reason: str) -> SkippedRange:
+    return SkippedRange(
+        start_line=blocks[0].start_line,
+        end_line=blocks[-1].end_line,
+        start_offset=blocks[0].start_offset,
+        end_offset=blocks[-1].end_offset,
+        reason=reason,
+    )
+
+
+def carry_headings(current: list[Block], opening_level: int) -> bool:
+    """Whether ``current`` is only headings shallower than the one that opens the next section
+    (a parent heading with no body of its own goes with its first child)."""
+    return (
+        bool(current)
+        and all(b.kind == "heading" for b in current)
+        and (max(b.heading_level for b in current) < opening_level)
+    )
