@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunker import frontmatter
+from chunker import frontmatter_loaders
 from chunker.config import ChunkerConfig
 from chunker.frontmatter import FrontmatterResult, load_frontmatter
 from chunker.parse import PIECE_CHARS, BlockTokens, read_document
@@ -103,19 +103,19 @@ def test_ten_megabytes_of_frontmatter_are_refused_without_parsing(monkeypatch: p
     def no_parsing(*args: object) -> None:
         raise AssertionError("the loader must not be built for oversize text")
 
-    monkeypatch.setattr(frontmatter._Loader, "__init__", no_parsing)
+    monkeypatch.setattr(frontmatter_loaders.Loader, "__init__", no_parsing)
     assert_removed(load_frontmatter("key: value\n" * 1_000_000, 2, CFG), "frontmatter-too-large")
 
 
 def test_alias_bomb_is_refused_before_expansion(badinput: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     constructed: list[object] = []
-    original = frontmatter._Loader.construct_object
+    original = frontmatter_loaders.Loader.construct_object
 
-    def counting(self: frontmatter._Loader, node: Any, deep: bool = False) -> Any:
+    def counting(self: frontmatter_loaders.Loader, node: Any, deep: bool = False) -> Any:
         constructed.append(node)
         return original(self, node, deep)
 
-    monkeypatch.setattr(frontmatter._Loader, "construct_object", counting)
+    monkeypatch.setattr(frontmatter_loaders.Loader, "construct_object", counting)
     text = (badinput / "fm_billion_laughs.md").read_text(encoding="utf-8")
     yaml_text = text.split("---\n")[1]
     cfg = ChunkerConfig(max_frontmatter_nodes=100_000, max_frontmatter_bytes=10_000_000)  # the node cap decides
@@ -357,7 +357,7 @@ YAML_PIECES = ["title", "tags", ": ", ":", "\n", "  ", "- ", "[", "]", "{", "}",
 
 def hardened(yaml_text: str, monkeypatch: pytest.MonkeyPatch) -> FrontmatterResult:
     with monkeypatch.context() as patched:
-        patched.setattr(frontmatter, "_CLoader", None)  # the pure-Python loader only
+        patched.setattr(frontmatter_loaders, "CLoader", None)  # the pure-Python loader only
         return load_frontmatter(yaml_text, 2, CFG)
 
 
@@ -368,17 +368,17 @@ def test_the_libyaml_fast_path_never_changes_an_outcome(monkeypatch: pytest.Monk
 
 
 def test_a_plain_mapping_takes_the_fast_path_and_anything_else_the_hardened_loader() -> None:
-    if frontmatter._CLoader is None:
+    if frontmatter_loaders.CLoader is None:
         pytest.skip("PyYAML without libyaml")
-    assert frontmatter._plain_mapping("title: Привет\ntags: [a, b]\ndate: x\n", CFG) == {
+    assert frontmatter_loaders.plain_mapping("title: Привет\ntags: [a, b]\ndate: x\n", CFG) == {
         "title": "Привет",
         "tags": ["a", "b"],
         "date": "x",
     }
-    assert frontmatter._plain_mapping("a: 1\na: 2\n", CFG) is None  # a duplicate key: reported by the other
-    assert frontmatter._plain_mapping("d: 2024-01-02\n", CFG) is None  # a date to convert: reported too
-    assert frontmatter._plain_mapping("- a\n", CFG) is None  # not a mapping
-    assert frontmatter._plain_mapping("[" * 2000, CFG) is None  # too many openers for libyaml's recursion
+    assert frontmatter_loaders.plain_mapping("a: 1\na: 2\n", CFG) is None  # a duplicate key: reported by the other
+    assert frontmatter_loaders.plain_mapping("d: 2024-01-02\n", CFG) is None  # a date to convert: reported too
+    assert frontmatter_loaders.plain_mapping("- a\n", CFG) is None  # not a mapping
+    assert frontmatter_loaders.plain_mapping("[" * 2000, CFG) is None  # too many openers for libyaml's recursion
 
 
 @pytest.mark.parametrize("piece_chars", [16, 120, PIECE_CHARS])
