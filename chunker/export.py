@@ -24,33 +24,16 @@ Every file is written atomically; the same chunks give the same bytes.
 from __future__ import annotations
 
 import contextlib
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from chunker.doc_ids import validate_stem
 from chunker.errors import OutputError, UsageError
+from chunker.export_manifest import EXPORTED_MD, FORMATS, MANIFEST, ExportManifest, is_export_key, read_manifest
+from chunker.export_render import ChunkedDocument, Renderer, render, render_jsonl, render_markdown
 from chunker.ownership import Files, exists, sha256_bytes
-
-FORMATS: tuple[str, ...] = ("md", "jsonl")
-Renderer = Callable[["ChunkedDocument"], list[tuple[str, bytes]]]
-"""The files of one document's export: ``(path relative to the export folder, bytes)``."""
-
-MD_FIELDS: tuple[str, ...] = (
-    "section",
-    "section_path",
-    "ziffer",
-    "chunk_index",
-    "chunk_key",
-    "content_hash",
-    "page",
-)
-"""Chunk fields copied into the frontmatter of an exported Markdown file (after kind, parent, parent_hash)."""
-
-_EXPORTED_MD = re.compile(r"^\d{3,}-[^/]*\.md$")
-"""Names of the files an ``md`` export writes (removed as stale only when the manifest says they are ours)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,28 +46,6 @@ class ExportedDocument:
     """Files of earlier exports (written by an export, unedited since) that are no longer produced."""
     left_alone: tuple[Path, ...] = ()
     """Files named like exports that no export of this folder provably wrote: never touched."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChunkedDocument:
-    """The artifacts of one document as the main command wrote them."""
-
-    stem: str
-    chunks: tuple[dict[str, Any], ...]
-    meta: dict[str, Any]
-
-    @property
-    def parent(self) -> str:
-        return str(self.meta.get("source_path", ""))
-
-    @property
-    def parent_hash(self) -> str:
-        return str(self.meta.get("parent_hash", ""))
-
-    @property
-    def document_metadata(self) -> dict[str, Any]:
-        value = self.meta.get("document_metadata")
-        return value if isinstance(value, dict) else {}
 
 
 def _load_json(path: Path, stem: str) -> Any:
@@ -130,156 +91,6 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
     return tuple(document_folders(chunks_dir))
 
 
-# -- md -------------------------------------------------------------------------------
-
-
-def file_name(chunk: dict[str, Any], position: int, width: int) -> str:
-    """``NNN-<slug>.md``: 1-based position, then the last part of the chunk key."""
-    from chunker.pack.keys import slug
-
-    key = str(chunk.get("chunk_key") or chunk.get("section") or "chunk")
-    tail = key.rsplit("/", 1)[-1]
-    return f"{position + 1:0{width}d}-{slug(tail, 60)}.md"
-
-
-def frontmatter(doc: ChunkedDocument, chunk: dict[str, Any]) -> dict[str, Any]:
-    """The frontmatter mapping of one exported chunk, in a fixed key order."""
-    data: dict[str, Any] = {"kind": "chunk", "parent": doc.parent, "parent_hash": doc.parent_hash}
-    for name in MD_FIELDS:
-        data[name] = chunk.get(name)
-    clashes: dict[str, Any] = {}
-    for key, value in doc.document_metadata.items():
-        if key in data or key == "document":
-            clashes[key] = value
-        else:
-            data[key] = value
-    if clashes:
-        data["document"] = clashes
-    return data
-
-
-def markdown_file(doc: ChunkedDocument, chunk: dict[str, Any]) -> bytes:
-    import yaml
-
-    head = yaml.safe_dump(frontmatter(doc, chunk), allow_unicode=True, sort_keys=False, width=1_000_000)
-    body = str(chunk.get("content_for_embedding", ""))
-    return f"---\n{head}---\n\n{body}\n".encode("utf-8", "surrogatepass")
-
-
-def render_markdown(doc: ChunkedDocument) -> list[tuple[str, bytes]]:
-    """``(<stem>/NNN-<slug>.md, bytes)`` per chunk."""
-    width = max(3, len(str(len(doc.chunks))))
-    return [
-        (f"{doc.stem}/{file_name(chunk, position, width)}", markdown_file(doc, chunk))
-        for position, chunk in enumerate(doc.chunks)
-    ]
-
-
-# -- jsonl ----------------------------------------------------------------------------
-
-
-def jsonl_record(doc: ChunkedDocument, chunk: dict[str, Any]) -> dict[str, Any]:
-    """``{"id": chunk_key, "text": content_for_embedding, "metadata": everything else}``."""
-    metadata = {k: v for k, v in chunk.items() if k not in ("chunk_key", "content_for_embedding")}
-    metadata.update(
-        {
-            "chunk_key": chunk.get("chunk_key"),
-            "stem": doc.stem,
-            "parent": doc.parent,
-            "parent_hash": doc.parent_hash,
-            "document": doc.document_metadata,
-        }
-    )
-    return {"id": chunk.get("chunk_key"), "text": chunk.get("content_for_embedding", ""), "metadata": metadata}
-
-
-def render_jsonl(doc: ChunkedDocument) -> list[tuple[str, bytes]]:
-    """``(<stem>.jsonl, bytes)``."""
-    import orjson
-
-    return [(f"{doc.stem}.jsonl", b"".join(orjson.dumps(jsonl_record(doc, c)) + b"\n" for c in doc.chunks))]
-
-
-def _render(renderer: Renderer, doc: ChunkedDocument, out_dir: Path) -> list[tuple[str, bytes]]:
-    """``renderer(doc)``; hand-edited artifacts whose values no writer takes (nested past the
-    JSON or YAML writer's depth) are a usage error naming the document, not an internal error."""
-    import orjson
-    import yaml
-
-    try:
-        return renderer(doc)
-    except (RecursionError, orjson.JSONEncodeError, yaml.YAMLError) as exc:
-        raise UsageError(
-            f"the artifacts of {doc.stem!r} hold values that cannot be exported ({type(exc).__name__}); "
-            f"run `chunker --force --stem {doc.stem}`",
-            path=str(out_dir),
-        ) from None
-
-
-# -- the manifest ---------------------------------------------------------------------
-
-MANIFEST = ".chunker-export.json"
-"""In the export folder: the stems each format exported and the sha256 of every file written, so
-that an export overwrites or removes only files it wrote and nobody edited since."""
-MANIFEST_VERSION = 2
-
-
-@dataclass(slots=True)
-class ExportManifest:
-    exports: dict[str, list[str]] = field(default_factory=dict)
-    files: Files = field(default_factory=Files)
-
-    def to_bytes(self) -> bytes:
-        import orjson
-
-        body = {"version": MANIFEST_VERSION, "exports": self.exports, "files": self.files.to_json()}
-        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
-
-
-def _valid(stem: object) -> bool:
-    if not isinstance(stem, str):
-        return False
-    try:
-        validate_stem(stem)
-    except UsageError:
-        return False
-    return True
-
-
-def _stems(value: object) -> list[str]:
-    """The stems of a manifest list; a hand-edited entry that is not a stem (a path) is dropped."""
-    return [s for s in value if _valid(s)] if isinstance(value, list) else []
-
-
-def read_manifest(out_dir: Path) -> ExportManifest | None:
-    """The export folder's manifest (empty when there is none); None when a file of that name
-    is not one (it is someone else's: never overwritten unless forced)."""
-    import orjson
-
-    path = out_dir / MANIFEST
-    if not exists(path):
-        return ExportManifest()
-    try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    if data.get("version") == MANIFEST_VERSION and isinstance(data.get("exports"), dict):
-        exports = {k: _stems(v) for k, v in data["exports"].items() if k in FORMATS}
-        return ExportManifest(exports, Files.from_json(data.get("files")))
-    if data and all(k in FORMATS and isinstance(v, list) for k, v in data.items()):  # the first version: no hashes
-        return ExportManifest({k: _stems(v) for k, v in data.items()})
-    return None
-
-
-def _is_export_key(key: str, stem: str, fmt: str) -> bool:
-    if fmt == "jsonl":
-        return key == f"{stem}.jsonl"
-    head, _, name = key.partition("/")
-    return head == stem and bool(_EXPORTED_MD.match(name))
-
-
 # -- the export -----------------------------------------------------------------------
 
 
@@ -303,12 +114,12 @@ def _listed_exports(out_dir: Path, stem: str, fmt: str) -> list[str]:
         names = sorted(p.name for p in (out_dir / stem).iterdir())
     except OSError:
         return []
-    return [f"{stem}/{name}" for name in names if _EXPORTED_MD.match(name)]
+    return [f"{stem}/{name}" for name in names if EXPORTED_MD.match(name)]
 
 
 def _plan(out_dir: Path, manifest: ExportManifest, stem: str, fmt: str, files: list[tuple[str, bytes]]) -> _Plan:
     keep = {key for key, _ in files}
-    candidates = {k for k in manifest.files.hashes if _is_export_key(k, stem, fmt)}
+    candidates = {k for k in manifest.files.hashes if is_export_key(k, stem, fmt)}
     candidates.update(_listed_exports(out_dir, stem, fmt))
     stale: list[str] = []
     left: list[str] = []
@@ -401,7 +212,7 @@ def export(
         raise UsageError(f"no chunked documents in {chunks_dir}; run `chunker` first")
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
     renderer: Renderer = render_markdown if fmt == "md" else render_jsonl
-    rendered = [(doc.stem, _render(renderer, doc, out_dir)) for doc in documents]
+    rendered = [(doc.stem, render(renderer, doc, out_dir)) for doc in documents]
     found = read_manifest(out_dir)
     if not force:
         _refuse_foreign(out_dir, [_Plan(stem, tuple(files), (), ()) for stem, files in rendered], found)

@@ -102,7 +102,7 @@ def _chunk_rows(task: Task, outcome: DocumentOutcome, fmt: str) -> list[dict[str
     assert result is not None
     chunks = tuple(c.to_dict() for c in result.chunks)
     if fmt == "jsonl":
-        from chunker.export import ChunkedDocument, jsonl_record
+        from chunker.export_render import ChunkedDocument, jsonl_record
 
         meta = {
             "source_path": item.display,

@@ -1,0 +1,78 @@
+"""The manifest of an export folder (``.chunker-export.json``): the stems each format exported and
+the sha256 of every file written (:class:`chunker.ownership.Files`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chunker.doc_ids import validate_stem
+from chunker.errors import UsageError
+from chunker.ownership import Files, exists
+
+FORMATS: tuple[str, ...] = ("md", "jsonl")
+EXPORTED_MD = re.compile(r"^\d{3,}-[^/]*\.md$")
+"""Names of the files an ``md`` export writes (removed as stale only when the manifest says they are ours)."""
+
+
+MANIFEST = ".chunker-export.json"
+"""In the export folder: the stems each format exported and the sha256 of every file written, so
+that an export overwrites or removes only files it wrote and nobody edited since."""
+MANIFEST_VERSION = 2
+
+
+@dataclass(slots=True)
+class ExportManifest:
+    exports: dict[str, list[str]] = field(default_factory=dict)
+    files: Files = field(default_factory=Files)
+
+    def to_bytes(self) -> bytes:
+        import orjson
+
+        body = {"version": MANIFEST_VERSION, "exports": self.exports, "files": self.files.to_json()}
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+
+
+def _valid(stem: object) -> bool:
+    if not isinstance(stem, str):
+        return False
+    try:
+        validate_stem(stem)
+    except UsageError:
+        return False
+    return True
+
+
+def _stems(value: object) -> list[str]:
+    """The stems of a manifest list; a hand-edited entry that is not a stem (a path) is dropped."""
+    return [s for s in value if _valid(s)] if isinstance(value, list) else []
+
+
+def read_manifest(out_dir: Path) -> ExportManifest | None:
+    """The export folder's manifest (empty when there is none); None when a file of that name
+    is not one (it is someone else's: never overwritten unless forced)."""
+    import orjson
+
+    path = out_dir / MANIFEST
+    if not exists(path):
+        return ExportManifest()
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    if data.get("version") == MANIFEST_VERSION and isinstance(data.get("exports"), dict):
+        exports = {k: _stems(v) for k, v in data["exports"].items() if k in FORMATS}
+        return ExportManifest(exports, Files.from_json(data.get("files")))
+    if data and all(k in FORMATS and isinstance(v, list) for k, v in data.items()):  # the first version: no hashes
+        return ExportManifest({k: _stems(v) for k, v in data.items()})
+    return None
+
+
+def is_export_key(key: str, stem: str, fmt: str) -> bool:
+    if fmt == "jsonl":
+        return key == f"{stem}.jsonl"
+    head, _, name = key.partition("/")
+    return head == stem and bool(EXPORTED_MD.match(name))
