@@ -432,6 +432,34 @@ def _ours(name: str, artifact_names: set[str]) -> bool:
     return name in artifact_names or name == LOCK_NAME or name.endswith(TMP_SUFFIX)
 
 
+def _existing_folder(folder: Path, where: str) -> bool:
+    """Whether ``folder`` exists (a symlink or a file in its place is refused)."""
+    try:
+        info = os.lstat(folder)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise _error("cannot remove the output folder", where, exc) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("the output folder is a symlink; refused to remove it", path=where)
+    if not stat.S_ISDIR(info.st_mode):
+        raise OutputError("the output path is not a folder; refused to remove it", path=where)
+    return True
+
+
+def _refuse_foreign(entries: list[os.DirEntry[str]], ours: set[str], keep_subfolders: bool, where: str) -> None:
+    """:class:`OutputError` naming what in the folder chunker did not write (subfolders too, unless kept)."""
+    foreign = sorted(
+        e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
+        for e in entries
+        if (e.is_dir(follow_symlinks=False) and not keep_subfolders)
+        or not (e.is_dir(follow_symlinks=False) or _ours(e.name, ours))
+    )
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise OutputError(f"refusing to remove the folder: it holds {shown}, which chunker did not write", path=where)
+
+
 def remove_folder(
     folder: Path,
     display: str | None = None,
@@ -450,33 +478,15 @@ def remove_folder(
     this one's) are not in the way: the artifacts go, the folder stays for them.
     """
     where = display or str(folder)
-    try:
-        info = os.lstat(folder)
-    except FileNotFoundError:
+    if not _existing_folder(folder, where):
         return
-    except OSError as exc:
-        raise _error("cannot remove the output folder", where, exc) from None
-    if stat.S_ISLNK(info.st_mode):
-        raise OutputError("the output folder is a symlink; refused to remove it", path=where)
-    if not stat.S_ISDIR(info.st_mode):
-        raise OutputError("the output path is not a folder; refused to remove it", path=where)
     ours = set(artifact_names)
     with folder_lock(folder, where, timeout):
         try:
             entries = list(os.scandir(folder))
         except OSError as exc:
             raise _error("cannot list the output folder", where, exc) from None
-        foreign = sorted(
-            e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
-            for e in entries
-            if (e.is_dir(follow_symlinks=False) and not keep_subfolders)
-            or not (e.is_dir(follow_symlinks=False) or _ours(e.name, ours))
-        )
-        if foreign:
-            shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-            raise OutputError(
-                f"refusing to remove the folder: it holds {shown}, which chunker did not write", path=where
-            )
+        _refuse_foreign(entries, ours, keep_subfolders, where)
         for entry in entries:
             if entry.name != LOCK_NAME and not entry.is_dir(follow_symlinks=False):
                 try:
