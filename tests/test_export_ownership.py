@@ -11,7 +11,8 @@ from chunker import export as export_module
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
 from chunker.errors import OutputError
-from chunker.export import MANIFEST, export
+from chunker.export import export
+from chunker.export_manifest import MANIFEST
 from chunker.runner import run
 from chunker.settings import Settings
 
