@@ -17,6 +17,7 @@ disturbs less than wall time; wall time is shown too. The ratio is the median of
     .venv/bin/python bench/e2e.py --profile            # cProfile of one chunker run, top functions
     .venv/bin/python bench/e2e.py --ref /tmp/ref-main  # also the chunker of another tree, same rounds
     .venv/bin/python bench/e2e.py --existing           # --force over the previous round's output
+    .venv/bin/python bench/e2e.py --both-parsers --ref /tmp/ref-main  # both parse paths of both trees
 
 With ``--ref DIR`` every round also runs the chunker of the source tree DIR (a detached worktree of an
 older commit; ``python -m chunker`` with PYTHONPATH=DIR, this tree's run the same way), the three
@@ -129,6 +130,55 @@ def compare(corpus: Path, repeat: int, extra: list[str], ref: Path, existing: bo
     print(f"\nper-round cpu ratios this/ref: {', '.join(f'{x:.2f}' for x in ratios)}")
 
 
+def both_parsers(corpus: Path, repeat: int, ref: Path | None) -> None:
+    """Both parse paths of this tree (and of ``ref``), each round every process once in a rotating
+    order, all against the parse-only process of the same round; the markdown-it-py / pulldown-cmark
+    speed-up of each tree from the same rounds."""
+    with tempfile.TemporaryDirectory(prefix="chunker-e2e-") as tmp:
+        root = Path(tmp)
+        count = _copy_corpus(corpus, root / "sources")
+        size = sum(p.stat().st_size for p in (root / "sources").iterdir())
+        fast = root / "fast.yaml"
+        fast.write_text("parser: pulldown-cmark\n", encoding="utf-8")
+        trees = {"this": REPO, **({"ref": ref} if ref else {})}
+        runs: dict[str, list[str]] = {"parse": [PY, "-c", PARSE_ONLY, str(root / "sources")]}
+        for tree, path in trees.items():
+            for parser, extra in (("markdown-it-py", []), ("pulldown-cmark", ["--config", str(fast)])):
+                runs[f"{tree}, {parser}"] = _tree_cmd(path, root / "OUT", extra)
+        cpu: dict[str, list[float]] = {name: [] for name in runs}
+        wall: dict[str, list[float]] = {name: [] for name in runs}
+        names = list(runs)
+        for r in range(repeat):
+            for name in names[r % len(names) :] + names[: r % len(names)]:
+                out = root / "OUT"
+                took = _timed(runs[name], root)
+                shutil.rmtree(out, ignore_errors=True)
+                cpu[name].append(took[0])
+                wall[name].append(took[1])
+                print(f"round {r + 1}/{repeat}: {name} {took[0]:.2f}s cpu", file=sys.stderr)
+    print(f"\nEnd to end: {corpus} ({count} files, {size / 1e6:.1f} MB), {repeat} rounds, rotating order")
+    print(f"this: {REPO}" + (f"; ref: {ref}" if ref else ""))
+    print("\n| process | cpu s (fastest) | ratio to parse (median) | wall ratio (median) | per-round cpu ratios |")
+    print("|---|---:|---:|---:|---|")
+    for name in names:
+        ratios = [c / p for c, p in zip(cpu[name], cpu["parse"], strict=True)]
+        walls = [c / p for c, p in zip(wall[name], wall["parse"], strict=True)]
+        shown = ", ".join(f"{x:.2f}" for x in ratios)
+        label = "read + markdown-it-py block parse" if name == "parse" else f"chunker --force --jobs 1 -q ({name})"
+        print(
+            f"| {label} | {min(cpu[name]):.2f} | {statistics.median(ratios):.2f} | {statistics.median(walls):.2f} "
+            f"| {shown} |"
+        )
+    print()
+    for tree in trees:
+        speedup = [m / f for m, f in zip(cpu[f"{tree}, markdown-it-py"], cpu[f"{tree}, pulldown-cmark"], strict=True)]
+        shown = ", ".join(f"{x:.2f}" for x in speedup)
+        print(
+            f"{tree}: markdown-it-py path / pulldown-cmark path, cpu per round: {shown}; median "
+            f"{statistics.median(speedup):.2f} (target >= 2)"
+        )
+
+
 def end_to_end(corpus: Path, repeat: int, extra: list[str]) -> None:
     with tempfile.TemporaryDirectory(prefix="chunker-e2e-") as tmp:
         root = Path(tmp)
@@ -185,6 +235,7 @@ def main() -> int:
     parser.add_argument("--config", type=Path, help="config file for the chunker run (e.g. parser: pulldown-cmark)")
     parser.add_argument("--ref", type=Path, help="source tree of another chunker to time in the same rounds")
     parser.add_argument("--existing", action="store_true", help="with --ref: --force over the kept output")
+    parser.add_argument("--both-parsers", action="store_true", help="both parse paths (of this tree and --ref)")
     parser.add_argument("--chunker-args", default="", help="more arguments for both chunker runs (with --ref)")
     args = parser.parse_args()
     corpus = args.corpus.resolve()
@@ -193,6 +244,8 @@ def main() -> int:
     extra = ["--config", str(args.config.resolve())] if args.config else []
     if args.profile:
         profile(corpus, args.top)
+    elif args.both_parsers:
+        both_parsers(corpus, args.repeat, args.ref.resolve() if args.ref else None)
     elif args.ref:
         compare(corpus, args.repeat, [*extra, *args.chunker_args.split()], args.ref.resolve(), args.existing)
     else:

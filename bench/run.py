@@ -8,7 +8,10 @@ fastest round and the ratios are medians of the per-round ratios (machine noise 
 
 Other modes::
 
-    --interleaved  chunker and block-only parse alternating per file in one process (drift-proof ratio)
+    --interleaved  chunker and block-only parse alternating per file in one process (drift-proof ratio);
+                with ``--baseline DIR`` each round runs it twice, this checkout and DIR (another checkout,
+                same venv), in two processes alternating which goes first: before/after in one run;
+                ``--parser pulldown-cmark`` chunks on the pulldown-cmark path
     --scaling   one synthetic document of 0.1 / 1 / 10 MB (concatenated corpus files), each in a fresh process
     --jobs      CLI ``chunker --jobs 1`` vs ``--jobs 2`` --force on a temp copy of the corpus (sources/)
     --noop      incremental no-op CLI run after a full run
@@ -46,6 +49,8 @@ ENGINES = ("mdit-full", "mdit-block", "chunker")
 PEERS = ("langchain", "semantic-text-splitter")
 MB = 1_000_000
 CLOCK = "cpu"
+PARSER = "markdown-it-py"
+"""``parser`` of the chunker engine's config (``--parser``)."""
 """``cpu``: process CPU time (time.process_time) of the worker, robust on a shared machine; or ``wall``."""
 
 
@@ -104,7 +109,7 @@ def _chunker() -> Callable[[str], int]:
     from chunker.config import ChunkerConfig
     from chunker.pipeline import chunk_markdown
 
-    cfg = ChunkerConfig()
+    cfg = ChunkerConfig.from_mapping({"parser": PARSER}) if PARSER != "markdown-it-py" else ChunkerConfig()
 
     def run(text: str) -> int:
         return len(chunk_markdown(text, cfg, "doc", "doc.md").chunks)
@@ -234,24 +239,30 @@ def library(corpus: Path, repeat: int, peers: bool) -> None:
     print(f"\nchunker / block parse per round: {ratios} (target <= 1.3)")
 
 
+def interleaved_round(corpus: Path, r: int) -> dict[str, float]:
+    """One round of :func:`interleaved`: CPU seconds of each engine over the corpus."""
+    texts = [text for _, text in load_texts(corpus)]
+    engines = {"mdit-block": ENGINE_FACTORIES["mdit-block"](), "chunker": ENGINE_FACTORIES["chunker"]()}
+    for run in engines.values():
+        run("# warm up\n\ntext\n")
+    spent = dict.fromkeys(engines, 0.0)
+    for k, text in enumerate(texts):
+        order = list(engines) if (k + r) % 2 == 0 else list(reversed(engines))
+        for name in order:
+            started = time.process_time()
+            engines[name](text)
+            spent[name] += time.process_time() - started
+    return spent
+
+
 def interleaved(corpus: Path, repeat: int) -> None:
     """chunker vs markdown-it-py block-only parse in one process, alternating per file (which of the
     two runs first alternates too): slow drifts of a shared machine hit both alike, which separate
     processes run one after the other cannot promise. CPU time per call."""
     sys.path.insert(0, str(REPO))
-    texts = [text for _, text in load_texts(corpus)]
-    engines = {"mdit-block": ENGINE_FACTORIES["mdit-block"](), "chunker": ENGINE_FACTORIES["chunker"]()}
-    for run in engines.values():
-        run("# warm up\n\ntext\n")
     ratios: list[float] = []
     for r in range(repeat):
-        spent = dict.fromkeys(engines, 0.0)
-        for k, text in enumerate(texts):
-            order = list(engines) if (k + r) % 2 == 0 else list(reversed(engines))
-            for name in order:
-                started = time.process_time()
-                engines[name](text)
-                spent[name] += time.process_time() - started
+        spent = interleaved_round(corpus, r)
         ratios.append(spent["chunker"] / spent["mdit-block"])
         print(
             f"round {r + 1}/{repeat}: mdit-block {spent['mdit-block']:.2f}s  chunker {spent['chunker']:.2f}s  "
@@ -260,9 +271,35 @@ def interleaved(corpus: Path, repeat: int) -> None:
         )
     shown = ", ".join(f"{x:.2f}" for x in ratios)
     print(
-        f"\nInterleaved, one process, {len(texts)} files, cpu time: chunker / block parse per round: {shown}; "
+        f"\nInterleaved, one process, parser {PARSER}, cpu time: chunker / block parse per round: {shown}; "
         f"median {statistics.median(ratios):.2f} (target <= 1.3)"
     )
+
+
+def interleaved_against(corpus: Path, repeat: int, baseline: Path) -> None:
+    """:func:`interleaved` for this checkout and ``baseline``, one process per checkout and round,
+    alternating which runs first: the chunker / block parse ratio of each, before/after in one run."""
+    trees = {"this checkout": REPO, f"baseline {baseline}": baseline}
+    ratios: dict[str, list[float]] = {name: [] for name in trees}
+    seconds: dict[str, list[float]] = {name: [] for name in trees}
+    for r in range(repeat):
+        order = list(trees) if r % 2 == 0 else list(reversed(trees))
+        for name in order:
+            cmd = [PY, str(Path(__file__).resolve()), "--worker", "interleaved", "--corpus", str(corpus)]
+            cmd += ["--size", str(r), "--repo", str(trees[name]), "--parser", PARSER]
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=REPO).stdout
+            spent = json.loads(out.strip().splitlines()[-1])
+            ratios[name].append(spent["chunker"] / spent["mdit-block"])
+            seconds[name].append(spent["chunker"])
+            print(f"round {r + 1}/{repeat} {name}: ratio {ratios[name][-1]:.3f}", file=sys.stderr)
+    print(f"\nInterleaved per file, parser {PARSER}, cpu time, {repeat} rounds, checkouts alternating:\n")
+    print("| checkout | chunker s (fastest) | chunker / block parse per round | median |")
+    print("|---|---:|---|---:|")
+    for name in trees:
+        shown = ", ".join(f"{x:.2f}" for x in ratios[name])
+        print(f"| {name} | {min(seconds[name]):.2f} | {shown} | {statistics.median(ratios[name]):.2f} |")
+    pairs = [b / a for a, b in zip(ratios["this checkout"], ratios[f"baseline {baseline}"], strict=True)]
+    print(f"\nbaseline ratio / this ratio per round: {', '.join(f'{x:.2f}' for x in pairs)}")
 
 
 def scaling(corpus: Path, repeat: int) -> None:
@@ -455,23 +492,31 @@ def main() -> int:
     parser.add_argument("--no-peers", action="store_true", help="skip langchain / semantic-text-splitter rows")
     parser.add_argument("--all", action="store_true", help="every mode")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="library timings (default cpu)")
+    parser.add_argument("--baseline", type=Path, help="--interleaved: also this checkout (same venv), alternating")
+    parser.add_argument("--parser", default="markdown-it-py", help="parser of the chunker engine (pulldown-cmark)")
+    parser.add_argument("--repo", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--size", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    global CLOCK
-    CLOCK = args.clock
+    global CLOCK, PARSER
+    CLOCK, PARSER = args.clock, args.parser
     if args.worker:
-        sys.path.insert(0, str(REPO))
-        print(json.dumps(worker(args.worker, args.corpus, args.size, args.trace)))
+        sys.path.insert(0, str(args.repo or REPO))
+        if args.worker == "interleaved":  # --size is the round number here
+            print(json.dumps(interleaved_round(args.corpus, args.size)))
+        else:
+            print(json.dumps(worker(args.worker, args.corpus, args.size, args.trace)))
         return 0
     corpus = args.corpus.resolve()
     print(f"# {machine()}\n# command: {' '.join([Path(PY).name, *sys.argv])}")
     modes = args.interleaved or args.scaling or args.jobs or args.noop or args.startup
     if args.all or not modes:
         library(corpus, args.repeat, not args.no_peers)
-    if args.all or args.interleaved:
+    if args.interleaved and args.baseline:
+        interleaved_against(corpus, args.repeat, args.baseline.resolve())
+    elif args.all or args.interleaved:
         interleaved(corpus, args.repeat)
     if args.all or args.scaling:
         scaling(corpus, args.repeat)
