@@ -180,3 +180,17 @@ def test_commonmark_spec_same_blocks() -> None:
     assert len(examples) == 655
     differing = [e["example"] for e in examples if shapes(e["markdown"], FAST) != shapes(e["markdown"], REFERENCE)]
     assert differing == []
+
+
+_MARKER_TEXT = st.lists(
+    st.sampled_from(["!!!", "???", ":::", "///", "!!", "::", "//", " ", "\t", ">", "\n", "a", "\r", "\u2028"]),
+    max_size=16,
+).map("".join)
+
+
+@given(_MARKER_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_plugin_syntax_search_agrees_with_the_line_pattern(text: str) -> None:
+    from chunker.parse.pulldown import _PLUGIN_SYNTAX, _plugin_syntax
+
+    assert _plugin_syntax(text) == (_PLUGIN_SYNTAX.search(text) is not None)
