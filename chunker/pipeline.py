@@ -123,7 +123,7 @@ def chunk_blocks(
 
     chunks = with_assets(packed.chunks, text, blocks, source_path)
     merged = {**(decisions or {}), **grouping.decisions}
-    diagnostics = validate(text, blocks, chunks, skipped, config, found, merged, markdown=markdown)
+    diagnostics = validate(text, blocks, chunks, skipped, config, found, merged, markdown, packed.parsed)
     diagnostics = replace(diagnostics, diagnostics=judge(diagnostics.diagnostics, config))
     return ChunkingResult(
         stem=stem,

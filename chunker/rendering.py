@@ -9,8 +9,10 @@ the line where that leaf starts, clipped to the chunk's first line, so that a fe
 closes on the same lines in both. It is mdformat's equivalence check (same HTML before and after)
 narrowed to block structure, per line, which is what a cut can break.
 
-Only pieces are checked: a chunk whose first or last block is cut, or that carries added text. A
-chunk of whole top-level blocks is equivalent by construction: top-level blocks end where the
+Only pieces are checked: a chunk whose first or last block is cut, or that carries added text,
+unless it only cuts between the items of a list or the rows of a table, or inside a paragraph,
+starting with a letter (see :func:`_by_construction`). A chunk
+of whole top-level blocks is equivalent by construction: top-level blocks end where the
 parser ended them, and a run of them parses alone as it does in the document. With the default
 options that skips 75 % of the chunks of the shared corpus (21,211 of 28,372 are whole blocks) and
 81 % of the doc set's; what the check costs is measured in bench/README.md ("Rendering-equivalence
@@ -22,7 +24,8 @@ nesting limit, link reference definitions (they render as nothing), and blocks o
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from markdown_it.token import Token
 
@@ -52,9 +55,15 @@ def is_piece(chunk: Chunk, blocks: dict[str, Block]) -> bool:
 
 
 def check_rendering(
-    source: str, blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: ChunkerConfig
+    source: str,
+    blocks: Sequence[Block],
+    chunks: Sequence[Chunk],
+    cfg: ChunkerConfig,
+    parsed: Mapping[int, Sequence[Token]] | None = None,
 ) -> Iterator[Diagnostic]:
-    """A ``rendering-changed`` finding per piece whose parse differs from its source's."""
+    """A ``rendering-changed`` finding per piece whose parse differs from its source's. The source
+    side is the tokens the packer already has (``parsed``, by block start offset), or a paragraph's
+    or code block's own shape, or a parse of the block."""
     by_id = {b.id: b for b in blocks}
     memo: dict[str, dict[int, Shape]] = {}
     parse = None
@@ -64,7 +73,7 @@ def check_rendering(
         own = [by_id[i] for i in chunk.block_ids if i in by_id]
         if not own or any(b.end_offset - b.start_offset > MAX_CHECKED_CHARS for b in own):
             continue
-        if _cut_like_text(chunk, own):
+        if _cut_like_text(chunk, own) or _by_construction(source, chunk, own):
             continue
         if parse is None:
             from chunker.parse.markdown import markdown_parser
@@ -73,8 +82,7 @@ def check_rendering(
         expected: dict[int, Shape] = {}
         for block in own:
             if block.id not in memo:
-                start = source.rfind("\n", 0, block.start_offset) + 1
-                memo[block.id] = shapes(parse(source[start : block.end_offset]), block.start_line)
+                memo[block.id] = _source_shapes(source, block, (parsed or {}).get(block.start_offset), parse)
             expected.update(memo[block.id])
         before = "".join(a.text for a in chunk.added_lines if a.position == "before")
         actual = shapes(parse(chunk.content_original), chunk.start_line - before.count("\n"))
@@ -83,6 +91,87 @@ def check_rendering(
         difference = _first_difference(source, chunk, expected, actual)
         if difference is not None:
             yield gated("rendering-changed", difference, chunk.start_line, chunk.chunk_id)
+
+
+def _source_shapes(
+    source: str, block: Block, tokens: Sequence[Token] | None, parse: Callable[[str], Sequence[Token]]
+) -> dict[int, Shape]:
+    """Shapes of the block's lines: a paragraph or a code block is one leaf (no parse needed)."""
+    leaf = _LEAVES.get(block.kind if block.kind != "code" or block.fence is None else "fence")
+    if tokens is None and leaf is not None:
+        return dict.fromkeys(range(block.start_line, block.end_line + 1), ((leaf,), block.start_line))
+    if tokens is None and block.kind == "table" and block.joints:
+        return _table_shapes(block)
+    if tokens is None:
+        start = source.rfind("\n", 0, block.start_offset) + 1
+        tokens = parse(source[start : block.end_offset])
+    return shapes(tokens, block.start_line)
+
+
+def _table_shapes(block: Block) -> dict[int, Shape]:
+    """A table's shapes without a parse: the header row, the delimiter row, one row per line."""
+    first = block.start_line
+    out: dict[int, Shape] = {first: (("table", "thead", "tr"), first), first + 1: (("table",), first)}
+    out.update((line, (_BODY_ROW, line)) for line in range(first + 2, block.end_line + 1))
+    return out
+
+
+_BODY_ROW = ("table", "tbody", "tr")
+_LEAVES = {"paragraph": "paragraph", "fence": "fence", "code": "code_block"}
+
+
+def _by_construction(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
+    """Whether the piece adds nothing (or only a table's header, see :func:`_table_rows`) and cuts
+    its blocks only where the cut cannot change them:
+
+    - at an item of a top-level list (one of the list's joints): an item ends where the next one's
+      marker begins and its lines keep their columns from its own marker, so the items before or
+      after the cut parse alone as the same items;
+    - inside a top-level paragraph, starting with a letter: a paragraph's lines are paragraph text
+      in the source, so none of them opens a block that may interrupt a paragraph (that would have
+      ended it), nor is a setext underline (it would be a heading); a piece of them parses as
+      paragraph text again, except its first line, which starts a block of its own: starting with
+      a letter, it can open no block but a paragraph.
+    """
+    first, last = own[0], own[-1]
+    start, end = chunk.start_offset, chunk.end_offset
+    if chunk.added_lines:
+        return _table_rows(source, chunk, first, last)
+    if start > first.start_offset:
+        head = chunk.content_original[:1]
+        letter = first.kind == "paragraph" and (head.isalpha() or head in _SAFE_STARTS)
+        if not letter and not (first.kind == "list" and _is_joint(first, start)):
+            return False
+    if end < last.end_offset and last.kind != "paragraph":
+        after = end
+        while after < last.end_offset and source[after].isspace():
+            after += 1
+        return last.kind == "list" and _is_joint(last, after)
+    return True
+
+
+def _table_rows(source: str, chunk: Chunk, first: Block, last: Block) -> bool:
+    """Whether the piece is body rows of one table after its repeated header, cut between rows: a
+    row of a table parses as the same row whatever rows come before it (cells are counted against
+    the header)."""
+    added = chunk.added_lines
+    if first is not last or first.kind != "table" or not first.joints or len(added) != 1:
+        return False
+    header = source[first.start_offset : first.joints[0]]
+    if added[0].position != "before" or added[0].text != header or not _is_joint(first, chunk.start_offset):
+        return False
+    after = chunk.end_offset
+    while after < last.end_offset and source[after].isspace():
+        after += 1
+    return after >= last.end_offset or _is_joint(last, after)
+
+
+def _is_joint(block: Block, offset: int) -> bool:
+    k = bisect_left(block.joints, offset)
+    return k < len(block.joints) and block.joints[k] == offset
+
+
+_SAFE_STARTS = frozenset("(\"'„“«¿¡")
 
 
 def _cut_like_text(chunk: Chunk, own: Sequence[Block]) -> bool:

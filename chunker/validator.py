@@ -8,8 +8,10 @@ skipped ranges must lie in exactly one chunk.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
+
+from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.fences import is_balanced
@@ -47,17 +49,19 @@ def validate(
     earlier: Sequence[Diagnostic] = (),
     decisions: dict[str, Any] | None = None,
     markdown: bool = True,
+    parsed: Mapping[int, Sequence[Token]] | None = None,
 ) -> Diagnostics:
     """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant. Findings
     that a ``fail_on_*`` option governs are left to :func:`chunker.policy.judge`. Pieces of a Markdown
-    source (not of plain text) are checked to render as their source (:mod:`chunker.rendering`)."""
+    source (not of plain text) are checked to render as their source (:mod:`chunker.rendering`;
+    ``parsed``: the tokens of blocks the packer parsed, by start offset)."""
     found: list[Diagnostic] = list(earlier)
     found.extend(_check_ids(chunks))
     found.extend(_check_slices(source, chunks))
     found.extend(_check_coverage(source, chunks, skipped))
     found.extend(_check_chunks(blocks, chunks, cfg))
     if markdown:
-        found.extend(check_rendering(source, blocks, chunks, cfg))
+        found.extend(check_rendering(source, blocks, chunks, cfg, parsed or {}))
     return Diagnostics(tuple(found), _metrics(chunks, skipped, cfg), tuple(skipped), decisions or {})
 
 

@@ -201,3 +201,21 @@ def test_chunks_of_whole_blocks_are_not_parsed_again(monkeypatch: pytest.MonkeyP
     assert whole.chunks and not parsed
     _run(INSTALL)
     assert parsed  # a piece is checked
+
+
+def test_pieces_skipped_as_equivalent_by_construction_would_pass_the_full_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    items = "\n".join(f"- item {k}: " + "words of the item " * 6 for k in range(12))
+    rows = "\n".join(f"| row {k} | " + "cell text " * 5 + "|" for k in range(20))
+    prose = " ".join(f"Sentence {k} of the paragraph says a little more." for k in range(20))
+    text = f"# Doc\n\n{items}\n\n| a | b |\n|---|---|\n{rows}\n\n{prose}\n"
+    cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
+    result = _run(text, cfg)
+    by_id = {b.id: b for b in result.blocks}
+    pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
+    skipped = [c for c in pieces if rendering._by_construction(text, c, [by_id[i] for i in c.block_ids])]
+    kinds = {by_id[c.block_ids[0]].kind for c in skipped}
+    assert {"list", "table", "paragraph"} <= kinds
+    monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
+    assert not _findings(_run(text, cfg))  # the full check finds nothing in them either

@@ -19,8 +19,10 @@ neighbours, flags) with ``context`` (context line, overlap) and ``keys`` (Ziffer
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk, Diagnostic
@@ -39,6 +41,8 @@ __all__ = ["PackResult", "pack"]
 class PackResult:
     chunks: tuple[Chunk, ...]
     diagnostics: tuple[Diagnostic, ...]
+    parsed: Mapping[int, Sequence[Token]] = field(default_factory=dict)
+    """Tokens of the blocks the packer parsed to re-open their containers, by block start offset."""
 
 
 def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str, title: str) -> PackResult:
@@ -46,10 +50,12 @@ def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str
     drafts: list[Draft] = []
     diagnostics: list[Diagnostic] = []
     measure = make_counter(cfg)
+    parsed: dict[int, Sequence[Token]] = {}
     for index, section in enumerate(sections):
         space = SectionSpace(source, section, index, cfg, title, measure)
         units, overflows = build_units(space)
         diagnostics.extend(overflows)
         drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
+        parsed.update((k, s.tokens) for k, s in space.structures.items() if s is not None)
     number_parts(drafts)
-    return PackResult(finish(drafts, cfg, stem, title, measure), tuple(diagnostics))
+    return PackResult(finish(drafts, cfg, stem, title, measure), tuple(diagnostics), parsed)

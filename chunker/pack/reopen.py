@@ -35,6 +35,8 @@ class Structure:
     """The containers of one block, by line (0-based within the block), from its parse."""
 
     def __init__(self, text: str, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+        """The block's tokens: the validator's rendering check reuses them as the source's parse."""
         self.lines = text.split("\n")
         self.starts = [0]
         for line in self.lines[:-1]:
