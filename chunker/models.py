@@ -25,7 +25,8 @@ BlockKind = Literal[
 ]
 """``raw`` marks source lines the parser produced no block for (link reference
 definitions, text past the nesting limit): they are kept verbatim. ``container``: an admonition
-(``!!!``, ``???``), a ``:::`` container or a ``<details>`` element, with its title line."""
+(``!!!``, ``???``), a ``:::`` container, a ``<details>`` element, a footnote definition or a
+definition list, with its title line (label, first term)."""
 
 ContentType = Literal["section_fragment", "atomic_block", "overflow"]
 Severity = Literal["error", "warning", "info"]

@@ -36,6 +36,8 @@ _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
         "container_blocks_open": "container",
         "admonition_open": "container",
         "math_block_label": "math",
+        "footnote_reference_open": "container",
+        "dl_open": "container",
     }
 )
 _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
@@ -50,6 +52,9 @@ _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
     }
 )
 
+
+_NO_JOINT = frozenset({"admonition_title_open", "dd_open"})
+"""Container children no piece may start with: an admonition's title, a definition without its term."""
 
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 
@@ -74,7 +79,18 @@ joints, frame)."""
 class _Blocks:
     """The blocks of one document as they are found, and the heading path they sit under."""
 
-    __slots__ = ("atomic_kinds", "blocks", "doc", "last_end", "nlines", "path", "shared_path", "starts", "text")
+    __slots__ = (
+        "atomic_kinds",
+        "attrs_from",
+        "blocks",
+        "doc",
+        "last_end",
+        "nlines",
+        "path",
+        "shared_path",
+        "starts",
+        "text",
+    )
 
     def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig) -> None:
         self.doc = doc
@@ -87,6 +103,8 @@ class _Blocks:
         self.shared_path: tuple[Heading, ...] = ()
         """The current heading path as one tuple, shared by every block under the same heading."""
         self.last_end = doc.line_end(self.nlines - 1) if self.nlines else 0
+        self.attrs_from: int | None = None
+        """First line of the attribute lines (``{.class}``) waiting for the block they apply to."""
 
     def piece(self, tokens: Sequence[BlockToken], covered: int) -> int:
         """Adds the blocks of one piece's top-level tokens (and of the lines no token covers before
@@ -97,6 +115,11 @@ class _Blocks:
         while i < n:
             token = tokens[i]
             if token.level != 0 or token.nesting == -1 or token.map is None:
+                i += 1
+                continue
+            if token.type == "attrs_block":
+                if self.attrs_from is None and token.map[0] >= covered:
+                    self.attrs_from = token.map[0]  # the line goes with the block below it
                 i += 1
                 continue
             close, kind, last, inner, joints, frame = self.extent(tokens, i)
@@ -110,9 +133,12 @@ class _Blocks:
             if first >= last:
                 i = close + 1
                 continue
-            if first > covered:
-                self.add_raw(covered, first)
-            self.emit(tokens, i, kind, first, last, inner, joints, frame)
+            begin = first
+            if self.attrs_from is not None:
+                begin, self.attrs_from = min(first, self.attrs_from), None
+            if begin > covered:
+                self.add_raw(covered, begin)
+            self.emit(tokens, i, kind, first, last, inner, joints, frame, begin)
             covered = last
             i = close + 1
         return covered
@@ -162,17 +188,19 @@ class _Blocks:
         inner: frozenset[str],
         joints: tuple[int, ...],
         frame: tuple[str, str] | None,
+        begin: int,
     ) -> None:
-        """Adds the block of ``tokens[i]`` on lines first..last-1."""
+        """Adds the block of ``tokens[i]`` on lines first..last-1, starting at line ``begin`` (the
+        attribute lines before it, or ``first``)."""
         token = tokens[i]
         if kind == "heading":
             raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
-            self.add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner)
+            self.add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner, begin=begin)
         elif kind == "code" and token.type == "fence":
             fence = _fence_info(token, self.text, self.starts, first, last, self.doc)
-            self.add(kind, first, last, inner=inner, joints=joints, fence=fence)
+            self.add(kind, first, last, inner=inner, joints=joints, fence=fence, begin=begin)
         else:
-            self.add(kind, first, last, inner=inner, joints=joints, frame=frame)
+            self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin)
 
     def line_blank(self, index: int) -> bool:
         starts, text = self.starts, self.text
@@ -193,12 +221,16 @@ class _Blocks:
         joints: tuple[int, ...] = (),
         fence: tuple[str, str] | None = None,
         frame: tuple[str, str] | None = None,
+        begin: int | None = None,
     ) -> None:
-        """Add lines first..last-1 (0-based), trailing blank lines trimmed."""
+        """Add lines first..last-1 (0-based), trailing blank lines trimmed; the block starts at
+        line ``begin`` when given (attribute lines before its first line)."""
         while last - 1 > first and self.line_blank(last - 1):
             last -= 1
+        if begin is None:
+            begin = first
         starts = self.starts
-        start = starts[first]
+        start = starts[begin]
         end = starts[last] - 1 if last < self.nlines else self.last_end
         if kind == "heading":
             self.enter_heading(level, title, first)
@@ -209,7 +241,7 @@ class _Blocks:
                 kind=kind,
                 start_offset=start,
                 end_offset=end,
-                start_line=first + 1,
+                start_line=begin + 1,
                 end_line=last,
                 header_path=self.shared_path,
                 atomic=kind in self.atomic_kinds or kind == "container",
@@ -282,7 +314,7 @@ def _container(
                 kind == "container"
                 and token.level == 1
                 and token.nesting != -1
-                and token_type != "admonition_title_open"
+                and token_type not in _NO_JOINT
             )
         ):
             joints.append(starts[token.map[0]])
@@ -328,8 +360,14 @@ def _marker_run(line: str, marker: str) -> bool:
     return len(stripped) >= 3 and set(stripped) == {marker}
 
 
-def _frame(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str]:
-    """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1."""
+def _frame(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str] | None:
+    """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1;
+    a footnote definition's label (``[^1]:``); None for a definition list, split only before a term."""
+    if token.type == "dl_open":
+        return None
+    if token.type == "footnote_reference_open":
+        line = doc_line(doc, first)
+        return line[: line.index("]:") + 2], ""
     closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
     marker = CONTAINER_MARKERS.get(token.type)
     return doc_line(doc, first), closing if marker and _marker_run(closing, marker) else ""

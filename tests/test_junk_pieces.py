@@ -87,3 +87,12 @@ def test_no_chunk_is_only_definitions_when_a_neighbour_could_take_them(
             if 0 <= j < len(chunks) and chunks[j].section_path == chunk.section_path:
                 together = chunks[j].chars + len(chunk.content_original) + 2
                 assert together > CFG.max_chars, (chunk.chunk_id, chunks[j].chunk_id)
+
+
+def test_footnote_definitions_that_are_only_a_link_are_not_a_chunk_of_their_own() -> None:
+    notes = "".join(f"[^n{i}]: <https://example.com/{'z' * 180}/{i}>\n\n" for i in range(2))
+    text = "# Doc\n\n## S\n\n" + words(70, "alpha") + "\n\n" + words(40, "beta") + "\n\n" + notes + "## T\n\nEnd.\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    holder = next(c for c in result.chunks if "[^n0]:" in c.content_original)
+    assert "beta39." in holder.content_original or "alpha69." in holder.content_original

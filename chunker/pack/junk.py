@@ -3,7 +3,8 @@
 Two kinds, both common at the end of documentation sections:
 
 - a piece made only of link reference definitions (``[label]: https://...``), which render as
-  nothing (the parser makes no block of them: they are ``raw`` blocks);
+  nothing (the parser makes no block of them: they are ``raw`` blocks), or of footnote definitions
+  that hold only a link (``[^3]: <https://...>``);
 - a piece that is one link or URL and (almost) nothing else (``[Try it in the Playground](https://...)``
   with a long URL, HTML tags around it aside).
 
@@ -39,7 +40,7 @@ Sizes = Callable[[int, int], int]
 
 def is_junk(units: Sequence[Unit], source: str) -> bool:
     """Whether the units make a junk piece (see the module's docstring)."""
-    if all(u.block.kind == "raw" and _DEFINITION.match(source, u.start) for u in units):
+    if all(_definition(u, source) for u in units):
         return True
     text = source[units[0].start : units[-1].end]
     if "](" not in text and "://" not in text:
@@ -49,6 +50,18 @@ def is_junk(units: Sequence[Unit], source: str) -> bool:
         return False
     rest = _TAG.sub(" ", _LINK.sub(" ", text))
     return len(_LETTER.findall(rest)) < MIN_LETTERS
+
+
+def _definition(unit: Unit, source: str) -> bool:
+    """A link reference definition (a ``raw`` block's), or a footnote definition that is only a link."""
+    block = unit.block
+    if block.kind == "raw":
+        return _DEFINITION.match(source, unit.start) is not None
+    frame = block.frame
+    if block.kind != "container" or frame is None or frame[1] or not frame[0].lstrip().startswith("[^"):
+        return False
+    body = source[unit.start : unit.end].replace(frame[0], " ", 1)
+    return len(_LETTER.findall(_TAG.sub(" ", _LINK.sub(" ", body)))) < MIN_LETTERS
 
 
 def absorb_junk(

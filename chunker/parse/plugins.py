@@ -9,7 +9,14 @@
   (``pymdownx.blocks``: admonitions, tabs, details in MkDocs sites), accepted on the same terms; the name
   must be a word followed by nothing or by ``|`` and a title, so that a ``/// comment`` line of prose is no
   block;
-- ``admon``: ``!!! type "title"``, ``??? type``, ``???+ type`` admonitions with an indented body.
+- ``admon``: ``!!! type "title"``, ``??? type``, ``???+ type`` admonitions with an indented body;
+- ``footnote``: footnote definitions ``[^label]: text`` with indented further blocks, left in place
+  (not moved to the end of the token stream: blocks follow the source);
+- ``deflist``: definition lists (a term line, then ``: definition`` or ``~ definition`` lines);
+- ``attrs`` (block rule only): a line ``{.class #id key=value}`` that applies to the block below it
+  (not a Liquid/Jinja ``{% tag %}`` line, which stays what CommonMark reads);
+  its token is kept (``attrs_block``) rather than folded into that block's attributes, so that the
+  segmenter can keep the line with its block.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-__all__ = ["CONTAINER_MARKERS", "CONTAINER_RULE", "SLASH_CONTAINER_RULE", "use_block_plugins"]
+__all__ = ["ATTRS_RESOLVE_RULE", "CONTAINER_MARKERS", "CONTAINER_RULE", "SLASH_CONTAINER_RULE", "use_block_plugins"]
 
 CONTAINER_RULE = "container_block"
 """Name of the ``:::`` container rule (tokens ``container_block_open``/``_close``)."""
@@ -31,10 +38,21 @@ CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_ope
 _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
 
 
+ATTRS_BLOCK_RULE = "attr"
+"""Name of the attrs plugin's block rule (token ``attrs_block``)."""
+
+ATTRS_RESOLVE_RULE = "attr"
+"""The attrs plugin's core rule that moves an ``attrs_block``'s attributes to the next block and
+drops the token: disabled, the segmenter reads the token."""
+
+
 def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     from mdit_py_plugins.admon import admon_plugin
+    from mdit_py_plugins.attrs import attrs_block_plugin
     from mdit_py_plugins.container import container_plugin
+    from mdit_py_plugins.deflist import deflist_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
 
     md.use(dollarmath_plugin)
     container_plugin(md, CONTAINER_RULE.removeprefix("container_"), validate=_any_name)
@@ -42,7 +60,29 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     container_plugin(md, SLASH_CONTAINER_RULE.removeprefix("container_"), marker="/", validate=_block_name)
     _closed_only(md, SLASH_CONTAINER_RULE, "/")
     md.use(admon_plugin)
+    md.use(footnote_plugin, inline=False, move_to_end=False)
+    md.use(deflist_plugin)
+    md.use(attrs_block_plugin)
+    _no_liquid(md)
+    md.core.ruler.disable(ATTRS_RESOLVE_RULE)
     return md
+
+
+def _no_liquid(md: MarkdownIt) -> None:
+    """The attrs block rule, refusing a line that starts with ``{%``: a Liquid or Jinja tag
+    (``{% endcapture %}``), which the attrs parser would read as a comment, not an attribute line."""
+    from markdown_it.rules_block.state_block import StateBlock
+
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == ATTRS_BLOCK_RULE)
+    original = rule.fn
+
+    def attr(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        if state.src.startswith("{%", pos):
+            return False
+        return bool(original(state, start_line, end_line, silent))
+
+    md.block.ruler.at(ATTRS_BLOCK_RULE, attr)
 
 
 def _any_name(params: str, *args: Any) -> bool:

@@ -27,15 +27,20 @@ from chunker.parse.token import BlockToken
 
 __all__ = ["PulldownTokens", "available"]
 
-_PLUGIN_MARKERS = ("!!!", "???", ":::", "///")
-_PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + "|".join(map(re.escape, _PLUGIN_MARKERS)) + ")", re.MULTILINE)
-"""Lines that may open an admonition or a ``:::`` or ``///`` container (mdit-py-plugins' ``admon`` and
-``container``, :mod:`chunker.parse.plugins`), which pulldown-cmark does not know: a document with
-one is parsed by markdown-it-py on this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`)
-and a document with ``$$``: dollarmath's math block runs to its closing ``$$`` whatever lies
-between, pulldown-cmark's display math is inline and ends where a block (a list item, a quote)
-interrupts its paragraph."""
-_PLUGIN_RUN = re.compile("|".join(map(re.escape, _PLUGIN_MARKERS)))
+_PLUGIN_MARKERS = ("!!!", "???", ":::", "///", "[^", ": ", ":\t", "~ ", "~\t", "{")
+"""Substrings one of which a document must hold to have a line of :data:`_PLUGIN_SYNTAX`."""
+_RUNS = r"!!!|\?\?\?|:::|///|\[\^[^\]\s]+\]:|[:~][ \t]|\{[ \t]*(?:[.#]|[^\s{}=%]+=)[^\n]*\}[ \t]*$|\{[ \t]*\}[ \t]*$"
+_PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)
+"""Lines whose text (after indentation and quote markers) may open an admonition or a ``:::`` or
+``///`` container, a footnote definition (``[^1]:``), a definition of a definition list (``: text``,
+``~ text``) or an attribute line (one the attrs parser may accept: ``{}``, ``{.class}``, ``{#id}``,
+``{key=value}``): mdit-py-plugins' ``admon``, ``container``, ``footnote``, ``deflist``, ``attrs``
+(:mod:`chunker.parse.plugins`), which pulldown-cmark does not parse alike. A document with one is
+parsed by markdown-it-py on this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`) and a
+document with ``$$``: dollarmath's math block runs to its closing ``$$`` whatever lies between,
+pulldown-cmark's display math is inline and ends where a block (a list item, a quote) interrupts
+its paragraph."""
+_PLUGIN_RUN = re.compile(_RUNS, re.MULTILINE)
 _FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 
 

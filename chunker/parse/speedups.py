@@ -160,10 +160,10 @@ def _reject_lheadings(ruler: Ruler[BlockRule]) -> None:
 
 # -- paragraph_terminators, first_char_dispatch (rebuilt on every compile of the chains) --------
 
-_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:/!?")
+_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:/!?[")
 """First characters with which a line can start a block that interrupts a paragraph (fence,
-blockquote, hr, list, html_block, heading, container, admonition); a table interrupts it only if the next line starts
-with '|', '-' or ':' (its delimiter row)."""
+blockquote, hr, list, html_block, heading, container, admonition, footnote definition); a table
+interrupts it only if the next line starts with '|', '-' or ':' (its delimiter row)."""
 _KNOWN_TERMINATORS = frozenset(
     {
         "table",
@@ -176,6 +176,7 @@ _KNOWN_TERMINATORS = frozenset(
         "container_block",
         "container_blocks",
         "admonition",
+        "footnote_def",
     }
 )
 
@@ -191,6 +192,8 @@ _FIRST_CHARS = {
     "container_block": ":",
     "container_blocks": "/",
     "admonition": "!?",
+    "footnote_def": "[",
+    "attr": "{",
 }
 """The characters a line must start with (after its indentation) for each of these block rules to
 accept it: each rule returns False at once on any other."""

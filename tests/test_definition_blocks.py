@@ -1,0 +1,108 @@
+"""Footnote definitions, definition lists and attribute lines (mdit-py-plugins footnote, deflist, attrs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.parse import pulldown
+from chunker.pipeline import _blocks, chunk_markdown
+
+CFG = ChunkerConfig()
+
+
+def sentences(n: int, stem: str) -> str:
+    return " ".join(f"The {stem} sentence number {i} says a little more." for i in range(n))
+
+
+FOOTNOTE = (
+    "# Doc\n\nText with a note.[^long]\n\n[^long]: "
+    + sentences(3, "first")
+    + "\n\n    "
+    + sentences(12, "second")
+    + "\n\n    "
+    + sentences(12, "third")
+    + "\n\n    "
+    + sentences(12, "fourth")
+    + "\n\nAfter the note.\n"
+)
+
+
+def test_a_footnote_definition_is_one_block_with_its_indented_paragraphs() -> None:
+    text = "# Doc\n\nText.[^1]\n\n[^1]: The note.\n\n    Its second paragraph.\n\nAfter.\n"
+    blocks = _blocks(text, CFG)[0]
+    kinds = [(b.kind, b.start_line, b.end_line) for b in blocks]
+    assert kinds == [("heading", 1, 1), ("paragraph", 3, 3), ("container", 5, 7), ("paragraph", 9, 9)]
+    note = blocks[2]
+    assert note.frame == ("[^1]:", "")
+    assert "code" not in note.inner  # the indented paragraph is not indented code
+
+
+def test_an_oversize_footnote_is_split_between_its_paragraphs_each_piece_repeating_the_label() -> None:
+    result = chunk_markdown(FOOTNOTE, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    pieces = [c for c in result.chunks if "sentence number" in c.content_original]
+    assert len(pieces) >= 2
+    assert "\n[^long]: The first sentence" in pieces[0].content_original
+    for piece in pieces[1:]:
+        assert piece.content_original.startswith("[^long]:\n    The ")
+        assert [a.text for a in piece.added_lines if a.position == "before"] == ["[^long]:\n"]
+        assert not piece.has_code
+    for chunk in result.chunks:  # never cut inside a paragraph of the note
+        assert chunk.content_original.rstrip().endswith((".", ":", "]"))
+
+
+DEFLIST = "# Doc\n\n" + "".join(
+    f"Term {k}\n:   {sentences(4, f'definition-{k}')}\n\n    {sentences(3, f'more-{k}')}\n\n" for k in range(6)
+)
+
+
+def test_a_definition_list_is_one_block_split_only_before_a_term() -> None:
+    blocks = _blocks(DEFLIST, CFG)[0]
+    assert [b.kind for b in blocks] == ["heading", "container"]
+    assert blocks[1].frame is None and len(blocks[1].joints) == 5
+    result = chunk_markdown(DEFLIST, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    assert len(result.chunks) >= 2
+    for chunk in result.chunks:
+        body = chunk.content_original.split("\n\n", 1)[1] if chunk.chunk_index == 0 else chunk.content_original
+        assert body.startswith("Term "), body[:40]
+        assert not chunk.added_lines
+
+
+def test_a_term_is_never_the_last_line_of_a_chunk() -> None:
+    text = "# Doc\n\n" + sentences(20, "lead") + "\n\nOne term\n:   " + sentences(8, "meaning") + "\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    holder = next(c for c in result.chunks if "One term" in c.content_original)
+    assert "meaning sentence number 0" in holder.content_original
+
+
+def test_an_attribute_line_goes_with_the_block_below_it() -> None:
+    items = "".join(f"- {sentences(2, f'item-{k}')}\n" for k in range(6))
+    text = "# Doc\n\n" + sentences(14, "lead") + "\n\n{.warning #careful}\n" + items
+    blocks = _blocks(text, CFG)[0]
+    assert [(b.kind, b.start_line) for b in blocks] == [("heading", 1), ("paragraph", 3), ("list", 5)]
+    assert blocks[2].content.startswith("{.warning #careful}\n- The item-0")
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors
+    for chunk in result.chunks:
+        assert not chunk.content_original.rstrip().endswith("{.warning #careful}")
+
+
+def test_an_attribute_line_before_a_fence_keeps_the_fence_lines() -> None:
+    text = "# Doc\n\n{.python}\n```py\nx = 1\n```\n"
+    blocks = _blocks(text, CFG)[0]
+    assert [(b.kind, b.start_line, b.end_line) for b in blocks] == [("heading", 1, 1), ("code", 3, 6)]
+    assert blocks[1].fence == ("```py", "```")
+
+
+@pytest.mark.skipif(not pulldown.available(), reason="pyromark (chunker[fast]) not installed")
+@pytest.mark.parametrize(
+    "text",
+    [FOOTNOTE, DEFLIST, "# D\n\n{.a}\nText.\n", "# D\n\n> [^x]: quoted note\n", "- item\n\n  Term\n  : def\n"],
+)
+def test_both_parsers_give_the_same_blocks(text: str) -> None:
+    fast = ChunkerConfig(parser="pulldown-cmark")
+    shape = [(b.kind, b.start_line, b.end_line, b.joints, b.frame) for b in _blocks(text, CFG)[0]]
+    assert [(b.kind, b.start_line, b.end_line, b.joints, b.frame) for b in _blocks(text, fast)[0]] == shape
