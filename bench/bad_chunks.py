@@ -225,7 +225,7 @@ def list_level(chunk: Chunk, doc_depths: Sequence[int], md: MarkdownIt) -> str |
     the piece's first list line's (a uniform shift is how a piece of a nested list renders)."""
     text = chunk.content_original
     added = "".join(a.text for a in chunk.added_lines if a.position == "before")
-    before = added.count("\n") + (0 if not added or added.endswith("\n") else 1)
+    before = added.count("\n")  # a last partial line (indentation, markers) prefixes the first own line
     pieces = text.split("\n")
     alone = list_depths(md.parse(text), len(pieces))
     shift: int | None = None
@@ -291,7 +291,7 @@ def rendering(chunk: Chunk, doc_kinds: Sequence[str], md: MarkdownIt) -> str | N
     """The first line of the piece that renders as another kind alone than in the document."""
     text = chunk.content_original
     added = "".join(a.text for a in chunk.added_lines if a.position == "before")
-    before = added.count("\n") + (0 if not added or added.endswith("\n") else 1)
+    before = added.count("\n")  # a last partial line (indentation, markers) prefixes the first own line
     alone = line_kinds(md.parse(text), text.count("\n") + 1)
     own = chunk.end_line - chunk.start_line + 1
     pieces = text.split("\n")
