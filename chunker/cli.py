@@ -61,10 +61,15 @@ def load(config: Path | None) -> Settings:
 
 
 @app.callback(invoke_without_command=True)
-def main_command(
+def main_command(  # over 60 lines: most are its options, which Typer reads from the signature
     ctx: typer.Context,
     stem: Annotated[
-        list[str] | None, typer.Option("--stem", help="Chunk only this document (repeatable); a name, not a path.")
+        list[str] | None,
+        typer.Option(
+            "--stem",
+            help="Chunk only this document (repeatable): its id (path below sources/ without extension) "
+            "or an unambiguous name.",
+        ),
     ] = None,
     sources: SourcesOpt = Path("sources"),
     out: OutOpt = Path("chunks"),
@@ -76,9 +81,7 @@ def main_command(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Parallel processes; 0 = one per CPU; at most 2 per CPU.")
     ] = 1,
-    force_jobs: Annotated[
-        bool, typer.Option("--force-jobs", help="Allow --jobs above 2 processes per CPU.")
-    ] = False,
+    force_jobs: Annotated[bool, typer.Option("--force-jobs", help="Allow --jobs above 2 processes per CPU.")] = False,
     check: Annotated[
         bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")
     ] = False,
