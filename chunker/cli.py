@@ -9,6 +9,8 @@ a traceback); 130 interrupted. With several documents the exit code is the worst
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -356,4 +358,14 @@ def _run(argv: list[str]) -> int:
 
 
 def main() -> None:
-    sys.exit(run_cli(sys.argv[1:]))
+    code = run_cli(sys.argv[1:])
+    if code == EXIT_INTERRUPTED:
+        # Everything of ours is done (temporary files removed, workers killed, the message
+        # written). The interpreter's exit hooks are skipped: concurrent.futures' hook can race the
+        # interrupted pool's manager thread closing its wake-up pipe and print an OSError traceback.
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
