@@ -166,6 +166,11 @@ class SectionSpace:
         self.fence_memo = (block.start_offset, offset, state)
         return state
 
+    def item_lines(self, block: Block) -> frozenset[int] | None:
+        """Lines (0 = the block's first) where a list item of ``block`` opens; None when unknown."""
+        structure = self._structure(block)
+        return structure.items if structure is not None else None
+
     def _structure(self, block: Block) -> Structure | None:
         """The parse of a list, quote or container block (once per block); None when too large."""
         if block.start_offset not in self.structures:

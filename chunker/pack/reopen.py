@@ -47,6 +47,8 @@ class Structure:
         self.paragraphs = [_lines(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
         self.leaf_starts = {t.map[0] for t in tokens if t.map is not None and t.type not in _CONTAINERS}
         self.containers = any(t.type == "container_block_open" for t in self.opens)
+        self.items = frozenset(_lines(t)[0] for t in self.opens if t.type == "list_item_open")
+        """Lines where a list item opens."""
         self.content: dict[int, int] = {}
         """Content column of a list item (by its index in ``opens``)."""
 
@@ -116,7 +118,10 @@ class Structure:
                 return None
             return "".join([*out, "".join(c if c in "> " else " " for c in prefix)])
         whole = column <= content or not text[content:column].strip()
-        own = line in self.leaf_starts or any(a <= line < b for a, b in self.code)
+        code = any(a <= line < b for a, b in self.code)
+        if code and not whole:  # inside a line of indented code: its indentation keeps it code
+            return "".join([*out, text[: len(text) - len(text.lstrip(" "))]])
+        own = code or line in self.leaf_starts
         return "".join([*out, text[:column] if whole and own else text[: min(content, column)]])
 
     def closing(self, end: int, frame: bool) -> str:

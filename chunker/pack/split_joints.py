@@ -145,6 +145,7 @@ def split_item(
     cuts: list[tuple[int, Strength]] = [(start, strength)]
     fenced = "code" in block.inner and has_fence_marker(src[start:end])
     opened = space.nested_fence(block, start) if fenced else None
+    items: _ItemLines | None = None
     pos = src.find("\n", start, end)
     while pos != -1:
         line_start = pos + 1
@@ -163,8 +164,31 @@ def split_item(
                 continue
         if text_start < end and src[text_start] != "\n":
             if _LIST_MARKER.match(src, text_start):
-                cuts.append((text_start, NESTED_ITEM if text_start - line_start < 4 else CODE_LINE))
+                items = items or _ItemLines(space, block, start)
+                if after_blank or items.starts_item(line_start):
+                    cuts.append((text_start, NESTED_ITEM if text_start - line_start < 4 else CODE_LINE))
             elif after_blank:
                 cuts.append((text_start, SENTENCE))
         pos = src.find("\n", line_start, end)
     emit_cuts(space, out, block, cuts, end, first, last)
+
+
+class _ItemLines:
+    """Whether a line of a list that looks like an item's first line is one in the source: a line
+    ``1) ...`` or ``- ...`` continuing a paragraph (an ordered item not numbered 1 cannot
+    interrupt a paragraph; nor can any marker indented four columns past the item's content) is
+    text, and a piece starting there would render as a new list item."""
+
+    def __init__(self, space: SectionSpace, block: Block, start: int) -> None:
+        self.lines = space.item_lines(block)
+        self.src = space.source
+        self.offset, self.line = start, space.line_at(start, block) - block.start_line
+
+    def starts_item(self, line_start: int) -> bool:
+        """Whether the line starting at ``line_start`` (after the previous call's) opens an item;
+        without the block's structure, whether it looks like one."""
+        if self.lines is None:
+            return True
+        self.line += self.src.count("\n", self.offset, line_start)
+        self.offset = line_start
+        return self.line in self.lines
