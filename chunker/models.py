@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from chunker.outline import Outline
 
 BlockKind = Literal[
     "paragraph",
@@ -88,6 +91,11 @@ class Block:
     frame: tuple[str, str] | None = None
     """For a container: (its opening text, its closing line or ``""``), which a piece cut from inside
     it repeats (declared as added text) so that it renders as the container."""
+    outline: Outline | None = field(default=None, compare=False, repr=False)
+    """The block tokens of the document's parse (a list, quote, container, HTML or math block;
+    markdown-it-py tokens), for re-opening containers and the rendering check: None when the parse
+    path keeps no nested tokens, the block is made otherwise, or the document's outline budget is
+    spent (:mod:`chunker.outline`). Not part of the block's value."""
 
     @property
     def content(self) -> str:

@@ -30,10 +30,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from markdown_it.token import Token
-
 from chunker.config import ChunkerConfig
 from chunker.models import Block, Chunk, Diagnostic
+from chunker.outline import LineToken
 from chunker.policy import gated
 
 __all__ = ["MAX_CHECKED_CHARS", "check_rendering", "is_piece"]
@@ -62,11 +61,13 @@ def check_rendering(
     blocks: Sequence[Block],
     chunks: Sequence[Chunk],
     cfg: ChunkerConfig,
-    parsed: Mapping[int, Sequence[Token]] | None = None,
+    parsed: Mapping[int, Sequence[LineToken]] | None = None,
 ) -> Iterator[Diagnostic]:
     """A ``rendering-changed`` finding per piece whose parse differs from its source's. The source
-    side is the tokens the packer already has (``parsed``, by block start offset), or a paragraph's
-    or code block's own shape, or a parse of the block."""
+    side is the document's own tokens: the ones the packer read (``parsed``, by block start
+    offset), a block's outline (:mod:`chunker.outline`), or a paragraph's, code block's or split
+    table's own shape; only a block with none of these (no outline: the pulldown-cmark path, raw
+    lines, a table without body rows) is parsed again."""
     by_id = {b.id: b for b in blocks}
     memo: dict[str, dict[int, Shape]] = {}
     parse = None
@@ -85,7 +86,10 @@ def check_rendering(
         expected: dict[int, Shape] = {}
         for block in own:
             if block.id not in memo:
-                memo[block.id] = _source_shapes(source, block, (parsed or {}).get(block.start_offset), parse)
+                tokens = (parsed or {}).get(block.start_offset)
+                if tokens is None and block.outline is not None:
+                    tokens = block.outline.tokens()
+                memo[block.id] = _source_shapes(source, block, tokens, parse)
             expected.update(memo[block.id])
         before = "".join(a.text for a in chunk.added_lines if a.position == "before")
         actual = shapes(parse(chunk.content_original), chunk.start_line - before.count("\n"))
@@ -97,7 +101,7 @@ def check_rendering(
 
 
 def _source_shapes(
-    source: str, block: Block, tokens: Sequence[Token] | None, parse: Callable[[str], Sequence[Token]]
+    source: str, block: Block, tokens: Sequence[LineToken] | None, parse: Callable[[str], Sequence[LineToken]]
 ) -> dict[int, Shape]:
     """Shapes of the block's lines: a paragraph or a code block is one leaf (no parse needed)."""
     leaf = _LEAVES.get(block.kind if block.kind != "code" or block.fence is None else "fence")
@@ -189,7 +193,7 @@ def _cut_like_text(chunk: Chunk, own: Sequence[Block]) -> bool:
 _TEXT_CUT = frozenset({"heading", "html"})
 
 
-def shapes(tokens: Sequence[Token], first_line: int) -> dict[int, Shape]:
+def shapes(tokens: Sequence[LineToken], first_line: int) -> dict[int, Shape]:
     """The shape of every line the tokens cover, by 1-based line (the tokens' line 0 is ``first_line``)."""
     out: dict[int, Shape] = {}
     stack: list[str] = []

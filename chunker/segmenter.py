@@ -14,9 +14,11 @@ from types import MappingProxyType
 from chunker.config import ChunkerConfig
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
+from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
 from chunker.parse.plugins import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
+from chunker.rendering import MAX_CHECKED_CHARS
 
 _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
     {
@@ -53,6 +55,10 @@ _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
 )
 
 
+_NO_OUTLINE = frozenset({"paragraph", "code", "table", "raw"})
+"""Kinds whose blocks keep no outline: a paragraph or a code block is one leaf, a split table's
+rows have their shapes without tokens (and a table's cells would be most of its tokens)."""
+
 _NO_JOINT = frozenset({"admonition_title_open", "dd_open"})
 """Container children no piece may start with: an admonition's title, a definition without its term."""
 
@@ -61,10 +67,12 @@ _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 
 def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> tuple[Block, ...]:
     """Blocks of the document body, in source order, covering every non-blank line. ``pieces``:
-    the body's block tokens, one list per piece (:class:`chunker.parse.BlockTokens`)."""
+    the body's block tokens, one list per piece (:class:`chunker.parse.BlockTokens`); where they
+    are markdown-it-py's whole token stream (``pieces.nested``), blocks keep their outline."""
     blocks = _Blocks(doc, cfg)
     covered = doc.body_start_line
     for tokens in pieces:
+        blocks.nested = getattr(pieces, "nested", False)
         covered = blocks.piece(tokens, covered)
     if covered < blocks.nlines:
         blocks.add_raw(covered, blocks.nlines)
@@ -85,7 +93,9 @@ class _Blocks:
         "blocks",
         "doc",
         "last_end",
+        "nested",
         "nlines",
+        "outline_left",
         "path",
         "shared_path",
         "starts",
@@ -105,6 +115,10 @@ class _Blocks:
         self.last_end = doc.line_end(self.nlines - 1) if self.nlines else 0
         self.attrs_from: int | None = None
         """First line of the attribute lines (``{.class}``) waiting for the block they apply to."""
+        self.nested = False
+        """Whether the tokens of the current piece are the parse's whole stream (nested tokens too)."""
+        self.outline_left = budget(len(self.text))
+        """How many more tokens the document's outlines may keep (:func:`chunker.outline.budget`)."""
 
     def piece(self, tokens: Sequence[BlockToken], covered: int) -> int:
         """Adds the blocks of one piece's top-level tokens (and of the lines no token covers before
@@ -138,10 +152,25 @@ class _Blocks:
                 begin, self.attrs_from = min(first, self.attrs_from), None
             if begin > covered:
                 self.add_raw(covered, begin)
-            self.emit(tokens, i, kind, first, last, inner, joints, frame, begin)
+            outline = self.outline(tokens, i, close, kind, begin, last) if self.nested else None
+            self.emit(tokens, i, kind, first, last, inner, joints, frame, begin, outline)
             covered = last
             i = close + 1
         return covered
+
+    def outline(
+        self, tokens: Sequence[BlockToken], i: int, close: int, kind: BlockKind, first: int, last: int
+    ) -> Outline | None:
+        """The outline of the block of ``tokens[i:close + 1]`` on lines first..last-1, or None: a
+        kind that needs none, attribute lines before it (its tokens do not start the block), a
+        block too large to be checked or re-opened, or the document's budget spent."""
+        if kind in _NO_OUTLINE or first != tokens[i].map[0] or close - i >= self.outline_left:  # type: ignore[index]
+            return None
+        if self.starts[min(last, self.nlines - 1)] - self.starts[first] > MAX_CHECKED_CHARS:
+            return None
+        outline = make_outline(tokens, i, close + 1, first)
+        self.outline_left -= len(outline)
+        return outline
 
     def extent(self, tokens: Sequence[BlockToken], i: int) -> _Extent:
         """What the top-level token ``tokens[i]`` covers (see :data:`_Extent`)."""
@@ -189,18 +218,20 @@ class _Blocks:
         joints: tuple[int, ...],
         frame: tuple[str, str] | None,
         begin: int,
+        outline: Outline | None = None,
     ) -> None:
         """Adds the block of ``tokens[i]`` on lines first..last-1, starting at line ``begin`` (the
         attribute lines before it, or ``first``)."""
         token = tokens[i]
         if kind == "heading":
             raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
-            self.add(kind, first, last, level=int(token.tag[1:]), title=heading_text(raw), inner=inner, begin=begin)
+            level, title = int(token.tag[1:]), heading_text(raw)
+            self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "code" and token.type == "fence":
             fence = _fence_info(token, self.text, self.starts, first, last, self.doc)
             self.add(kind, first, last, inner=inner, joints=joints, fence=fence, begin=begin)
         else:
-            self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin)
+            self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin, outline=outline)
 
     def line_blank(self, index: int) -> bool:
         starts, text = self.starts, self.text
@@ -222,6 +253,7 @@ class _Blocks:
         fence: tuple[str, str] | None = None,
         frame: tuple[str, str] | None = None,
         begin: int | None = None,
+        outline: Outline | None = None,
     ) -> None:
         """Add lines first..last-1 (0-based), trailing blank lines trimmed; the block starts at
         line ``begin`` when given (attribute lines before its first line)."""
@@ -229,6 +261,8 @@ class _Blocks:
             last -= 1
         if begin is None:
             begin = first
+        if outline is not None:
+            outline.end = last - begin
         starts = self.starts
         start = starts[begin]
         end = starts[last] - 1 if last < self.nlines else self.last_end
@@ -251,6 +285,7 @@ class _Blocks:
                 joints=tuple(j for j in joints if start < j < end) if joints else (),
                 fence=fence,
                 frame=frame,
+                outline=outline,
             )
         )
 

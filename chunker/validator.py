@@ -11,11 +11,10 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from markdown_it.token import Token
-
 from chunker.config import ChunkerConfig
 from chunker.fences import is_balanced
 from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
+from chunker.outline import LineToken
 from chunker.policy import gated
 from chunker.rendering import check_rendering
 from chunker.sizes import make_counter
@@ -49,7 +48,7 @@ def validate(
     earlier: Sequence[Diagnostic] = (),
     decisions: dict[str, Any] | None = None,
     markdown: bool = True,
-    parsed: Mapping[int, Sequence[Token]] | None = None,
+    parsed: Mapping[int, Sequence[LineToken]] | None = None,
 ) -> Diagnostics:
     """Diagnostics of a chunking: ``earlier`` findings of other stages plus every invariant. Findings
     that a ``fail_on_*`` option governs are left to :func:`chunker.policy.judge`. Pieces of a Markdown

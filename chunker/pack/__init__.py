@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from markdown_it.token import Token
-
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk, Diagnostic
+from chunker.outline import LineToken
 from chunker.pack.budget import SectionSpace
 from chunker.pack.chunks import finish
 from chunker.pack.drafts import Draft, make_draft, number_parts
@@ -41,8 +40,9 @@ __all__ = ["PackResult", "pack"]
 class PackResult:
     chunks: tuple[Chunk, ...]
     diagnostics: tuple[Diagnostic, ...]
-    parsed: Mapping[int, Sequence[Token]] = field(default_factory=dict)
-    """Tokens of the blocks the packer parsed to re-open their containers, by block start offset."""
+    parsed: Mapping[int, Sequence[LineToken]] = field(default_factory=dict)
+    """Tokens of the blocks whose structure the packer read to re-open their containers, by block
+    start offset (from their outlines, or parsed where a block has none)."""
 
 
 def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str, title: str) -> PackResult:
@@ -50,7 +50,7 @@ def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str
     drafts: list[Draft] = []
     diagnostics: list[Diagnostic] = []
     measure = make_counter(cfg)
-    parsed: dict[int, Sequence[Token]] = {}
+    parsed: dict[int, Sequence[LineToken]] = {}
     for index, section in enumerate(sections):
         space = SectionSpace(source, section, index, cfg, title, measure)
         units, overflows = build_units(space)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 
+from markdown_it.token import Token
+
 from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after
 from chunker.models import Block, Diagnostic
@@ -172,14 +174,17 @@ class SectionSpace:
         return structure.items if structure is not None else None
 
     def _structure(self, block: Block) -> Structure | None:
-        """The parse of a list, quote or container block (once per block); None when too large."""
+        """The structure of a list, quote or container block (once per block); None when too large."""
         if block.start_offset not in self.structures:
-            from chunker.parse.markdown import markdown_parser
-
-            parse = markdown_parser(self.cfg.max_nesting, self.cfg.syntax == "mdx").parse
             line_start = self.source.rfind("\n", 0, block.start_offset) + 1
-            self.structures[block.start_offset] = block_structure(self.source[line_start : block.end_offset], parse)
+            text = self.source[line_start : block.end_offset]
+            self.structures[block.start_offset] = block_structure(text, block.outline, self._parse)
         return self.structures[block.start_offset]
+
+    def _parse(self, text: str) -> list[Token]:
+        from chunker.parse.markdown import markdown_parser
+
+        return markdown_parser(self.cfg.max_nesting, self.cfg.syntax == "mdx").parse(text)
 
     def line_at(self, offset: int, block: Block) -> int:
         """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same

@@ -13,7 +13,9 @@ text, every container its first line lies in:
   cut left behind.
 
 Quotes need no line of their own: every line of a quote carries its marker. The structure comes
-from markdown-it's parse of the block (parsed once per block, on the first piece that needs it);
+from the block's outline (the document's own markdown-it tokens, kept by the segmenter), or where
+it has none (the pulldown-cmark path, see :func:`block_structure`) from markdown-it's parse of the
+block (once per block, on the first piece that needs it);
 the columns from the source lines, by CommonMark's rule for list items (marker, 1-4 spaces).
 When the block is too large to parse again, uses tabs in the prefix, or a line is lazy, nothing
 is re-opened but a nested fence (the validator's rendering check reports what that changes).
@@ -24,24 +26,23 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
-from markdown_it.token import Token
-
+from chunker.outline import LineToken, Outline
 from chunker.rendering import MAX_CHECKED_CHARS
 
 _CONTAINERS = frozenset({"list_item_open", "blockquote_open", "admonition_open", "container_block_open"})
 
 
 class Structure:
-    """The containers of one block, by line (0-based within the block), from its parse."""
+    """The containers of one block, by line (0-based within the block), from its tokens."""
 
-    def __init__(self, text: str, tokens: Sequence[Token]) -> None:
+    def __init__(self, text: str, tokens: Sequence[LineToken]) -> None:
         self.tokens = tokens
         """The block's tokens: the validator's rendering check reuses them as the source's parse."""
         self.lines = text.split("\n")
         self.starts = [0]
         for line in self.lines[:-1]:
             self.starts.append(self.starts[-1] + len(line) + 1)
-        self.opens: list[Token] = [t for t in tokens if t.type in _CONTAINERS and t.map is not None]
+        self.opens: list[LineToken] = [t for t in tokens if t.type in _CONTAINERS and t.map is not None]
         self.fences: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "fence" and t.map is not None]
         self.code: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "code_block" and t.map is not None]
         self.paragraphs = [_lines(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
@@ -165,13 +166,16 @@ def _colons(line: str) -> bool:
     return len(text) >= 3 and text == ":" * len(text)
 
 
-def _lines(token: Token) -> tuple[int, int]:
+def _lines(token: LineToken) -> tuple[int, int]:
     assert token.map is not None
     return token.map[0], token.map[1]
 
 
-def block_structure(text: str, parse: Callable[[str], list[Token]]) -> Structure | None:
-    """The structure of a block's text, or None when it is too large to parse again."""
+def block_structure(
+    text: str, outline: Outline | None, parse: Callable[[str], Sequence[LineToken]]
+) -> Structure | None:
+    """The structure of a block's text from its outline (the document's own tokens), else from a
+    parse of the text (a block the segmenter kept no outline for); None when it is too large."""
     if len(text) > MAX_CHECKED_CHARS:
         return None
-    return Structure(text, parse(text))
+    return Structure(text, outline.tokens() if outline is not None else parse(text))

@@ -35,6 +35,9 @@ class BlockTokens:
     ``piece_chars=None`` the body is parsed whole. Iterating again parses again;
     :attr:`diagnostics` is complete once the iteration has reached the end."""
 
+    nested = True
+    """The pieces are markdown-it-py's whole token stream, nested tokens included."""
+
     def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig, piece_chars: int | None = PIECE_CHARS) -> None:
         self._doc = doc
         self._cfg = cfg

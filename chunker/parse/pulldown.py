@@ -83,6 +83,12 @@ class PulldownTokens:
         self._fallback: BlockTokens | None = None
 
     @property
+    def nested(self) -> bool:
+        """Whether the tokens yielded are markdown-it-py's whole stream (a document parsed by it on
+        this path): pulldown-cmark's tokens here leave out most nested blocks."""
+        return self._fallback is not None
+
+    @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """The nesting-limit warning of the markdown-it-py parse, where it was used."""
         return self._fallback.diagnostics if self._fallback is not None else ()
