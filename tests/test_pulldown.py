@@ -194,3 +194,114 @@ def test_plugin_syntax_search_agrees_with_the_line_pattern(text: str) -> None:
     from chunker.parse.pulldown import _PLUGIN_SYNTAX, _plugin_syntax
 
     assert _plugin_syntax(text) == (_PLUGIN_SYNTAX.search(text) is not None)
+
+
+@given(_MARKER_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_plugin_lines_are_the_lines_of_the_line_pattern(text: str) -> None:
+    from chunker.parse.pulldown import _PLUGIN_SYNTAX, _plugin_lines
+
+    expected = sorted({text.count("\n", 0, m.start()) for m in _PLUGIN_SYNTAX.finditer(text)})
+    assert _plugin_lines(text) == expected
+
+
+PLUGIN_FRAGMENTS = st.sampled_from(
+    [
+        "Term\n:   definition",
+        ":   another definition",
+        "~ tilde definition",
+        "    indented continuation",
+        "[^1]: a footnote",
+        "[^note]: another",
+        "::: tip",
+        ":::",
+        "!!! note",
+        "??? faq",
+        "/// tip | Title",
+        "///",
+        "{.cls}",
+        "{#id}",
+        "## ATX under a plugin line",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.one_of(FRAGMENTS, PLUGIN_FRAGMENTS), min_size=1, max_size=16),
+    st.lists(st.sampled_from(["\n", "\n\n"]), min_size=16, max_size=16),
+)
+def test_random_documents_with_plugin_syntax_same_blocks(parts: list[str], joins: list[str]) -> None:
+    # plugin lines are parsed by markdown-it-py from the ATX heading before them to one after them,
+    # the rest by pulldown-cmark: the blocks are those of markdown-it-py's whole parse
+    text = "".join(p + j for p, j in zip(parts, joins, strict=False))
+    if DIVERGENCES.search(text) is None:
+        assert shapes(text, FAST) == shapes(text, REFERENCE)
+
+
+def _markdown_it_inputs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts markdown-it-py parses on the pulldown-cmark path (stretches and whole bodies)."""
+    import chunker.parse.mixed
+    import chunker.parse.pieces
+
+    seen: list[str] = []
+    for module in (chunker.parse.mixed, chunker.parse.pieces):
+        original = module.tokenize
+
+        def spy(text: str, cfg: ChunkerConfig, original: Any = original) -> Any:
+            seen.append(text)
+            return original(text, cfg)
+
+        monkeypatch.setattr(module, "tokenize", spy)
+    return seen
+
+
+def test_only_the_sections_with_plugin_syntax_are_parsed_by_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = "".join(f"## Section {i}\n\nText of section {i}.\n\n- a\n- b\n\n" for i in range(40))
+    text = (
+        "# Law\n\nIssued\n:   1871-05-15\n\nFound in\n:   RGBl 127\n\n"
+        + body
+        + "[^1]: note\n    more\n\n## Last\n\nx\n"
+    )
+    seen = _markdown_it_inputs(monkeypatch)
+    fast = shapes(text, FAST)
+    assert [t.split("\n", 1)[0] for t in seen] == ["# Law", "## Section 39"]
+    assert sum(len(t) for t in seen) < len(text) / 5
+    assert fast == shapes(text, REFERENCE)
+
+
+def test_a_heading_markdown_it_does_not_confirm_is_no_cut() -> None:
+    # a stretch ends only at a line that markdown-it-py's parse of it also makes a top-level ATX
+    # heading: given pulldown-cmark tokens that claim one on a paragraph line (line 5), the stretch
+    # runs on to the next heading and the blocks stay those of the whole markdown-it-py parse
+    from chunker.parse.document import read_document
+    from chunker.parse.mixed import mixed_pieces
+    from chunker.parse.pulldown import PulldownTokens, _Token
+    from chunker.segmenter import segment
+
+    text = "# A\n\nTerm\n:   def\n\nnot a heading\n\n# B\n\nx\n"
+    doc = read_document(text, FAST)
+    fast = [
+        t
+        for piece in PulldownTokens(read_document("# A\n\nTerm\n\n\nnot a heading\n\n# B\n\nx\n", FAST), FAST)
+        for t in piece
+    ]
+    at = next(i for i, t in enumerate(fast) if t.map == [5, 6])
+    fast[at : at + 3] = [
+        _Token("heading_open", "h2", 1, [5, 6], 0, "##"),
+        _Token("inline", "", 0, [5, 6], 1, ""),
+        _Token("heading_close", "h2", -1, None, 0, "##"),
+    ]
+    pieces = mixed_pieces(doc, FAST, fast, [3])
+    assert pieces is not None
+    got = [shape(b) for b in segment(doc, pieces, FAST)]
+    assert got == shapes(text, REFERENCE)
+    assert [g[0] for g in got] == ["heading", "container", "paragraph", "heading", "paragraph"]
+
+
+def test_dollar_math_still_parses_the_whole_body_with_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "# A\n\nTerm\n:   def\n\n# B\n\n$$\nx\n$$\n"
+    reference = shapes(text, REFERENCE)
+    seen = _markdown_it_inputs(monkeypatch)
+    assert shapes(text, FAST) == reference
+    assert seen == [text]

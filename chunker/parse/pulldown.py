@@ -22,6 +22,7 @@ from chunker.config import ChunkerConfig
 from chunker.errors import ConfigError
 from chunker.models import Diagnostic
 from chunker.parse.document import ParsedDocument
+from chunker.parse.mixed import mixed_pieces
 from chunker.parse.pieces import BlockTokens
 from chunker.parse.token import BlockToken
 
@@ -45,22 +46,33 @@ _FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 
 
 def _plugin_syntax(body: str) -> bool:
-    """Whether a line of ``body`` matches :data:`_PLUGIN_SYNTAX`. Found from the first marker run
-    of each line that has one (the search goes on at the next line), so each line is looked at
-    once: the multi-line pattern, tried at every line start, took longer than pulldown-cmark's
-    whole parse."""
+    """Whether a line of ``body`` matches :data:`_PLUGIN_SYNTAX`."""
+    return bool(_plugin_lines(body, first_only=True))
+
+
+def _plugin_lines(body: str, first_only: bool = False) -> list[int]:
+    """The 0-based lines of ``body`` that match :data:`_PLUGIN_SYNTAX` (only the first with
+    ``first_only``). Found from the first marker run of each line that has one (the search goes on
+    at the next line), so each line is looked at once: the multi-line pattern, tried at every line
+    start, took longer than pulldown-cmark's whole parse."""
     if not any(marker in body for marker in _PLUGIN_MARKERS):
-        return False  # a substring scan per marker takes half the time of one search for the pattern
+        return []  # a substring scan per marker takes half the time of one search for the pattern
+    lines: list[int] = []
+    counted, line = 0, 0
     hit = _PLUGIN_RUN.search(body)
     while hit is not None:
         start = body.rfind("\n", 0, hit.start()) + 1
         if not body[start : hit.start()].strip(" \t>"):
-            return True
+            line += body.count("\n", counted, start)
+            counted = start
+            lines.append(line)
+            if first_only:
+                return lines
         line_end = body.find("\n", hit.end())
         if line_end == -1:
-            return False
+            break
         hit = _PLUGIN_RUN.search(body, line_end)
-    return False
+    return lines
 
 
 def available() -> bool:
@@ -103,19 +115,24 @@ class PulldownTokens:
             yield []
             return
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
-        tokens: list[_Token] | None = None
-        if self._cfg.syntax != "mdx" and "$$" not in body and not _plugin_syntax(body):
+        pieces: list[Sequence[BlockToken]] | None = None
+        if self._cfg.syntax != "mdx" and "$$" not in body:
+            plugin_lines = _plugin_lines(body)
             options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
             builder = _Builder(body)
             tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
-            if builder.deepest >= self._cfg.max_nesting - 1:
-                tokens = None  # markdown-it-py flattens what lies past the nesting limit: do as it does
-        if tokens is None:
             del body
+            if builder.deepest >= self._cfg.max_nesting - 1:
+                pieces = None  # markdown-it-py flattens what lies past the nesting limit: do as it does
+            elif plugin_lines:
+                pieces = mixed_pieces(doc, self._cfg, tokens, plugin_lines)
+            else:
+                pieces = [tokens]
+        if pieces is None:
             self._fallback = BlockTokens(doc, self._cfg)
             yield from self._fallback
             return
-        yield tokens
+        yield from pieces
 
 
 class _Builder:
