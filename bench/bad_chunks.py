@@ -187,13 +187,19 @@ def orphaned(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> str |
     if _HEADING_LINE.match(last) or _OPENER.match(last) or _HTML_OPENER.fullmatch(last.strip()):
         return f"ends with {last.strip()[:60]!r}"
     nxt = own_text(following).lstrip("\n")
-    if last.rstrip().endswith(":") and not chunk.has_code and _STARTS_BLOCK.match(nxt):
+    if _lead_in(last) and not chunk.has_code and _STARTS_BLOCK.match(nxt):
         lead = own_text(chunk).rstrip().rsplit("\n\n", 1)[-1]
         block = nxt.split("\n\n", 1)[0] if not nxt.startswith(("```", "~~~")) else _fenced_prefix(nxt)
         context = len(following.content_for_embedding) - len(following.content_original)
         if len(lead) + 2 + len(block) + max(context, 0) <= cfg.max_chars:
             return f"lead-in {last.strip()[-60:]!r} separated from its block ({len(lead)} + {len(block)} chars)"
     return None
+
+
+def _lead_in(line: str) -> bool:
+    """A line ending with a colon, not a ``:::`` container's closing line."""
+    stripped = line.rstrip()
+    return stripped.endswith((":", "：")) and not stripped.endswith("::")
 
 
 def lead_in_cut(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> str | None:
@@ -203,7 +209,7 @@ def lead_in_cut(chunk: Chunk, following: Chunk | None, cfg: ChunkerConfig) -> st
         return None
     lines = [line for line in own_text(chunk).rstrip().split("\n") if line.strip()]
     nxt = own_text(following).lstrip("\n")
-    if not lines or not lines[-1].rstrip().endswith((":", "：")) or not _STARTS_BLOCK.match(nxt):
+    if not lines or not _lead_in(lines[-1]) or not _STARTS_BLOCK.match(nxt):
         return None
     if orphaned(chunk, following, cfg) is not None:
         return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chunker.fences import closing_line, fence_after, has_fence_marker
+from chunker.filler import is_filler
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
 from chunker.pack.budget import SectionSpace, repeated_after
 from chunker.pack.strength import Unit
@@ -103,10 +104,14 @@ def _blocks_of(units: list[Unit]) -> list[Block]:
 
 
 def _path_of(blocks: list[Block]) -> tuple[Heading, ...]:
-    """The heading path of the first body block; of the last heading if none."""
-    for block in blocks:
-        if block.kind != "heading":
-            return block.header_path
+    """The heading path of the first body block (filler right before a heading aside: the
+    strategies put it with that heading's section); of the last heading if none."""
+    for k, block in enumerate(blocks):
+        if block.kind == "heading":
+            continue
+        if k + 1 < len(blocks) and blocks[k + 1].kind == "heading" and is_filler(block):
+            continue
+        return block.header_path
     return blocks[-1].header_path
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from chunker.pack.budget import SectionSpace
 from chunker.pack.junk import absorb_junk
+from chunker.pack.openers import glue_openers
 from chunker.pack.strength import BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
 
 
@@ -49,6 +50,7 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
     if space.fits_whole:
         return [(0, n)]
     size_of = _Sizes(space, units)
+    glue_openers(space, units, size_of)
     # In characters, a chunk's size is computed inline: the span plus the text added at each end.
     # Whole blocks add none; else what a chunk adds after each unit is looked up only once.
     spans_only = space.chars_mode and all(u.first and u.last for u in units)

@@ -1,12 +1,14 @@
 """Junk pieces: chunks with no text a query could match, merged into a neighbour of their section.
 
-Two kinds, both common at the end of documentation sections:
+Three kinds, common at the ends of documentation sections:
 
 - a piece made only of link reference definitions (``[label]: https://...``), which render as
   nothing (the parser makes no block of them: they are ``raw`` blocks), or of footnote definitions
   that hold only a link (``[^3]: <https://...>``);
 - a piece that is one link or URL and (almost) nothing else (``[Try it in the Playground](https://...)``
-  with a long URL, HTML tags around it aside).
+  with a long URL, HTML tags around it aside);
+- a piece of filler blocks only (:mod:`chunker.filler`: a lone ``<audio>`` or ``<img>``, a demo
+  component, layout tags), alone or after its headings.
 
 Such a piece goes into the chunk before it (or after it) when both fit the budget; else it is
 shared between both (cut between its definitions); else the cut before it moves back (or the one
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from chunker.filler import is_filler
 from chunker.pack.strength import BLOCK, Unit
 
 __all__ = ["absorb_junk", "is_junk"]
@@ -42,6 +45,8 @@ def is_junk(units: Sequence[Unit], source: str) -> bool:
     """Whether the units make a junk piece (see the module's docstring)."""
     if all(_definition(u, source) for u in units):
         return True
+    if _markup_only(units):
+        return True
     text = source[units[0].start : units[-1].end]
     if "](" not in text and "://" not in text:
         return False
@@ -50,6 +55,21 @@ def is_junk(units: Sequence[Unit], source: str) -> bool:
         return False
     rest = _TAG.sub(" ", _LINK.sub(" ", text))
     return len(_LETTER.findall(rest)) < MIN_LETTERS
+
+
+def _markup_only(units: Sequence[Unit]) -> bool:
+    """Whole filler blocks (:mod:`chunker.filler`), alone or after their headings."""
+    filler = False
+    for unit in units:
+        block = unit.block
+        if not (unit.first and unit.last):
+            return False
+        if block.kind == "heading":
+            continue
+        if not is_filler(block):
+            return False
+        filler = True
+    return filler
 
 
 def _definition(unit: Unit, source: str) -> bool:

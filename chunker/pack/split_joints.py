@@ -94,6 +94,10 @@ def split_list(space: SectionSpace, out: list[Unit], block: Block, strength: Str
         split_item(space, out, block, block.start_offset, block.end_offset, strength, True, True)
 
 
+_LIST_CHILD = re.compile(r"[ ]{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+"""A container's inner block that is a list: cut between its items before inside them."""
+
+
 def split_at(
     space: SectionSpace,
     out: list[Unit],
@@ -122,7 +126,7 @@ def split_at(
                     last=last,
                 )
             )
-        elif block.kind == "list":
+        elif block.kind == "list" or _LIST_CHILD.match(space.source, start, end):
             split_item(space, out, block, start, end, piece_strength, first, last)
         else:
             split_text(space, out, block, start, end, piece_strength, first, last)

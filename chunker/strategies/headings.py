@@ -12,7 +12,7 @@ from chunker.config import ChunkerConfig
 from chunker.models import Block, SkippedRange
 from chunker.parse import ParsedDocument
 from chunker.strategies.section_level import choose_section_level
-from chunker.strategies.sections import Grouping, Section, carry_headings, skip_range
+from chunker.strategies.sections import Grouping, Section, carry_filler, carry_headings, skip_range
 
 _NUMBERING = re.compile(r"^[\s\d.§IVXLCivxlc)(\-–—:]*(?=\w)")
 _PUNCT = re.compile(r"[\W_]+$")
@@ -69,7 +69,7 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
                 current_title, current_level = _heading_text(block), block.heading_level
         elif block.kind == "heading" and block.heading_level <= level:
             # a parent heading with no body of its own opens this section
-            carried = list(current) if current_level and carry_headings(current, block.heading_level) else []
+            carried = list(current) if _carried(current, current_level, block.heading_level, cfg) else []
             if not carried:
                 close()
             current[:] = [*carried, block]
@@ -81,6 +81,14 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
         skipped.append(skip_range(subtree, subtree_reason))
     close()
     return Grouping(tuple(sections), tuple(skipped), (), decisions)
+
+
+def _carried(current: list[Block], current_level: int, opening_level: int, cfg: ChunkerConfig) -> bool:
+    """Whether the blocks so far go with the section a heading of ``opening_level`` opens: parent
+    headings with no body, or filler only (also before the first heading, unless that is skipped)."""
+    if current_level and carry_headings(current, opening_level):
+        return True
+    return (bool(current_level) or not cfg.skip_pre_heading) and carry_filler(current, opening_level)
 
 
 def _heading_text(block: Block) -> str:

@@ -1,0 +1,51 @@
+"""Filler blocks: markup with no text a query could match.
+
+Documentation pages carry blocks that render as something (or nothing) but hold no words of their
+own: a lone media element (``<audio controls src="...">``, ``<img ...>``), a ``<script setup>`` of
+imports or a ``<style>`` block, MDX ``import`` lines, a demo component (``<BetweenElements />``),
+layout tags (``<div class="options-api">``), ``&nbsp;``. Alone in a chunk they make a retrieval unit
+with nothing to retrieve, so the strategies and the packer put them with a neighbour.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chunker.models import Block
+
+__all__ = ["MIN_LETTERS", "is_filler", "is_filler_text"]
+
+MIN_LETTERS = 8
+"""Text with fewer letters or digits than this, once markup is removed, has no words of its own."""
+
+_HIDDEN = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
+"""Elements whose content is not text (scripts, styles) and comments."""
+_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9A-Fa-f]+|\w+);")
+_ESM = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
+"""MDX ``import`` / ``export`` lines (an ESM block is an HTML block)."""
+_LETTER = re.compile(r"[^\W_]")
+_KINDS = frozenset({"html", "paragraph"})
+
+
+def is_filler_text(text: str, *, esm: bool = False) -> bool:
+    """Whether ``text`` is markup only: fewer than :data:`MIN_LETTERS` letters or digits remain once
+    scripts, styles, comments, tags and entities (and with ``esm``, import/export lines) are removed,
+    and some markup was there (a short word like ``Example:`` is text, not filler)."""
+    if "<" not in text and "&" not in text and not esm:
+        return False
+    rest = _HIDDEN.sub(" ", text)
+    rest = _TAG.sub(" ", rest)
+    rest = _ENTITY.sub(" ", rest)
+    if esm:
+        rest = _ESM.sub(" ", rest)
+    if rest == text:
+        return False
+    return all(count < MIN_LETTERS for count, _ in enumerate(_LETTER.finditer(rest), 1))
+
+
+def is_filler(block: Block) -> bool:
+    """Whether an HTML block or a paragraph is filler (see :func:`is_filler_text`)."""
+    if block.kind not in _KINDS:
+        return False
+    return is_filler_text(block.content, esm=block.kind == "html")

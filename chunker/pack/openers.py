@@ -1,0 +1,118 @@
+"""Openers: units that introduce what follows them, so no chunk may end with one.
+
+The packer already keeps a top-level heading, an HTML block that only opens elements and a table's
+header with what follows (``Unit.glue``). The pieces of a split list item or container have the
+same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note`` / ``<details>`` /
+``<summary>`` line, a line that only opens elements (``<Sandpack>``, ``<div class="x">``) at the end
+of a paragraph, a lead-in (a line ending with ``:``) right before the list, code or table it
+introduces, a list item's first line whose nested items start the next unit. Such a unit sticks
+to the next one too, whenever both (with the headings and openers already stuck before it) fit in
+one chunk: else a cut after it stays allowed, so that nothing goes over the budget. (A chunk that
+starts with the opener may pass the budget, which allows for the section's longest context line,
+when it fits in max_chars with its own.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from chunker.fences import fence_after, has_fence_marker
+from chunker.pack.budget import SectionSpace
+from chunker.pack.context import context_prefix, join
+from chunker.pack.strength import Strength, Unit
+
+__all__ = ["glue_openers", "opener"]
+
+_HEADING = re.compile(r"[ \t>]*#{1,6}(?:[ \t]|$)")
+_CONTAINER = re.compile(r"[ \t>]*(?::::+[ \t]*[^:\s]|!!!|\?\?\?|///[ \t]*[^/\s]|<details\b|<summary\b)", re.IGNORECASE)
+_OPEN_TAGS = re.compile(r"[ \t>]*(?:<([A-Za-z][\w.:-]*)(?:\s[^<>/]*)?>[ \t]*)+")
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+_INTRODUCED = re.compile(r"[ \t>]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|```|~~~|\|)")
+"""The start of what a lead-in introduces: a list item, a code fence, a table row."""
+_ITEM = re.compile(r"([ \t>]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+"""A list item's first line (its indentation, container prefixes included, in group 1)."""
+_INTRODUCED_KINDS = frozenset({"list", "code", "table", "math"})
+
+Sizes = Callable[[int, int], int]
+
+
+def opener(units: Sequence[Unit], k: int, source: str) -> bool:
+    """Whether ``units[k]`` ends with an opener of what ``units[k + 1]`` holds (see the module)."""
+    unit, following = units[k], units[k + 1]
+    if following.strength >= Strength.HEADING_6 or unit.block.kind == "code":
+        return False
+    end = unit.end
+    while end > unit.start and source[end - 1] in " \t\n":
+        end -= 1
+    line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
+    line = source[line_start:end]
+    if not line:
+        return False
+    if _lead_in(line):
+        opens = _introduces(units[k + 1], source)
+    elif _CONTAINER.match(line):
+        opens = True
+    elif (item := _ITEM.match(line)) is not None:
+        opens = _indent(following, source) > len(item.group(1)) and _ITEM.match(source, following.start) is not None
+    elif _HEADING.match(line):
+        opens = unit.block.kind != "paragraph"  # in a paragraph, a '#' line is text
+    else:
+        tags = _OPEN_TAGS.fullmatch(line)
+        opens = tags is not None and tags.group(1).lower() not in _VOID
+    return opens and not _in_code(unit, line_start, source)
+
+
+def _lead_in(line: str) -> bool:
+    """A line ending with a colon (not a ``:::`` closing line)."""
+    stripped = line.rstrip()
+    return stripped.endswith((":", "：")) and len(stripped) > 1 and stripped[-2] != ":"
+
+
+def _introduces(unit: Unit, source: str) -> bool:
+    if unit.first and unit.block.kind in _INTRODUCED_KINDS:
+        return True
+    return _INTRODUCED.match(source, unit.start) is not None
+
+
+def _indent(unit: Unit, source: str) -> int:
+    """Columns before the unit's first character on its line (a piece starts at the line's text)."""
+    return unit.start - (source.rfind("\n", 0, unit.start) + 1)
+
+
+def _in_code(unit: Unit, line_start: int, source: str) -> bool:
+    """Whether the line at ``line_start`` sits inside a code fence of the unit's block."""
+    block = unit.block
+    if block.kind not in ("list", "container", "blockquote") or "code" not in block.inner:
+        return False
+    text = source[block.start_offset : line_start]
+    return has_fence_marker(text) and fence_after(text) is not None
+
+
+def glue_openers(space: SectionSpace, units: Sequence[Unit], size_of: Sizes) -> None:
+    """Marks every opener unit as glue when it fits in one chunk with what it sticks to."""
+    source = space.source
+    chain = 0  # first unit of the run of glue units ending at k
+    for k in range(len(units) - 1):
+        unit = units[k]
+        if not unit.glue and opener(units, k, source):
+            end = k + 1
+            while end < len(units) - 1 and units[end].glue:
+                end += 1
+            if size_of(chain, end + 1) <= space.budget or _fits_max(space, units[chain : end + 1]):
+                unit.glue = True
+        if not unit.glue:
+            chain = k + 1
+
+
+def _fits_max(space: SectionSpace, units: Sequence[Unit]) -> bool:
+    """Whether whole blocks fit in max_chars with the context line a chunk of them gets (the
+    budget allows for the section's longest one): the packer then makes them one chunk."""
+    if not all(u.first and u.last for u in units):
+        return False
+    content = space.source[units[0].start : units[-1].end]
+    block = units[-1].block
+    prefix = context_prefix(block.header_path, space.section, space.title, content, space.cfg)
+    return space.measure(join(prefix, "", content)) <= space.cfg.max_chars

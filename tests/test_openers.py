@@ -1,0 +1,140 @@
+"""Openers never end a chunk when what they introduce could join them; filler is no chunk of its own."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker.config import ChunkerConfig
+from chunker.filler import is_filler_text
+from chunker.models import Chunk
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+
+
+def words(n: int, stem: str) -> str:
+    return " ".join(f"{stem}{i}" for i in range(n)) + "."
+
+
+def chunks(text: str, cfg: ChunkerConfig = CFG) -> list[Chunk]:
+    result = chunk_markdown(text, cfg, "d", "d.md")
+    assert not result.diagnostics.errors
+    assert all(c.chars <= cfg.max_chars for c in result.chunks)
+    return list(result.chunks)
+
+
+def last_line(chunk: Chunk) -> str:
+    own = chunk.content_original
+    for added in chunk.added_lines:
+        if added.position == "after" and own.endswith(added.text):
+            own = own[: -len(added.text)]
+    return [line for line in own.split("\n") if line.strip()][-1].strip()
+
+
+# -- filler: pre-heading scripts, a heading with only a media element -------------------------
+
+
+def test_a_script_setup_before_the_first_heading_goes_with_the_first_section() -> None:
+    text = (
+        "<script setup>\nimport ListBasic from './transition-demos/ListBasic.vue'\n"
+        "import ListMove from './transition-demos/ListMove.vue'\n</script>\n\n"
+        "# TransitionGroup\n\n" + words(30, "intro") + "\n\n## Usage\n\n" + words(40, "usage") + "\n"
+    )
+    out = chunks(text)
+    assert "<script setup>" in out[0].content_original and "# TransitionGroup" in out[0].content_original
+    assert [h.text for h in out[0].header_path] == ["TransitionGroup"]
+
+
+def test_an_entity_before_the_first_heading_is_no_chunk() -> None:
+    out = chunks("&nbsp;\n\n# `compose(...functions)`\n\n## Overview\n\n" + words(30, "w") + "\n")
+    assert not [c.chunk_id for c in out if "Overview" not in c.content_original]
+
+
+def test_skip_pre_heading_still_skips_filler() -> None:
+    cfg = ChunkerConfig(skip_pre_heading=True)
+    out = chunks("<div className=\"guide\">\n\n# Title\n\n" + words(20, "w") + "\n", cfg)
+    assert all("className" not in c.content_original for c in out)
+
+
+def test_a_heading_with_only_an_audio_element_goes_with_the_next_section() -> None:
+    text = (
+        "# Getting Started\n\n<audio id=\"vite-audio\">\n  <source src=\"/vite.mp3\" type=\"audio/mpeg\">\n</audio>\n\n"
+        "## Overview\n\n" + words(60, "over") + "\n\n## Trying Vite Online\n\n" + words(90, "try") + "\n"
+    )
+    out = chunks(text)
+    audio = next(c for c in out if "<audio" in c.content_original)
+    assert "over59." in audio.content_original
+    assert [h.text for h in audio.header_path] == ["Getting Started", "Overview"]
+
+
+def test_a_lone_image_after_a_long_section_goes_into_a_neighbour() -> None:
+    image = '<img style="padding:4%;border-radius:8px;" width="100%" src="../images/cold-start.svg" alt="'
+    image += "x" * 150 + '">'
+    text = "# T\n\n## S\n\n" + words(60, "a") + "\n\n" + words(180, "b") + "\n\n" + image + "\n\n## U\n\nEnd.\n"
+    out = chunks(text)
+    assert not [c.chunk_id for c in out if is_filler_text(c.content_original)]
+    assert any("<img" in c.content_original and "b179." in c.content_original for c in out)
+
+
+@given(st.sampled_from(["&nbsp;", "<br>", '<img src="a.png" alt="x">', "<Demo />", "<div class=\"x\"></div>"]))
+@settings(max_examples=20, deadline=None)
+def test_filler_is_recognised(markup: str) -> None:
+    assert is_filler_text(markup)
+    assert not is_filler_text(markup + " Some real words here.")
+
+
+def test_short_text_without_markup_is_not_filler() -> None:
+    assert not is_filler_text("Example:")
+
+
+# -- openers inside split blocks ------------------------------------------------------------
+
+
+def test_a_paragraph_ending_with_an_opening_tag_sticks_to_what_follows() -> None:
+    code = "\n".join(f"const value{i} = compute({i});" for i in range(22))
+    text = (
+        "# T\n\n## Reading the value\n\n" + words(60, "p") + "\n\n" + words(80, "q") + "\n<Sandpack>\n\n```js\n"
+        + code + "\n```\n\n</Sandpack>\n"
+    )
+    out = chunks(text)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out[:-1] if last_line(c) == "<Sandpack>"]
+
+
+def test_a_container_opener_inside_a_list_item_sticks_to_its_body() -> None:
+    body = "\n".join(f"   {words(8, f'line{i}_')}" for i in range(10))
+    item = (
+        "1. " + words(40, "first") + "\n\n   " + words(45, "second") + "\n\n"
+        "   :::info Chunk Import Maps Support\n\n" + body + "\n   :::\n"
+    )
+    out = chunks("# Backend\n\n" + item)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c).startswith(":::info")]
+
+
+def test_a_lead_in_inside_a_list_item_sticks_to_its_nested_list() -> None:
+    nested = "\n".join(f"   - {words(10, f'n{i}_')}" for i in range(6))
+    text = "# T\n\n1. " + words(220, "a") + "\n\n   In order to serve assets, you have two options:\n\n" + nested + "\n"
+    out = chunks(text)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c).endswith("two options:")]
+
+
+def test_a_parent_item_sticks_to_its_first_nested_item_in_a_container() -> None:
+    def item(i: int, n: int) -> str:
+        return f"- **Rule {i} holds**\n" + "\n".join(f"  - {words(n, f'r{i}x{j}_')}" for j in range(3))
+
+    items = "\n".join([item(0, 20), item(1, 20), item(2, 30)])
+    out = chunks("# T\n\n## What You've Learned\n\n:::tip Summary\n\n" + items + "\n\n:::\n")
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c).startswith("- **Rule")]
+    assert all(last_line(c).endswith(".") for c in out[:-1])  # between items, never inside one
+
+
+def test_a_list_in_a_container_is_cut_between_items_not_inside_them() -> None:
+    items = "\n".join(f"- {words(14, f'i{i}_')}" for i in range(24))
+    out = chunks("# T\n\n## S\n\n:::tip Summary\n\n" + items + "\n\n:::\n")
+    assert len(out) > 1
+    for chunk in out:
+        assert last_line(chunk).endswith(".") or last_line(chunk) == ":::", last_line(chunk)
