@@ -8,6 +8,12 @@ chunks.json bytes and chunk count.
     .venv/bin/python bench/hostile_memory.py                       # this checkout
     .venv/bin/python bench/hostile_memory.py --repo /tmp/before    # another checkout (same venv)
     .venv/bin/python bench/hostile_memory.py --only deep_quote --mem-mb 4096
+    .venv/bin/python bench/hostile_memory.py --parser pulldown-cmark --only single_line
+    .venv/bin/python bench/hostile_memory.py --badinput /work/shared/badinput --only none
+
+The base is measured first (a tiny document through the same command); "over base / input" is
+(peak RSS - base) / input bytes, the figure the aim (peak RSS <= 10 x input + a fixed base) is about.
+``--badinput DIR`` adds every ``.md`` file of DIR and the files its ``generate.py`` writes.
 
 Inputs:
 
@@ -15,7 +21,9 @@ Inputs:
 - ``deep_quote``: 7,923 lines, line n quoted n levels deep (``> > > ... text``; about 63 MB);
 - ``deep_quote_small``: the same to 2,000 levels (about 4 MB);
 - ``single_line``: one 50 MB line of words, no line break;
-- ``sentence_line``: one 50 MB line of short sentences (``Lorem ipsum dolor sit amet. ``).
+- ``sentence_line``: one 50 MB line of short sentences (``Lorem ipsum dolor sit amet. ``);
+- ``wide_header``: a header of 100 long column names (about 2.6 KB) over 2,000 short rows (``| x |``):
+  a header repeated with every few rows costs more than the rows.
 """
 
 from __future__ import annotations
@@ -69,21 +77,46 @@ def sentence_line(path: Path) -> None:
         fh.write((unit * (target // len(unit) + 1))[:target])
 
 
+def wide_header(path: Path) -> None:
+    cols = 100
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write("# Header\n\n")
+        fh.write("| " + " | ".join(f"a long column name {c:03d}" for c in range(cols)) + " |\n")
+        fh.write("|" + "---|" * cols + "\n")
+        for r in range(2000):
+            fh.write(f"| r{r:04d} |\n")
+
+
 INPUTS: dict[str, Callable[[Path], None]] = {
     "wide_table": wide_table,
     "deep_quote_small": deep_quote(2000),
     "deep_quote": deep_quote(7923),
     "single_line": single_line,
     "sentence_line": sentence_line,
+    "wide_header": wide_header,
 }
 
 
-def measure(name: str, repo: Path, mem_mb: int, timeout: float) -> dict[str, object]:
+def copy_of(path: Path) -> Callable[[Path], None]:
+    def make(target: Path) -> None:
+        shutil.copyfile(path, target)
+
+    return make
+
+
+def base_input(path: Path) -> None:
+    path.write_text("# Base\n\n" + "A tiny document, to measure the fixed base.\n" * 3, encoding="utf-8")
+
+
+def measure(
+    name: str, make: Callable[[Path], None], repo: Path, mem_mb: int, timeout: float, parser: str
+) -> dict[str, object]:
     work = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-"))
     try:
         (work / "sources").mkdir()
+        (work / "config.yaml").write_text(f"parser: {parser}\n", encoding="utf-8")
         source = work / "sources" / f"{name}.md"
-        INPUTS[name](source)
+        make(source)
         size = source.stat().st_size
         env = {**os.environ, "PYTHONPATH": str(repo)}
         command = [
@@ -132,18 +165,39 @@ def measure(name: str, repo: Path, mem_mb: int, timeout: float) -> dict[str, obj
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repo", type=Path, default=REPO, help="import chunker from this checkout")
-    parser.add_argument("--only", action="append", choices=sorted(INPUTS), help="only this input (repeatable)")
+    parser.add_argument("--only", action="append", help="only this input (repeatable; 'none': no built-in input)")
+    parser.add_argument("--parser", default="markdown-it", choices=("markdown-it", "pulldown-cmark"))
+    parser.add_argument("--badinput", type=Path, help="also every .md of this folder and what its generate.py writes")
     parser.add_argument("--mem-mb", type=int, default=8192, help="address-space limit of the run (prlimit --as)")
     parser.add_argument("--timeout", type=float, default=600)
     args = parser.parse_args()
-    names = args.only or list(INPUTS)
-    print("| input | input bytes | exit | s | peak RSS (MB) | RSS / input | chunks.json bytes | chunks | message |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---|")
-    for name in names:
-        row = measure(name, args.repo.resolve(), args.mem_mb, args.timeout)
+    inputs = {name: make for name, make in INPUTS.items() if not args.only or name in args.only}
+    generated = Path(tempfile.mkdtemp(prefix="hostile-generated-"))
+    try:
+        if args.badinput:
+            subprocess.run([sys.executable, str(args.badinput / "generate.py"), str(generated)], check=True)
+            for path in sorted([*args.badinput.glob("*.md"), *generated.glob("*.md")]):
+                if path.name != "README.md":
+                    inputs[path.stem] = copy_of(path)
+        run(inputs, args)
+    finally:
+        shutil.rmtree(generated, ignore_errors=True)
+
+
+def run(inputs: dict[str, Callable[[Path], None]], args: argparse.Namespace) -> None:
+    repo = args.repo.resolve()
+    base = int(str(measure("base", base_input, repo, args.mem_mb, args.timeout, args.parser)["peak_rss"]))
+    print(f"parser {args.parser}; base (a tiny document): {base / 2**20:,.1f} MB peak RSS")
+    print("| input | input bytes | exit | s | peak RSS (MB) | RSS / input | over base / input | chunks.json bytes "
+          "| chunks.json / input | chunks | message |")  # fmt: skip
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name, make in inputs.items():
+        row = measure(name, make, repo, args.mem_mb, args.timeout, args.parser)
+        size, rss, out = int(str(row["bytes"])), int(str(row["peak_rss"])), int(str(row["chunks_json"]))
+        over = round((rss - base) / size, 1) if size else 0
         print(
-            f"| {row['input']} | {row['bytes']:,} | {row['exit']} | {row['seconds']} | "
-            f"{int(row['peak_rss']) / 2**20:,.0f} | {row['rss_per_input']} | {row['chunks_json']:,} | "
+            f"| {row['input']} | {size:,} | {row['exit']} | {row['seconds']} | {rss / 2**20:,.1f} | "
+            f"{row['rss_per_input']} | {over} | {out:,} | {round(out / size, 1) if size else 0} | "
             f"{row['chunks']:,} | {row['message']} |",
             flush=True,
         )

@@ -144,6 +144,8 @@ def _by_construction(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
     start, end = chunk.start_offset, chunk.end_offset
     if chunk.added_lines:
         return _table_rows(source, chunk, first, last)
+    if first is last and first.kind == "table" and start > first.start_offset and _is_joint(first, start):
+        return True  # rows of a table whose header is too long to repeat: its table-header warning says so
     if start > first.start_offset:
         head = chunk.content_original[:1]
         letter = first.kind == "paragraph" and (head.isalpha() or head in _SAFE_STARTS)
@@ -164,7 +166,9 @@ def _table_rows(source: str, chunk: Chunk, first: Block, last: Block) -> bool:
     added = chunk.added_lines
     if first is not last or first.kind != "table" or not first.joints or len(added) != 1:
         return False
-    header = source[first.start_offset : first.joints[0]]
+    from chunker.pack.tables import header_of  # chunker.pack imports this module
+
+    header = header_of(first, source)
     if added[0].position != "before" or added[0].text != header or not _is_joint(first, chunk.start_offset):
         return False
     after = chunk.end_offset

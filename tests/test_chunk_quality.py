@@ -65,13 +65,42 @@ def test_a_wide_table_makes_at_most_one_piece_per_row_never_a_header_per_few_cha
     text = "## Wide\n\n" + "\n".join([header, delimiter, *rows]) + "\n"
     result = chunk_markdown(text, CFG, "wide", "wide.md")
     assert len(result.chunks) <= len(rows) + 1
-    assert sum(c.chars for c in result.chunks) < 3 * len(text)
+    # the header (over a quarter of max_chars) is not repeated: the output holds the rows about once
+    assert sum(c.chars for c in result.chunks) < 1.3 * len(text)
+    assert sum(c.content_original.count(header) for c in result.chunks) == 1
     for chunk in result.chunks:
         own = chunk.content_original.split("\n")
         assert all(line.startswith("|") and line.endswith("|") for line in own if line and not line.startswith("#"))
-    overflow = [d for d in result.diagnostics.diagnostics if d.code == "overflow" and "table row" in d.message]
-    assert len(overflow) == len(rows)  # each row is larger than max_chars with the header: one declared piece each
-    assert all(c.is_overflow for c in result.chunks if c.start_line > 4)
+        assert not chunk.added_lines
+    codes = [d.code for d in result.diagnostics.diagnostics]
+    assert codes.count("table-header") == 1 and "rendering-changed" not in codes
+    joined = "".join(c.content_original for c in result.chunks)
+    assert all(row in joined for row in rows)
+
+
+def test_a_header_longer_than_its_rows_is_not_repeated_per_few_rows() -> None:
+    # 100 long column names over short rows: repeated before every few rows, the header made the
+    # output hundreds of times the input (chunks.json 288x on a 23 KB table)
+    header = "| " + " | ".join(f"a long column name {c:03d}" for c in range(100)) + " |"
+    rows = [f"| r{r:04d} |" for r in range(600)]
+    text = "# Header\n\n" + "\n".join([header, "|" + "---|" * 100, *rows]) + "\n"
+    result = chunk_markdown(text, CFG, "header", "header.md")
+    assert sum(len(c.content_original) + len(c.content_for_embedding) for c in result.chunks) < 3 * len(text)
+    assert sum(c.content_original.count(header) for c in result.chunks) == 1
+    assert [d.line for d in result.diagnostics.diagnostics if d.code == "table-header"] == [3]
+    assert not result.diagnostics.errors
+    joined = "".join(c.content_original for c in result.chunks)
+    assert all(row in joined for row in rows)
+
+
+def test_a_padded_header_is_repeated_with_its_padding_collapsed() -> None:
+    rows = [f"Row {k} says something about folder number {k}." for k in range(60)]
+    result = chunk_markdown(padded_table(300, rows), CFG, "padded", "padded.md")
+    later = [c for c in result.chunks if c.added_lines]
+    assert later
+    for chunk in later:
+        assert [a.text for a in chunk.added_lines] == ["| Description | Action |\n|---|---|\n"]
+        assert chunk.content_original.startswith("| Description | Action |\n|---|---|\n| Row")
 
 
 ADMONITION = (

@@ -19,7 +19,7 @@ from chunker.models import Block, Diagnostic
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
-from chunker.pack.tables import Padding, collapse
+from chunker.pack.tables import HEADER_SHARE, Padding, header_of
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
@@ -59,6 +59,9 @@ class SectionSpace:
         self.structures: dict[int, Structure | None] = {}
         """The parse of each container block a piece starts inside (by its start offset)."""
         self.reopen_memo: dict[tuple[int, int], str] = {}
+        self.headers: dict[int, str] = {}
+        """The header each split table repeats ("" when too long to repeat), by its start offset:
+        one string for all its pieces."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
@@ -81,8 +84,25 @@ class SectionSpace:
 
     def added_before(self, block: Block) -> int:
         """Size of the text a piece of ``block`` repeats before itself (table header, opening fence)."""
-        repeated = repeated_before(block, self.source)
-        return self.measure(collapse(repeated) if block.kind == "table" else repeated)
+        return self.measure(self.repeated(block))
+
+    def repeated(self, block: Block) -> str:
+        """The text a piece of ``block`` (not its first) repeats before itself: a table's header
+        (see :func:`table_header`), else :func:`repeated_before`."""
+        if block.kind == "table":
+            return self.table_header(block)
+        return repeated_before(block, self.source)
+
+    def table_header(self, block: Block) -> str:
+        """The header a piece of table ``block`` repeats: its header and delimiter rows with the
+        padding collapsed, or "" when that is over max_chars / HEADER_SHARE (:mod:`chunker.pack.tables`)."""
+        header = self.headers.get(block.start_offset)
+        if header is None:
+            header = header_of(block, self.source)
+            if self.measure(header) > self.cfg.max_chars // HEADER_SHARE:
+                header = ""
+            self.headers[block.start_offset] = header
+        return header
 
     def added_at_start(self, unit: Unit) -> int:
         """Size of the text a chunk starting with ``unit`` repeats before it (table header, fence,
@@ -119,7 +139,7 @@ class SectionSpace:
             return ""
         if unit.block.kind in REOPENED or unit.block.frame is not None:
             return self.reopen(unit.block, unit.start)
-        return repeated_before(unit.block, self.source)
+        return self.repeated(unit.block)
 
     def reopen(self, block: Block, offset: int) -> str:
         """What a piece of a list, quote or container starting at ``offset`` adds before itself to
@@ -198,10 +218,9 @@ class SectionSpace:
 
 
 def repeated_before(block: Block, source: str) -> str:
-    """The text a piece of ``block`` (not its first) repeats before itself: a table's header and
-    delimiter rows, a fenced code block's opening fence line; else nothing."""
-    if block.kind == "table" and block.joints:
-        return source[block.start_offset : block.joints[0]]
+    """The text a piece of ``block`` (not its first) repeats before itself: a fenced code block's
+    opening fence line, a container's title line; else nothing (a table's header:
+    :meth:`SectionSpace.table_header`)."""
     if block.kind == "code" and block.fence is not None:
         return block.fence[0] + "\n"
     if block.frame is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from chunker.fences import fence_after, has_fence_marker
-from chunker.models import Block
+from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace, repeated_after
 from chunker.pack.split_text import emit_cuts, split_text
 from chunker.pack.strength import CODE_LINE, JOINT, NESTED_ITEM, SENTENCE, Strength, Unit
@@ -21,13 +21,24 @@ _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)", re.MULTILINE)
 
 def split_table(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """Between rows only, never inside a cell or a word; every piece repeats the header (without
-    it a piece is no table). A row that does not fit with the header is one overflow piece."""
+    it a piece is no table), unless the header is too long to repeat (a ``table-header`` warning,
+    :mod:`chunker.pack.tables`). A row that does not fit with the header is one overflow piece."""
     if not block.joints:
         _overflow_row(space, out, block, block.start_offset, block.end_offset, strength, True, True)
         return
     cuts = [block.start_offset, *block.joints]
     bounds = [*cuts, block.end_offset + 1]
     header = space.added_before(block)
+    if not space.table_header(block):
+        space.notes.append(
+            Diagnostic(
+                "warning",
+                "table-header",
+                f"the header of the table at line {block.start_line} is over half of max_chars "
+                f"({space.cfg.max_chars}) and is not repeated: its pieces after the first hold its rows alone",
+                line=block.start_line,
+            )
+        )
     for k in range(len(cuts)):
         start, end = bounds[k], bounds[k + 1] - 1
         first, last = k == 0, k == len(cuts) - 1
@@ -52,11 +63,12 @@ def _overflow_row(
 ) -> None:
     out.append(Unit(start=start, end=end, block=block, strength=strength, glue=first, first=first, last=last))
     line = space.line_at(start, block)
+    header = " with the table's header" if space.table_header(block) else ""
     space.notes.append(
         gated(
             "overflow",
             f"table row at line {line} ({space.span(start, end)} characters without padding) does not fit in "
-            f"max_chars ({space.cfg.max_chars}) with the table's header and is kept whole as an overflow chunk",
+            f"max_chars ({space.cfg.max_chars}){header} and is kept whole as an overflow chunk",
             line=line,
         )
     )
