@@ -38,15 +38,10 @@ def render_run(
     json_out: bool,
     verbose: bool = False,
 ) -> RunSummary:
-    from rich.console import Console
-
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    out = Console(highlight=False, soft_wrap=True)
-    if not out.is_terminal:
-        out = Console(highlight=False, soft_wrap=True, width=160)  # logs and CI: no column squeezing
+    err, out = _LazyConsole(stderr=True), _LazyConsole(stderr=False)
     started = time.monotonic()
     show_progress = not quiet and not json_out and err.is_terminal and (expected is None or expected > 1)
-    summary = _with_progress(work, err, expected) if show_progress else work(None)
+    summary = _with_progress(work, err.console, expected) if show_progress else work(None)
     elapsed = time.monotonic() - started
     print_diagnostics(summary, err, out, quiet=quiet or json_out)
     if json_out:
@@ -68,6 +63,29 @@ def render_run(
             for line in grouped_findings(summary):
                 out.print(line)
     return summary
+
+
+class _LazyConsole:
+    """A rich ``Console``, made (and rich imported, ~16 ms) when first used: a quiet run that has
+    nothing to say never makes one. stdout that is no terminal (logs, CI) gets 160 columns."""
+
+    def __init__(self, *, stderr: bool) -> None:
+        self._stderr = stderr
+        self._console: Any = None
+
+    @property
+    def console(self) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            console = Console(stderr=self._stderr, highlight=False, soft_wrap=True)
+            if not self._stderr and not console.is_terminal:
+                console = Console(highlight=False, soft_wrap=True, width=160)  # no column squeezing
+            self._console = console
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.console, name)
 
 
 def _with_progress(work: Callable[[ProgressHook | None], RunSummary], err: Any, expected: int | None) -> RunSummary:

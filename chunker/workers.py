@@ -17,7 +17,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a pool starts: a --jobs 1 run needs no multiprocessing (~14 ms)
+    from concurrent.futures import ProcessPoolExecutor
 
 JOBS_PER_CPU = 2
 WATCHDOG_SECONDS = 0.5
@@ -90,6 +93,8 @@ def init_worker(parent: int) -> None:
 def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool of ``jobs`` workers that die with this process. On an exception (Ctrl-C
     included) queued work is cancelled and the workers are killed, not waited for."""
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=init_worker, initargs=(os.getpid(),))
     try:
         yield pool
