@@ -58,6 +58,8 @@ class ChunkerConfig:
     """The breadcrumb starts with the document title (unless the heading path already does)."""
     syntax: Syntax = "auto"
     """``mdx``: ESM lines and JSX blocks are blocks of their own; ``auto``: ``mdx`` for ``.mdx`` files."""
+    keep_mdx_esm: bool = False
+    """Keep MDX ``import``/``export`` statements in the chunks (default: left out, like frontmatter)."""
     page_marker_pattern: str = r"<!--\s*page:?\s*(\d+)\s*-->"
     size_unit: SizeUnit = "chars"
     tokenizer: str = "whitespace"

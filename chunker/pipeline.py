@@ -12,6 +12,7 @@ from chunker.gcpause import collector_paused
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
+from chunker.parse.mdx import esm_left_out
 from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import judge
 from chunker.segmenter import segment
@@ -105,6 +106,9 @@ def chunk_blocks(
     and ``decisions`` come from the caller's stages; ``markdown`` is false for plain text (whose
     pieces are not checked to render as Markdown)."""
     strategy = STRATEGIES[config.strategy]
+    esm: tuple[SkippedRange, ...] = ()
+    if not config.keep_mdx_esm:
+        blocks, esm = esm_left_out(blocks)
     # Text before the first heading is named by the frontmatter title or the stem, never by an
     # H1 that comes after it; the context line names the document by its H1 as well.
     grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem))
@@ -112,6 +116,7 @@ def chunk_blocks(
     skipped: list[SkippedRange] = []
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)
+    skipped.extend(esm)
     skipped.extend(grouping.skipped)
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
     found.extend(_untitled(blocks))

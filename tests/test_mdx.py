@@ -9,7 +9,8 @@ import pytest
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
 
-CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False)
+CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False, keep_mdx_esm=True)
+LEFT_OUT = replace(CFG, keep_mdx_esm=False)
 
 
 def blocks(text: str, path: str = "page.mdx") -> list[tuple[str, str]]:
@@ -75,3 +76,38 @@ def test_plain_markdown_files_are_not_read_as_mdx_unless_configured() -> None:
 def test_lowercase_html_tags_are_left_to_commonmark() -> None:
     text = "Prose.\n<span>inline</span> html\n\n<div>\nhtml\n</div>\n"
     assert blocks(text) == blocks(text, "page.md")
+
+
+ESM_PAGE = (
+    "---\ntitle: T\n---\nimport { Card } from 'x';\nimport Y from \"y\";\n\n"
+    "# Hello\n\nSome text.\n\n<Card title=\"a\" />\n"
+)
+
+
+def test_esm_statements_are_left_out_of_the_chunks_as_skipped_lines_and_coverage_balances() -> None:
+    result = chunk_markdown(ESM_PAGE, LEFT_OUT, "page", "page.mdx")
+    assert not any("import" in c.content_original for c in result.chunks)
+    assert any("Some text." in c.content_original for c in result.chunks)
+    esm = [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped if s.reason != "frontmatter"]
+    assert esm == [(4, 5, "mdx-esm")]
+    assert result.diagnostics.metrics["skipped_lines"] == 2
+    assert not [d for d in result.diagnostics.diagnostics if d.severity == "error"]
+
+
+def test_keep_mdx_esm_keeps_the_statements_in_the_first_chunk() -> None:
+    result = chunk_markdown(ESM_PAGE, CFG, "page", "page.mdx")
+    assert "import { Card } from 'x';" in result.chunks[0].content_original
+    assert [s.reason for s in result.diagnostics.skipped] == ["frontmatter"]
+
+
+def test_an_import_line_in_plain_markdown_is_prose_and_stays() -> None:
+    result = chunk_markdown("import x from 'y'\n\nMore.\n", LEFT_OUT, "page", "page.md")
+    assert "import x from 'y'" in result.chunks[0].content_original
+
+
+def test_an_import_below_a_heading_stays_in_its_chunk_so_the_chunk_stays_one_source_slice() -> None:
+    text = "import A from 'a';\n\n## One\n\nimport B from 'b';\n\nText.\n"
+    result = chunk_markdown(text, LEFT_OUT, "page", "page.mdx")
+    assert [(s.start_line, s.reason) for s in result.diagnostics.skipped] == [(1, "mdx-esm")]
+    assert "import B from 'b';" in "".join(c.content_original for c in result.chunks)
+    assert not any("import A" in c.content_original for c in result.chunks)

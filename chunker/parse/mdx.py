@@ -19,11 +19,14 @@ blank line, so an unbalanced ``{`` cannot swallow the rest of the document.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 
-__all__ = ["mdx_plugin"]
+from chunker.models import Block, SkippedRange
+
+__all__ = ["esm_left_out", "mdx_plugin"]
 
 _ESM = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
 _JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
@@ -124,3 +127,26 @@ def _scan(text: str, depth: int, template: bool) -> tuple[int, bool]:
         elif char == "`" and depth > 0:
             template = True
     return depth, template
+
+
+def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[SkippedRange, ...]]:
+    """The blocks without the leading ESM statements (the ``import``/``export`` blocks of an MDX
+    source before its first other block), and those statements as skipped ranges (reason
+    ``mdx-esm``): code for the page's build, not its content, left out of the chunks like
+    frontmatter (``keep_mdx_esm`` keeps them). A statement after content (below a heading) stays in
+    its chunk: a chunk is one slice of the source, which a left-out line inside it would break.
+    Only an ``html`` block can be one: in Markdown, such a line is a paragraph."""
+    count = 0
+    while count < len(blocks) and blocks[count].kind == "html" and _is_esm(blocks[count]):
+        count += 1
+    if not count:
+        return tuple(blocks), ()
+    left = tuple(
+        SkippedRange(b.start_line, b.end_line, b.start_offset, b.end_offset, "mdx-esm") for b in blocks[:count]
+    )
+    return tuple(blocks[count:]), left
+
+
+def _is_esm(block: Block) -> bool:
+    start = block.start_offset
+    return block.source.startswith(("import", "export"), start) and bool(_ESM.match(block.source, start))
