@@ -10,16 +10,18 @@ closes on the same lines in both. It is mdformat's equivalence check (same HTML 
 narrowed to block structure, per line, which is what a cut can break.
 
 Only pieces are checked: a chunk whose first or last block is cut, or that carries added text,
-unless it only cuts between the items of a list or the rows of a table, or inside a paragraph,
-starting with a letter (see :func:`_by_construction`). A chunk
+unless it only cuts between the items of a list or the rows of a table, inside a paragraph at a
+start that opens no block, or inside indented code at a line start (see :func:`_by_construction`). A chunk
 of whole top-level blocks is equivalent by construction: top-level blocks end where the
 parser ended them, and a run of them parses alone as it does in the document. With the default
 options that skips 75 % of the chunks of the shared corpus (21,211 of 28,372 are whole blocks) and
-81 % of the doc set's, and of the pieces, those equivalent by construction are skipped too (4,383 of
-the corpus's 7,161; checking them as well flags the same chunks). The check then takes 8 % of the
-library's CPU time (7.9 % on the 73 laws of de-gesetze, 8.1 % on the whole shared corpus, measured
-inside the same process; ``python bench/render_check.py DIR``, bench/README.md "Rendering-equivalence
-check"), so under 10 % of a run. Not checked either: pieces of headings and HTML blocks
+81 % of the doc set's, and of the pieces, those equivalent by construction are skipped too (5,211 of
+the corpus's 7,151 are, 1,940 parsed; checking all of them flags the same chunks, at the default and at
+max_chars 600). On the markdown-it-py path the source side is not parsed again (the blocks' outlines).
+The check then takes 6.7 % of the library's CPU time over the whole shared corpus and 4.3 % on the 73 laws of de-gesetze
+(7.3 % and 5.0 % on the pulldown-cmark path), measured inside the same process; before the outlines
+and the code and numbered-line rules 8.2 % and 8.0 % (bench/E2E.md "Rendering check and re-opening
+without a second parse"), so under 10 % of a run. Not checked either: pieces of headings and HTML blocks
 (cut like text when over max_chars, so no piece can render as the block), structure past the
 nesting limit, link reference definitions (they render as nothing), and blocks or pieces over
 :data:`MAX_CHECKED_CHARS` (their token lists would cost memory in proportion).
@@ -69,7 +71,8 @@ def check_rendering(
     table's own shape; only a block with none of these (no outline: the pulldown-cmark path, raw
     lines, a table without body rows) is parsed again."""
     by_id = {b.id: b for b in blocks}
-    memo: dict[str, dict[int, Shape]] = {}
+    memo: dict[str, tuple[dict[int, Shape], int]] = {}
+    """Shapes of each source block and the deepest nesting among them, by block id."""
     parse = None
     for chunk in chunks:
         if not is_piece(chunk, by_id) or len(chunk.content_original) > MAX_CHECKED_CHARS:
@@ -84,17 +87,21 @@ def check_rendering(
 
             parse = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse
         expected: dict[int, Shape] = {}
+        deepest = 0
         for block in own:
             if block.id not in memo:
                 tokens = (parsed or {}).get(block.start_offset)
                 if tokens is None and block.outline is not None:
                     tokens = block.outline.tokens()
-                memo[block.id] = _source_shapes(source, block, tokens, parse)
-            expected.update(memo[block.id])
+                block_shapes = _source_shapes(source, block, tokens, parse)
+                memo[block.id] = block_shapes, max((len(path) for path, _ in block_shapes.values()), default=0)
+            block_shapes, depth = memo[block.id]
+            expected.update(block_shapes)
+            deepest = max(deepest, depth)
+        if deepest >= cfg.max_nesting - 1:
+            continue  # past the nesting limit the parser stops nesting: its text is kept as it is
         before = "".join(a.text for a in chunk.added_lines if a.position == "before")
         actual = shapes(parse(chunk.content_original), chunk.start_line - before.count("\n"))
-        if max((len(path) for path, _ in expected.values()), default=0) >= cfg.max_nesting - 1:
-            continue  # past the nesting limit the parser stops nesting: its text is kept as it is
         difference = _first_difference(source, chunk, expected, actual)
         if difference is not None:
             yield gated("rendering-changed", difference, chunk.start_line, chunk.chunk_id)
@@ -138,7 +145,17 @@ def _by_construction(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
       in the source, so none of them opens a block that may interrupt a paragraph (that would have
       ended it), nor is a setext underline (it would be a heading); a piece of them parses as
       paragraph text again, except its first line, which starts a block of its own: starting with
-      a letter, it can open no block but a paragraph.
+      a letter, it can open no block but a paragraph; nor starting with digits not followed by
+      ``.`` or ``)`` and a space (no list marker), a single backtick or tilde (no fence), or one
+      of :data:`_SAFE_STARTS` (:func:`_opens_no_block`);
+    - inside a top-level indented code block, at the start of a line indented by four columns or
+      more: at the top level such a line can only open an indented code block, which runs on as
+      the source's did (its lines are indented or blank, and it ends at the same line, where the
+      source's ended: a code block is a leaf, so what follows it parses as it did in the source).
+      A piece that ends inside one keeps its lines indented, so they stay code.
+
+    Over the shared corpus this leaves 1,940 of the 7,151 pieces to parse (2,780 with the first
+    two rules only); the rest cannot differ from their source.
     """
     first, last = own[0], own[-1]
     start, end = chunk.start_offset, chunk.end_offset
@@ -147,11 +164,15 @@ def _by_construction(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
     if first is last and first.kind == "table" and start > first.start_offset and _is_joint(first, start):
         return True  # rows of a table whose header is too long to repeat: its table-header warning says so
     if start > first.start_offset:
-        head = chunk.content_original[:1]
-        letter = first.kind == "paragraph" and (head.isalpha() or head in _SAFE_STARTS)
-        if not letter and not (first.kind == "list" and _is_joint(first, start)):
+        if first.kind == "paragraph":
+            safe = _opens_no_block(chunk.content_original)
+        elif first.kind == "code" and first.fence is None:
+            safe = _indented_code_line(source, start) and _indented_code_line(source, first.start_offset)
+        else:
+            safe = first.kind == "list" and _is_joint(first, start)
+        if not safe:
             return False
-    if end < last.end_offset and last.kind != "paragraph":
+    if end < last.end_offset and last.kind != "paragraph" and (last.kind != "code" or last.fence is not None):
         after = end
         while after < last.end_offset and source[after].isspace():
             after += 1
@@ -182,7 +203,41 @@ def _is_joint(block: Block, offset: int) -> bool:
     return k < len(block.joints) and block.joints[k] == offset
 
 
-_SAFE_STARTS = frozenset("(\"'„“«¿¡")
+_SAFE_STARTS = frozenset("(\"'„“«¿¡§")
+
+
+def _opens_no_block(text: str) -> bool:
+    """Whether a line starting with ``text`` (not indented) can open no block but a paragraph."""
+    head = text[:1]
+    if head.isalpha() or head in _SAFE_STARTS:
+        return True
+    if head in "`~":
+        return text[1:2] != head
+    if not head.isdigit() or not head.isascii():
+        return False
+    k = 1
+    while k < len(text) and text[k].isdigit() and text[k].isascii():
+        k += 1
+    return text[k : k + 1] not in (".", ")") or text[k + 1 : k + 2] not in ("", " ", "\t", "\n")
+
+
+def _indented_code_line(source: str, offset: int) -> bool:
+    """Whether ``offset`` starts a line that is indented by four columns or more and not blank."""
+    if offset > 0 and source[offset - 1] != "\n":
+        return False
+    end = source.find("\n", offset)
+    line = source[offset : len(source) if end == -1 else end]
+    column = 0
+    for char in line:
+        if char == " ":
+            column += 1
+        elif char == "\t":
+            column += 4 - column % 4
+        else:
+            break
+        if column >= 4:
+            break
+    return column >= 4 and not line.isspace()
 
 
 def _cut_like_text(chunk: Chunk, own: Sequence[Block]) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it.token import Token
 
 import chunker.rendering as rendering
@@ -219,3 +221,43 @@ def test_pieces_skipped_as_equivalent_by_construction_would_pass_the_full_check(
     assert {"list", "table", "paragraph"} <= kinds
     monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
     assert not _findings(_run(text, cfg))  # the full check finds nothing in them either
+
+
+def test_pieces_of_indented_code_and_numbered_paragraph_lines_are_equivalent_by_construction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code = "\n".join(f"    line {k} = compute({k}, 'words in the code line')" for k in range(30))
+    numbered = "\n".join(f"{k}             Satz {k} gilt entsprechend für die Fälle des Absatzes." for k in range(2, 14))
+    text = f"# Doc\n\n{code}\n\nIntro.\n{numbered}\n"
+    cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
+    result = _run(text, cfg)
+    by_id = {b.id: b for b in result.blocks}
+    pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
+    skipped = [c for c in pieces if rendering._by_construction(text, c, [by_id[i] for i in c.block_ids])]
+    assert {"code", "paragraph"} <= {by_id[c.block_ids[0]].kind for c in skipped}
+    assert any(c.start_offset > by_id[c.block_ids[0]].start_offset for c in skipped if by_id[c.block_ids[0]].kind == "code")
+    assert any(c.content_original[0].isdigit() for c in skipped if by_id[c.block_ids[0]].kind == "paragraph")
+    monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
+    assert not _findings(_run(text, cfg))
+
+
+_HEADS = st.text(alphabet="0123456789.) \t`~§(-*+#>|[:!<a\n", min_size=1, max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_HEADS, st.sampled_from(["", " text", "\nmore text"]))
+def test_a_line_said_to_open_no_block_parses_as_a_paragraph(head: str, tail: str) -> None:
+    text = head + tail
+    if text[:1].isspace() or not rendering._opens_no_block(text):
+        return
+    tokens = markdown_parser(ChunkerConfig().max_nesting).parse(text)
+    assert not tokens or tokens[0].type == "paragraph_open", text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \tx-1.`>\n", min_size=1, max_size=10))
+def test_a_line_said_to_be_indented_code_parses_as_code(text: str) -> None:
+    if not rendering._indented_code_line(text, 0):
+        return
+    tokens = markdown_parser(ChunkerConfig().max_nesting).parse(text)
+    assert tokens[0].type == "code_block", text
