@@ -6,7 +6,8 @@
     python bench/render_check.py ../shared/corpus --command --no-timing --repeat 4   # the command, on vs off
 
 Every Markdown file under the folder is chunked in memory with the default config (:class:`ChunkerConfig`
-defaults; ``.txt`` sources are not checked, so they are left out). Printed:
+defaults, or ``--set max_chars=300 --set target_chars=200 ...``; ``.txt`` sources are not checked, so they
+are left out). Printed:
 
 - ``chunks``, ``pieces`` (a cut first or last block, or added text), ``parsed`` (the pieces the check
   parses: not equivalent by construction) and
@@ -28,6 +29,8 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 import chunker.validator as validator
 from chunker.config import ChunkerConfig
@@ -123,8 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=3)
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--command", action="store_true", help="time the chunker command, check on vs off")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="OPTION=VALUE", help="a config option (YAML value), repeatable"
+    )
     args = parser.parse_args(argv)
-    cfg = ChunkerConfig()
+    cfg = ChunkerConfig(**{k: yaml.safe_load(v) for k, v in (o.split("=", 1) for o in args.set)})
     texts = _texts(args.root)
     result: dict[str, Any] = flagged(texts, cfg, args.examples)
     if not args.no_timing:

@@ -67,7 +67,7 @@ class ChunkerConfig:
     fail_on_content_loss: bool = False
     fail_on_overflow: bool = False
     fail_on_orphan_heading: bool = False
-    fail_on_rendering_change: bool = False
+    fail_on_rendering_change: bool = True
     fail_on_bad_frontmatter: bool = True
     max_frontmatter_bytes: int = 65_536
     max_frontmatter_depth: int = 64

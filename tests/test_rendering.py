@@ -181,9 +181,9 @@ def test_the_check_reports_a_piece_that_renders_otherwise(monkeypatch: pytest.Mo
     result = _run(INSTALL)
     (message,) = _findings(result)
     assert "line 7 renders as fence in the chunk but as ordered_list > list_item > fence in the source" in message
-    assert [d.severity for d in result.diagnostics.diagnostics if d.code == "rendering-changed"] == ["warning"]
-    strict = _run(INSTALL, ChunkerConfig(**{**_fields(SMALL), "fail_on_rendering_change": True}))
-    assert [d.severity for d in strict.diagnostics.diagnostics if d.code == "rendering-changed"] == ["error"]
+    assert [d.severity for d in result.diagnostics.diagnostics if d.code == "rendering-changed"] == ["error"]
+    lenient = _run(INSTALL, ChunkerConfig(**{**_fields(SMALL), "fail_on_rendering_change": False}))
+    assert [d.severity for d in lenient.diagnostics.diagnostics if d.code == "rendering-changed"] == ["warning"]
 
 
 def _fields(cfg: ChunkerConfig) -> dict[str, Any]:

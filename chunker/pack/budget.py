@@ -27,6 +27,12 @@ REOPENED = frozenset({"list", "blockquote"})
 """Kinds whose pieces re-open the containers they start inside (as every container block does)."""
 
 
+def reopens(block: Block) -> bool:
+    """Whether a piece of ``block`` re-opens what it starts inside (:meth:`SectionSpace.reopen`):
+    a list's or quote's containers, a container's title line, indented code's indentation."""
+    return block.kind in REOPENED or block.frame is not None or (block.kind == "code" and block.fence is None)
+
+
 class SectionSpace:
     """The section, where it sits, and what fits in one of its chunks."""
 
@@ -62,6 +68,8 @@ class SectionSpace:
         self.headers: dict[int, str] = {}
         """The header each split table repeats ("" when too long to repeat), by its start offset:
         one string for all its pieces."""
+        self.unopened: set[tuple[int, int]] = set()
+        """(block start offset, offset) of pieces whose containers are too many to re-open."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
@@ -109,7 +117,7 @@ class SectionSpace:
         the containers it re-opens)."""
         if unit.first:
             return 0
-        if unit.block.kind in REOPENED or unit.block.frame is not None:
+        if reopens(unit.block):
             return self.measure(self.reopen(unit.block, unit.start))
         return self.added_before(unit.block)
 
@@ -117,7 +125,7 @@ class SectionSpace:
         """Size of the text a piece of ``block`` starting at ``offset`` adds before itself."""
         if offset <= block.start_offset:
             return 0
-        if block.kind in REOPENED or block.frame is not None:
+        if reopens(block):
             return self.measure(self.reopen(block, offset))
         return self.added_before(block)
 
@@ -125,7 +133,7 @@ class SectionSpace:
         """The closing lines of ``:::`` containers nested in a list or container that a chunk
         ending with ``unit`` (a piece) leaves open."""
         block = unit.block
-        if unit.last or not (block.kind in REOPENED or block.frame is not None):
+        if unit.last or not reopens(block):
             return ""
         structure = self._structure(block)
         if structure is None or not structure.containers:
@@ -137,14 +145,14 @@ class SectionSpace:
         """The text a chunk starting with ``unit`` adds before it."""
         if unit.first:
             return ""
-        if unit.block.kind in REOPENED or unit.block.frame is not None:
+        if reopens(unit.block):
             return self.reopen(unit.block, unit.start)
         return self.repeated(unit.block)
 
     def reopen(self, block: Block, offset: int) -> str:
         """What a piece of a list, quote or container starting at ``offset`` adds before itself to
         render in the containers it lies in (:mod:`chunker.pack.reopen`); when the block's structure
-        is not known, or re-opening takes over half of max_chars, its title line and a nested
+        is not known, or re-opening takes over max_chars, its title line and a nested
         fence open there."""
         if offset <= block.start_offset:
             return ""
@@ -156,13 +164,27 @@ class SectionSpace:
         line_start = self.source.rfind("\n", 0, block.start_offset) + 1
         structure = self._structure(block)
         text = structure.reopened(frame, offset - line_start) if structure is not None else None
-        if text is not None and len(text) > max(len(frame), self.cfg.max_chars // 2):
-            text = None  # dozens of nested containers: the markers would crowd out the text
+        if text is not None and len(text) > max(len(frame), self.cfg.max_chars):
+            text = None  # dozens of nested containers: the markers alone would be over max_chars
+            self.unopened.add(key)
         if text is None:
             nested = self.nested_fence(block, offset) if "code" in block.inner and block.fence is None else None
             text = frame or (nested[1] + "\n" if nested is not None else "")
         self.reopen_memo[key] = text
         return text
+
+    def can_start(self, block: Block, offset: int) -> bool:
+        """Whether a piece of ``block`` may start at ``offset``: not inside a heading nested in it,
+        nor where re-opening its containers would take more than max_chars (no piece there could
+        render as it does in the source)."""
+        if not reopens(block) or offset <= block.start_offset:
+            return True
+        structure = self._structure(block)
+        line_start = self.source.rfind("\n", 0, block.start_offset) + 1
+        if structure is not None and structure.uncut(offset - line_start):
+            return False
+        self.reopen(block, offset)
+        return (block.start_offset, offset) not in self.unopened
 
     def added_at_end(self, unit: Unit) -> int:
         """Size of the closing fence (or container line) a chunk ending with ``unit`` (a piece) adds."""

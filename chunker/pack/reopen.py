@@ -50,6 +50,11 @@ class Structure:
         self.containers = any(t.type == "container_block_open" for t in self.opens)
         self.items = frozenset(_lines(t)[0] for t in self.opens if t.type == "list_item_open")
         """Lines where a list item opens."""
+        self.whole_lines = [_lines(t) for t in tokens if t.type == "heading_open" and t.map is not None]
+        """Line ranges no piece may start inside: headings, and a fence's opening and closing lines."""
+        self.whole_lines += [(a, a + 1) for a, _ in self.fences] + [(b - 1, b) for a, b in self.fences if b - a > 1]
+        self.whole_lines.sort()
+        self.whole_starts = [a for a, _ in self.whole_lines]
         self.content: dict[int, int] = {}
         """Content column of a list item (by its index in ``opens``)."""
 
@@ -95,7 +100,7 @@ class Structure:
         """The text a piece starting at ``offset`` (in the block's text) adds before itself."""
         line = bisect_right(self.starts, offset) - 1
         column = offset - self.starts[line]
-        fence = next((a for a, b in self.fences if a < line < b), None)
+        fence = next((a for a, b in self.fences if a < line < b or (a == line and self._past_marker(a, column))), None)
         anchor = line if fence is None else fence
         chain = self.chain(anchor)
         started: dict[int, int] = {}  # first line -> the innermost item or container opened there
@@ -109,9 +114,10 @@ class Structure:
                 return None
         out = [frame, *(self._opener(k, first) + "\n" for first, k in sorted(started.items()))]
         text = self.lines[line]
-        if fence is not None:
-            return "".join([*out, self.lines[fence], "\n", text[:column]])
         content = self.walk(line, chain)
+        if fence is not None:  # the fence line, and the line's containers (its text is code)
+            keep = column if content is None or not text[content:column].strip() else content
+            return "".join([*out, self.lines[fence], "\n", text[:keep]])
         if content is None:  # a lazy continuation line: the prefix of its paragraph's first line
             start = next((a for a, b in self.paragraphs if a < line < b), None)
             prefix = self.lines[start][: self.walk(start, chain) or 0] if start is not None else ""
@@ -121,9 +127,31 @@ class Structure:
         whole = column <= content or not text[content:column].strip()
         code = any(a <= line < b for a, b in self.code)
         if code and not whole:  # inside a line of indented code: its indentation keeps it code
-            return "".join([*out, text[: len(text) - len(text.lstrip(" "))]])
+            indent = content + len(text[content:]) - len(text[content:].lstrip(" \t"))
+            return "".join([*out, text[:indent]])
         own = code or line in self.leaf_starts
         return "".join([*out, text[:column] if whole and own else text[: min(content, column)]])
+
+    def uncut(self, offset: int) -> bool:
+        """Whether ``offset`` lies inside a heading nested in the block (or a fence line), past the
+        start of its text: a piece starting there would cut a heading's text (or a setext
+        heading's text from its underline, a fence's marker run), and both parts would render as
+        something else."""
+        if not self.whole_lines:
+            return False
+        line = bisect_right(self.starts, offset) - 1
+        column = offset - self.starts[line]
+        k = bisect_right(self.whole_starts, line) - 1  # the ranges do not overlap
+        if k < 0 or line >= self.whole_lines[k][1]:
+            return False
+        text = self.lines[line]
+        return line > self.whole_lines[k][0] or column > len(text) - len(text.lstrip(" \t>"))
+
+    def _past_marker(self, line: int, column: int) -> bool:
+        """Whether ``column`` of a fence's opening line lies past its marker run (in its info)."""
+        text = self.lines[line]
+        marker = min((i for i in (text.find("```"), text.find("~~~")) if i >= 0), default=-1)
+        return 0 <= marker < column
 
     def closing(self, end: int, frame: bool) -> str:
         """The closing lines of the ``:::`` containers nested in the block that a piece ending at

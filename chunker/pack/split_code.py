@@ -79,7 +79,13 @@ def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: 
             else:
                 piece_strength = CODE_LINE
         first, last = k == 0, k == len(cuts) - 1
+        before = len(out)
         if space.span(start, end) + reserve <= space.budget:
             out.append(Unit(start=start, end=end, block=block, strength=piece_strength, first=first, last=last))
-        else:
-            split_text(space, out, block, start, end, piece_strength, first, last, reserve)
+        else:  # cut between its code: the fence lines are never cut, they start the first piece and end the last
+            a = starts[1] if first else start
+            b = starts[-1] - 1 if last and closed else end
+            if b <= a or not src[a:b].strip():
+                a, b = start, end
+            split_text(space, out, block, a, b, piece_strength, first, last, reserve)
+            out[before].start, out[-1].end = start, end

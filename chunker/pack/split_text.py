@@ -8,18 +8,41 @@ from __future__ import annotations
 import re
 
 from chunker.models import Block
-from chunker.pack.budget import REOPENED, SectionSpace
+from chunker.pack.budget import SectionSpace, reopens
 from chunker.pack.strength import HARD, SENTENCE, WORD, Strength, Unit
+from chunker.policy import gated
 from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
 
-_STARTS_BLOCK = re.compile(r"(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)(?:[ \t]|$)")
-"""Text that, at the start of a piece's line, would render as a list item, a heading or a quote:
-no cut puts it there (``a thunk + action creators`` is not cut before ``+``)."""
+_STARTS_BLOCK = re.compile(
+    r"(?:[-*+]|\d{1,9}[.)]|#{1,6})(?:[ \t]|$)"  # a list item, an ATX heading
+    r"|>"  # a quote
+    r"|(?:[=]+|[-]+|(?:[-*_][ \t]*){3,})[ \t]*$"  # a setext underline, a thematic break
+    r"|<[A-Za-z/!?]"  # an HTML block (a tag alone on its line is one)
+    r"|\[(?:[^\]\\\n]|\\.)+\]:"  # a link reference definition
+    r"|\$\$|:::|!!!|\?\?\?|///",  # display math, a container or an admonition
+    re.MULTILINE,
+)
+"""Text that, at the start of a piece, would open another block than the paragraph text it is in
+the source: no cut puts it there (``a thunk + action creators`` is not cut before ``+``, a line
+``---`` is not cut from the heading it underlines)."""
 
 
 def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """A paragraph (quote, heading...) over budget: at sentences, words, hard cuts. It is cut at
-    sentences even when it fits alone but not after its headings."""
+    sentences even when it fits alone but not after its headings. A thematic break (a line of
+    ``-``, ``*`` or ``_``, only its length over budget) is one overflow piece: a part of it would be
+    text."""
+    if block.kind == "thematic_break":
+        out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
+        space.notes.append(
+            gated(
+                "overflow",
+                f"thematic break at line {block.start_line} ({block.chars} characters) is larger than max_chars "
+                f"({space.cfg.max_chars}) and is kept whole as an overflow chunk",
+                line=block.start_line,
+            )
+        )
+        return
     split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True, force=True)
 
 
@@ -39,12 +62,12 @@ def split_text(
     (with ``force``, at sentences even when the whole fits)."""
     if block.kind == "table":
         reserve += space.added_before(block)
-    elif block.kind in REOPENED or block.frame is not None:
+    elif reopens(block):
         reserve += space.added_at(block, min(start + 1, end))  # what the pieces after the first re-open
     budget = max(space.budget - reserve, 8)
     text = space.source[start:end]
     pieces: list[tuple[int, int, Strength]] = []  # (start, end, strength)
-    _cut(space, text, start, budget, strength, pieces, level=0, force=force)
+    _cut(space, block, text, start, budget, strength, pieces, level=0, force=force)
     for k, (a, b, s) in enumerate(pieces):
         out.append(
             Unit(start=a, end=b, block=block, strength=s, first=first and k == 0, last=last and k == len(pieces) - 1)
@@ -53,6 +76,7 @@ def split_text(
 
 def _cut(
     space: SectionSpace,
+    block: Block,
     text: str,
     base: int,
     budget: int,
@@ -72,7 +96,15 @@ def _cut(
         cuts, piece_strength = word_cuts(text, join_marks=True, spacing=spacing), WORD
     else:
         cuts, piece_strength = hard_cuts(text, budget), HARD
-    cuts = [c for c in cuts if not text.startswith(("```", "~~~"), c) and not _STARTS_BLOCK.match(text, c)]
+    src = space.source
+    cuts = [
+        c
+        for c in _off_table_headers(text, _past_spaces(text, cuts))
+        if not text.startswith(("```", "~~~"), c)
+        and not _STARTS_BLOCK.match(text, c)
+        and not _after_markers(src, base + c)
+        and space.can_start(block, base + c)
+    ]
     bounds = [0, *cuts, len(text)]
     for k in range(len(bounds) - 1):
         a, b = bounds[k], bounds[k + 1]
@@ -85,9 +117,58 @@ def _cut(
             out.append((base + a, base + a + len(trimmed), s))
         else:
             before = len(out)
-            _cut(space, trimmed, base + a, budget, s, out, level + 1)
+            _cut(space, block, trimmed, base + a, budget, s, out, level + 1)
             if len(out) == before:
                 out.append((base + a, base + a + len(trimmed), s))
+
+
+def _past_spaces(text: str, cuts: list[int]) -> list[int]:
+    """The cuts moved past the whitespace at them (a hard cut may fall on a line break): a piece
+    starts with text, never with the end of the line before it."""
+    out: list[int] = []
+    n = len(text)
+    for c in cuts:
+        while c < n and text[c] in " \t\n":
+            c += 1
+        if c < n and (not out or c > out[-1]):
+            out.append(c)
+    return out
+
+
+_DELIMITER_ROW = re.compile(r"[ \t>]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+
+
+def _off_table_headers(text: str, cuts: list[int]) -> list[int]:
+    """The cuts not on a line followed by a table's delimiter row (``|---|``): text there is a
+    paragraph's in the source, but a piece starting on that line would be a table."""
+    out: list[int] = []
+    end, header = -1, False  # end of the current cut's line; whether a delimiter row follows it
+    for c in cuts:
+        if c > end:
+            end = text.find("\n", c)
+            if end < 0:
+                out.extend(k for k in cuts if k >= c)
+                break
+            after = text.find("\n", end + 1)
+            row = text[end + 1 : len(text) if after < 0 else after]
+            header = "|" in row and _DELIMITER_ROW.fullmatch(row) is not None
+        if not header:
+            out.append(c)
+    return out
+
+
+_MARKERS_ONLY = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)+")
+"""A line's start of only container markers (``> 1.  ``): a piece ending there would end with an
+empty list item or a blank quote line where the source has text."""
+_MARKERS_WINDOW = 256
+
+
+def _after_markers(src: str, pos: int) -> bool:
+    """Whether the line of ``pos`` has only container markers before it."""
+    start = src.rfind("\n", max(0, pos - _MARKERS_WINDOW), pos) + 1
+    if start == 0 and pos > _MARKERS_WINDOW:
+        return False  # a long text before it on its line: not only markers
+    return start < pos and _MARKERS_ONLY.fullmatch(src, start, pos) is not None
 
 
 COARSE_AFTER = 64
@@ -122,6 +203,7 @@ def emit_cuts(
     """Units from (offset, strength) cuts ending at ``end``, trailing whitespace trimmed; a
     piece over budget is cut further like text."""
     src = space.source
+    cuts = [cut for k, cut in enumerate(cuts) if not k or space.can_start(block, cut[0])]
     bounds = [c for c, _ in cuts[1:]] + [end]
     for k, (a, s) in enumerate(cuts):
         b = bounds[k]
