@@ -161,8 +161,10 @@ def _by_construction(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
     start, end = chunk.start_offset, chunk.end_offset
     if chunk.added_lines:
         return _table_rows(source, chunk, first, last)
-    if first is last and first.kind == "table" and start > first.start_offset and _is_joint(first, start):
-        return True  # rows of a table whose header is too long to repeat: its table-header warning says so
+    if first.kind == "table" and start > first.start_offset and _is_joint(first, start):
+        # rows of a table whose header is too long to repeat (no added text): they parse as other
+        # blocks without it, and so may what follows them; its table-header warning says so
+        return True
     if start > first.start_offset:
         if first.kind == "paragraph":
             safe = _opens_no_block(chunk.content_original)
