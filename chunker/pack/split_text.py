@@ -157,9 +157,9 @@ def _off_table_headers(text: str, cuts: list[int]) -> list[int]:
     return out
 
 
-_MARKERS_ONLY = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)+")
-"""A line's start of only container markers (``> 1.  ``): a piece ending there would end with an
-empty list item or a blank quote line where the source has text."""
+_MARKERS_ONLY = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*\d{0,9}")
+"""A line's start of only container markers (``> 1.  ``, or ``> 1`` cut inside the marker): a piece
+ending there would end with an empty list item or a blank quote line where the source has text."""
 _MARKERS_WINDOW = 256
 
 
@@ -168,7 +168,7 @@ def _after_markers(src: str, pos: int) -> bool:
     start = src.rfind("\n", max(0, pos - _MARKERS_WINDOW), pos) + 1
     if start == 0 and pos > _MARKERS_WINDOW:
         return False  # a long text before it on its line: not only markers
-    return start < pos and _MARKERS_ONLY.fullmatch(src, start, pos) is not None
+    return _MARKERS_ONLY.fullmatch(src, start, pos) is not None and not src[start:pos].isspace() and start < pos
 
 
 COARSE_AFTER = 64
