@@ -21,8 +21,9 @@ max_chars 600). On the markdown-it-py path the source side is not parsed again (
 The check then takes 6.7 % of the library's CPU time over the whole shared corpus and 4.3 % on the 73 laws of de-gesetze
 (7.3 % and 5.0 % on the pulldown-cmark path), measured inside the same process; before the outlines
 and the code and numbered-line rules 8.2 % and 8.0 % (bench/E2E.md "Rendering check and re-opening
-without a second parse"), so under 10 % of a run. Not checked either: pieces of headings and HTML blocks
-(cut like text when over max_chars, so no piece can render as the block), structure past the
+without a second parse"), so under 10 % of a run. Not checked either: pieces of headings and of
+never closed HTML comments (cut like text when over max_chars, so no piece can render as the
+block), structure past the
 nesting limit, link reference definitions (they render as nothing), and blocks or pieces over
 :data:`MAX_CHECKED_CHARS` (their token lists would cost memory in proportion).
 """
@@ -37,7 +38,7 @@ from chunker.models import Block, Chunk, Diagnostic
 from chunker.outline import LineToken
 from chunker.policy import gated
 
-__all__ = ["MAX_CHECKED_CHARS", "check_rendering", "is_piece"]
+__all__ = ["MAX_CHECKED_CHARS", "check_rendering", "is_piece", "unclosed_comment"]
 
 MAX_CHECKED_CHARS = 1 << 20
 """A source block (or a chunk) longer than this is not parsed again for the check."""
@@ -80,7 +81,7 @@ def check_rendering(
         own = [by_id[i] for i in chunk.block_ids if i in by_id]
         if not own or any(b.end_offset - b.start_offset > MAX_CHECKED_CHARS for b in own):
             continue
-        if _cut_like_text(chunk, own) or _by_construction(source, chunk, own):
+        if _cut_like_text(source, chunk, own) or _by_construction(source, chunk, own):
             continue
         if parse is None:
             from chunker.parse.markdown import markdown_parser
@@ -242,16 +243,28 @@ def _indented_code_line(source: str, offset: int) -> bool:
     return column >= 4 and not line.isspace()
 
 
-def _cut_like_text(chunk: Chunk, own: Sequence[Block]) -> bool:
-    """Whether the chunk cuts a heading or an HTML block: one over max_chars is cut like text
-    (the packer warns), and no piece of it can render as the whole block."""
+def _cut_like_text(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
+    """Whether the chunk cuts a heading or an HTML comment that the source never closes: one over
+    max_chars is cut like text (the packer warns), and no piece of it can render as the whole
+    block. Other HTML blocks are cut only at line starts, their pieces re-opening the block's
+    opening tags (:mod:`chunker.pack.split_html`): checked like any piece."""
     first, last = own[0], own[-1]
-    return (chunk.start_offset > first.start_offset and first.kind in _TEXT_CUT) or (
-        chunk.end_offset < last.end_offset and last.kind in _TEXT_CUT
+    return (chunk.start_offset > first.start_offset and _text_cut(source, first)) or (
+        chunk.end_offset < last.end_offset and _text_cut(source, last)
     )
 
 
-_TEXT_CUT = frozenset({"heading", "html"})
+def _text_cut(source: str, block: Block) -> bool:
+    return block.kind == "heading" or (block.kind == "html" and unclosed_comment(source, block))
+
+
+def unclosed_comment(source: str, block: Block) -> bool:
+    """Whether an HTML block is a comment that the source never closes: CommonMark lets it run
+    to the end of the document, which would make the rest of it one chunk."""
+    start = block.start_offset
+    while start < block.end_offset and source[start] in " \t":
+        start += 1
+    return source.startswith("<!--", start) and source.find("-->", start + 4, block.end_offset) < 0
 
 
 def shapes(tokens: Sequence[LineToken], first_line: int) -> dict[int, Shape]:

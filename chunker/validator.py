@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig
@@ -58,10 +59,32 @@ def validate(
     found.extend(_check_ids(chunks))
     found.extend(_check_slices(source, chunks))
     found.extend(_check_coverage(source, chunks, skipped))
-    found.extend(_check_chunks(blocks, chunks, cfg))
+    found.extend(_once(found, list(_check_chunks(blocks, chunks, cfg)), chunks))
     if markdown:
         found.extend(check_rendering(source, blocks, chunks, cfg, parsed or {}))
     return Diagnostics(tuple(found), _metrics(chunks, skipped, cfg), tuple(skipped), decisions or {})
+
+
+def _once(found: list[Diagnostic], checked: list[Diagnostic], chunks: Sequence[Chunk]) -> list[Diagnostic]:
+    """``checked`` without the overflow findings of chunks whose block the packer already reported
+    as kept whole (its finding names the block's kind and line); that finding gets the chunk's id.
+    An overflow is reported once."""
+    packer = [k for k, d in enumerate(found) if d.code == "overflow" and d.chunk_id is None and d.line is not None]
+    if not packer:
+        return checked
+    by_id = {c.chunk_id: c for c in chunks}
+    out: list[Diagnostic] = []
+    for finding in checked:
+        chunk = by_id.get(finding.chunk_id or "") if finding.code == "overflow" else None
+        if chunk is None:
+            out.append(finding)
+            continue
+        claimed = [k for k in packer if chunk.start_line <= (found[k].line or 0) <= chunk.end_line]
+        for k in claimed:
+            found[k] = replace(found[k], chunk_id=chunk.chunk_id)
+        if not claimed:
+            out.append(finding)
+    return out
 
 
 def _error(code: str, message: str, chunk: Chunk | None = None) -> Diagnostic:

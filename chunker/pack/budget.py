@@ -68,6 +68,9 @@ class SectionSpace:
         self.headers: dict[int, str] = {}
         """The header each split table repeats ("" when too long to repeat), by its start offset:
         one string for all its pieces."""
+        self.html_closings: dict[tuple[int, int], str] = {}
+        """(block start offset, piece end offset) -> the closing tags a piece of a split HTML block
+        ending there adds (:mod:`chunker.pack.split_html`)."""
         self.unopened: set[tuple[int, int]] = set()
         """(block start offset, offset) of pieces whose containers are too many to re-open."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
@@ -135,6 +138,8 @@ class SectionSpace:
         block = unit.block
         if unit.last or not reopens(block):
             return ""
+        if block.kind == "html":
+            return self.html_closings.get((block.start_offset, unit.end), "")
         structure = self._structure(block)
         if structure is None or not structure.containers:
             return ""
@@ -222,6 +227,10 @@ class SectionSpace:
             text = self.source[line_start : block.end_offset]
             self.structures[block.start_offset] = block_structure(text, block.outline, self._parse)
         return self.structures[block.start_offset]
+
+    def parse_text(self, text: str) -> list[Token]:
+        """Block tokens of ``text`` alone, parsed as the document is (MDX or not)."""
+        return self._parse(text)
 
     def _parse(self, text: str) -> list[Token]:
         from chunker.parse.markdown import markdown_parser

@@ -14,9 +14,11 @@ from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import context_prefix, join
 from chunker.pack.split_code import split_code
+from chunker.pack.split_html import html_frame, split_html
 from chunker.pack.split_joints import split_container, split_list, split_raw, split_table
 from chunker.pack.split_text import split_paragraph
 from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, INTRODUCED_PIECE, WORD, Strength, Unit
+from chunker.rendering import unclosed_comment
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
@@ -78,7 +80,7 @@ def _split(
 ) -> None:
     cfg = space.cfg
     splittable = cfg.split_oversize or not block.atomic
-    if block.kind == "html" and splittable and _unclosed_comment(space.source, block):
+    if block.kind == "html" and splittable and unclosed_comment(space.source, block):
         diagnostics.append(
             Diagnostic(
                 "warning",
@@ -90,6 +92,11 @@ def _split(
         )
         split_paragraph(space, out, block, strength)
         return
+    if block.kind == "html" and splittable:
+        framed = html_frame(space, block)
+        if framed is not None:
+            split_html(space, out, framed[0], strength, framed[1])
+            return
     if block.kind in _NEVER_SPLIT or not splittable:
         out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
         diagnostics.append(
@@ -103,15 +110,6 @@ def _split(
         )
         return
     SPLITTERS.get(block.kind, split_paragraph)(space, out, block, strength)
-
-
-def _unclosed_comment(source: str, block: Block) -> bool:
-    """Whether an HTML block is a comment that the source never closes: CommonMark lets it run
-    to the end of the document, which would make the rest of it one chunk."""
-    start = block.start_offset
-    while start < block.end_offset and source[start] in " \t":
-        start += 1
-    return source.startswith("<!--", start) and source.find("-->", start + 4, block.end_offset) < 0
 
 
 def _over_max(space: SectionSpace, lead_from: int, block: Block) -> bool:

@@ -1,0 +1,227 @@
+"""Oversize HTML and JSX blocks, split between their children like a list between its items.
+
+An HTML block (CommonMark: it runs to the next blank line) or an MDX JSX block that holds many
+elements (a ``<CardGrid>`` of ``<LinkCard />``, ``<Tabs>`` of ``<TabItem>``, a ``<table>`` of rows, a
+grid of ``<div>`` cards) is cut at the start of a line only, never inside one (a tag, a URL): best
+before a child of the element(s) its first lines open, then before a grandchild, then before deeper
+elements or text lines; never before a closing tag. Every piece after the first re-opens the
+elements its first line lies in (their start tags, outermost first, one per line, as far as
+:data:`REOPEN_SHARE` allows) and every piece before the last closes the elements open where it ends
+(``</CardGrid>``), both declared as added text: each piece parses as one HTML block, as its lines
+do in the source (a cut whose re-opened tags alone would not start an HTML block is not made). A
+line (or a child without a line to cut at) over budget is one overflow piece with a warning.
+
+The nesting comes from the standard library's :class:`html.parser.HTMLParser`. Kept whole, as
+before, with an overflow warning: a block with a blank line (an MDX block whose braces, template
+literal or code fence span one), a block whose tags do not nest (an element never closed, a JSX
+attribute with ``>`` that ends a tag early), and one with no line left to cut at.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from html.parser import HTMLParser
+
+from chunker.models import Block
+from chunker.pack.budget import SectionSpace
+from chunker.pack.strength import CODE_LINE, JOINT, NESTED_ITEM, WORD, Strength, Unit
+from chunker.policy import gated
+
+__all__ = ["html_frame", "split_html"]
+
+_VOID = frozenset(
+    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
+)
+"""Elements without a closing tag."""
+_NAME = re.compile(r"<([A-Za-z][\w.:-]*)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+MAX_HTML_CHARS = 1 << 18
+"""A block longer than this is not parsed for its children (kept whole)."""
+REOPEN_SHARE = 4
+"""A piece re-opens (and closes) at most max_chars / REOPEN_SHARE characters of enclosing tags: the
+outermost elements, as many as fit; a cut under an outermost element longer than that is not made."""
+
+
+class _Tags(HTMLParser):
+    """Element starts and the nesting depth at each line start of an HTML text."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__(convert_charrefs=False)
+        self.indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines]
+        self.stack: list[tuple[str, str, str, str]] = []
+        """Open elements: (lowercase name, name as written, indentation of its line when the
+        start tag begins it, the start tag as written)."""
+        self.starts: dict[int, tuple[int, int]] = {}
+        """First element start of each 0-based line: (column, depth before it)."""
+        self.depth_at: dict[int, int] = {}
+        """Depth after the last tag event on each line that has one (0-based)."""
+        self.opened: dict[int, list[tuple[str, str, str, str]]] = {}
+        """The open elements after the last tag event of each line."""
+        self.inside: set[int] = set()
+        """Lines (0-based) that start inside a tag spanning several lines."""
+        self.broken = False
+
+    def _start(self, tag: str, closes: bool) -> None:
+        line, column = self.getpos()
+        line -= 1
+        text = self.get_starttag_text() or ""
+        self.starts.setdefault(line, (column, len(self.stack)))
+        self.inside.update(range(line + 1, line + 1 + text.count("\n")))
+        if not closes and tag not in _VOID:
+            match = _NAME.match(text)
+            indent = self.indents[line] if column == len(self.indents[line]) else ""
+            self.stack.append((tag, match.group(1) if match else tag, indent, text))
+        self._mark(line)
+
+    def _mark(self, line: int) -> None:
+        self.depth_at[line] = len(self.stack)
+        self.opened[line] = list(self.stack)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, False)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, True)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        names = [name for name, *_ in self.stack]
+        if tag not in names:
+            self.broken = True
+            return
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+        self._mark(self.getpos()[0] - 1)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Cut:
+    line: int
+    """Index of the line (in the block) a piece starts with."""
+    strength: Strength
+    reopen: str
+    """The start tags of the elements open at the line, outermost first, one per line."""
+    closing: str
+    """Their closing tags, innermost first, one per line (for the piece before the cut)."""
+
+
+def _cuts(text: str, limit: int) -> list[_Cut]:
+    """Where a block's text may be cut and what its pieces re-open and close; none when it may
+    not be cut (see the module's docstring)."""
+    if len(text) > MAX_HTML_CHARS or _BLANK_LINE.search(text):
+        return []
+    lines = text.split("\n")
+    tags = _Tags(lines)
+    try:
+        tags.feed(text)
+        tags.close()
+    except (AssertionError, ValueError):  # a malformed declaration the parser refuses
+        return []
+    if tags.broken or tags.stack:
+        return []
+    depth, depths = 0, []  # depth at each line start
+    stack: list[tuple[str, str, str, str]] = []
+    stacks = []  # the open elements at each line start
+    for k in range(len(lines)):
+        depths.append(depth)
+        stacks.append(stack)
+        depth = tags.depth_at.get(k, depth)
+        stack = tags.opened.get(k, stack)
+    inside = tags.inside
+    opening_end = next((k for k in range(1, len(lines)) if depths[k] >= 1 and k not in inside), None)
+    if opening_end is None:
+        return []  # no element spans two lines: siblings at the top, nothing to re-open
+    base = depths[opening_end]
+    cuts: list[_Cut] = []
+    for k in range(opening_end + 1, len(lines)):
+        line = lines[k]
+        stripped = line.lstrip(" \t")
+        if not stripped or stripped.startswith("</") or depths[k] < base or k in inside:
+            continue
+        start = tags.starts.get(k)
+        element = start is not None and start[0] == len(line) - len(stripped) and start[1] == depths[k]
+        if element and depths[k] == base:
+            strength = JOINT
+        elif element and depths[k] == base + 1:
+            strength = NESTED_ITEM
+        else:
+            strength = CODE_LINE if element else WORD
+        kept = _outermost(stacks[k], limit)
+        if not kept:
+            continue
+        reopen = "".join(indent + tag + "\n" for _, _, indent, tag in kept)
+        closing = "".join(f"\n{indent}</{written}>" for _, written, indent, _ in reversed(kept))
+        cuts.append(_Cut(k, strength, reopen, closing))
+    return cuts
+
+
+def _outermost(stack: list[tuple[str, str, str, str]], limit: int) -> list[tuple[str, str, str, str]]:
+    """The outermost of the open elements whose start and closing tags take at most ``limit``
+    characters together: deeply nested markup (a mega menu eight ``<div>`` levels deep) would
+    leave no room for the piece's own lines."""
+    kept: list[tuple[str, str, str, str]] = []
+    size = 0
+    for entry in stack:
+        _, written, indent, tag = entry
+        size += 2 * len(indent) + len(tag) + len(written) + 5
+        if size > limit:
+            break
+        kept.append(entry)
+    return kept
+
+
+def html_frame(space: SectionSpace, block: Block) -> tuple[Block, list[tuple[int, Strength]]] | None:
+    """The block with a frame (so that its pieces re-open), and the offsets where it may be cut,
+    with what a piece re-opens and closes there recorded in ``space``; None when it is kept whole
+    (see the module's docstring)."""
+    cuts = _cuts(block.content, space.cfg.max_chars // REOPEN_SHARE)
+    starts = [block.start_offset]
+    pos = block.start_offset
+    for _ in range(block.content.count("\n")):
+        pos = space.source.index("\n", pos) + 1
+        starts.append(pos)
+    opens_html: dict[str, bool] = {}
+    out: list[tuple[int, Strength]] = []
+    for cut in cuts:
+        first = cut.reopen.split("\n", 1)[0]
+        if first not in opens_html:
+            tokens = [t for t in space.parse_text(cut.reopen) if t.level == 0 and t.map is not None]
+            opens_html[first] = len(tokens) == 1 and tokens[0].type == "html_block"
+        if not opens_html[first]:
+            continue  # the re-opened tags alone would not be an HTML block: no piece starts here
+        offset = starts[cut.line]
+        space.reopen_memo[(block.start_offset, offset)] = cut.reopen
+        space.html_closings[(block.start_offset, offset - 1)] = cut.closing
+        out.append((offset, cut.strength))
+    if not out:
+        return None
+    framed = dataclasses.replace(block, frame=(block.content.split("\n", 1)[0], ""), joints=tuple(c for c, _ in out))
+    return framed, out
+
+
+def split_html(
+    space: SectionSpace, out: list[Unit], block: Block, strength: Strength, cuts: list[tuple[int, Strength]]
+) -> None:
+    """Pieces of ``block`` (framed by :func:`html_frame`) between ``cuts``; a piece over budget
+    (one line, or a child with no line to cut at) is kept whole as an overflow piece."""
+    bounds = [block.start_offset, *(c for c, _ in cuts), block.end_offset + 1]
+    strengths = [strength, *(s for _, s in cuts)]
+    for k in range(len(strengths)):
+        start, end = bounds[k], bounds[k + 1] - 1
+        first, last = k == 0, k == len(strengths) - 1
+        unit = Unit(start=start, end=end, block=block, strength=strengths[k], first=first, last=last)
+        out.append(unit)
+        size = space.span(start, end) + space.added_at_start(unit) + space.added_at_end(unit)
+        if size > space.budget:
+            line = space.line_at(start, block)
+            space.notes.append(
+                gated(
+                    "overflow",
+                    f"{block.kind} block at line {block.start_line}: its part from line {line} "
+                    f"({space.span(start, end)} characters) has no line to cut at within max_chars "
+                    f"({space.cfg.max_chars}) and is kept whole as an overflow chunk",
+                    line=line,
+                )
+            )

@@ -1,0 +1,150 @@
+"""Oversize HTML and JSX blocks are cut between their children (like a list between items), each
+piece re-opening the block's opening tags as declared added text, and an overflow is reported once."""
+
+# ruff: noqa: E501  (the documents below are real-looking HTML with long lines)
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker.config import ChunkerConfig
+from chunker.models import ChunkingResult
+from chunker.pipeline import chunk_markdown
+
+SMALL = ChunkerConfig(max_chars=400, target_chars=250, min_chars=50)
+
+
+def _cards(n: int) -> str:
+    cards = "\n".join(
+        f'  <LinkCard\n    title="Guide number {k}"\n    href="/guides/topic-{k}/"\n    description="How to set up topic {k} in a project."\n  />'
+        for k in range(n)
+    )
+    return (
+        f"# Guides\n\n## Start here\n\nPick a guide.\n\n<CardGrid>\n{cards}\n</CardGrid>\n\nMore text after the grid.\n"
+    )
+
+
+def _grid(n: int) -> str:
+    cells = "\n".join(
+        f'  <div className="component">\n    <a href="./c{k}">\n      <h3>Component {k}</h3>\n'
+        f"      <p>What component {k} is for, in one sentence.</p>\n    </a>\n  </div>"
+        for k in range(n)
+    )
+    return f'# Components\n\nMost apps use these.\n\n<div className="component-grid">\n{cells}\n</div>\n'
+
+
+def _run(text: str, path: str, cfg: ChunkerConfig = SMALL) -> ChunkingResult:
+    return chunk_markdown(text, cfg, "doc", path)
+
+
+def _codes(result: ChunkingResult, code: str) -> list[str]:
+    return [d.message for d in result.diagnostics.diagnostics if d.code == code]
+
+
+def test_an_oversize_jsx_component_is_cut_between_its_children_and_each_piece_reopens_it() -> None:
+    text = _cards(12)
+    result = _run(text, "doc.mdx")
+    grid = [c for c in result.chunks if "LinkCard" in c.content_original]
+    assert len(grid) > 2
+    assert not any(c.is_overflow for c in grid)
+    assert _codes(result, "overflow") == []
+    assert _codes(result, "rendering-changed") == []
+    opened = text.index("<CardGrid>")
+    for chunk in grid:
+        own = text[chunk.start_offset : chunk.end_offset]
+        if chunk.start_offset > opened:
+            assert own.startswith("  <LinkCard\n"), own[:40]  # at a child's line, never inside a tag
+            assert chunk.content_original.startswith("<CardGrid>\n  <LinkCard")
+        assert own.rstrip().endswith(("/>", "</CardGrid>", "after the grid."))
+    reopened = [c for c in grid if c.start_offset > text.index("<CardGrid>")]
+    assert all(c.added_lines[0].position == "before" and c.added_lines[0].text == "<CardGrid>\n" for c in reopened)
+    closed = [c for c in grid if c.end_offset < text.index("</CardGrid>")]
+    assert all(c.added_lines[-1].position == "after" and c.added_lines[-1].text == "\n</CardGrid>" for c in closed)
+
+
+def test_an_oversize_html_grid_in_markdown_is_cut_before_its_cells() -> None:
+    text = _grid(10)
+    result = _run(text, "doc.md")
+    pieces = [c for c in result.chunks if "component" in c.content_original]
+    assert len(pieces) > 2
+    assert _codes(result, "rendering-changed") == []
+    assert not any(c.is_overflow for c in pieces)
+    for chunk in pieces[1:]:
+        assert text[chunk.start_offset : chunk.end_offset].startswith('  <div className="component">')
+        assert chunk.content_original.startswith('<div className="component-grid">\n')
+
+
+def test_a_line_over_max_chars_in_an_html_block_is_one_overflow_piece_never_cut_inside() -> None:
+    long_line = '  <LinkCard title="Playground" href="https://play.example.org/#' + "a1b2c3" * 120 + '" />'
+    text = (
+        "# Page\n\n<CardGrid>\n"
+        + "\n".join([long_line, *_cards(4).split("<CardGrid>\n")[1].split("\n</CardGrid>")[0].split("\n")])
+        + "\n</CardGrid>\n"
+    )
+    result = _run(text, "doc.mdx")
+    holding = [c for c in result.chunks if "play.example.org" in c.content_original]
+    assert len(holding) == 1 and holding[0].is_overflow
+    assert long_line.strip() in holding[0].content_original
+    assert len(_codes(result, "overflow")) == 1
+    assert _codes(result, "rendering-changed") == []
+
+
+def test_an_overflow_is_reported_once_with_its_chunk() -> None:
+    # one HTML element on one line, over max_chars: no line to cut at
+    text = "# Page\n\nIntro text here.\n\n<div>" + "<span>word</span> " * 40 + "</div>\n"
+    result = _run(text, "doc.md", ChunkerConfig(max_chars=300, target_chars=200, min_chars=50))
+    overflows = [d for d in result.diagnostics.diagnostics if d.code == "overflow"]
+    assert len(overflows) == 1
+    chunk = next(c for c in result.chunks if c.is_overflow)
+    assert overflows[0].chunk_id == chunk.chunk_id
+    assert "html block at line 5" in overflows[0].message
+
+
+def test_deeply_nested_markup_reopens_only_its_outermost_elements_and_does_not_overflow() -> None:
+    depth = 9
+    opening = "\n".join(
+        "  " * k + f'<div class="level-{k} some-long-utility-class another-long-class">' for k in range(depth)
+    )
+    items = "\n".join("  " * depth + f'<a class="menu-item" href="/section/{k}">Menu entry {k}</a>' for k in range(40))
+    closing = "\n".join("  " * k + "</div>" for k in reversed(range(depth)))
+    text = f"# Menu\n\nThe header holds a mega menu.\n\n{opening}\n{items}\n{closing}\n"
+    cfg = ChunkerConfig(max_chars=600, target_chars=400, min_chars=50)
+    result = _run(text, "doc.md", cfg)
+    pieces = [c for c in result.chunks if "menu-item" in c.content_original]
+    assert len(pieces) > 2
+    assert not any(c.is_overflow for c in pieces)
+    assert _codes(result, "rendering-changed") == []
+    for chunk in pieces[1:]:
+        before = chunk.added_lines[0].text
+        assert before.startswith('<div class="level-0 ') and len(before) <= cfg.max_chars // 4
+        assert text[chunk.start_offset : chunk.end_offset].lstrip().startswith("<a class=")
+
+
+_CHILD = st.tuples(
+    st.sampled_from(["LinkCard", "TabItem", "Card"]),
+    st.text(alphabet="abcdefgh ijk", min_size=1, max_size=120),
+    st.booleans(),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(children=st.lists(_CHILD, min_size=2, max_size=14), max_chars=st.integers(160, 700), mdx=st.booleans())
+def test_pieces_of_html_blocks_render_as_their_source(
+    children: list[tuple[str, str, bool]], max_chars: int, mdx: bool
+) -> None:
+    lines = []
+    for name, words, multiline in children:
+        if multiline:
+            lines.append(f'  <{name}\n    title="{words.strip() or "x"}"\n  />')
+        else:
+            lines.append(f"  <{name.lower()}>{words.strip() or 'x'}</{name.lower()}>")
+    opening = "<Tabs>" if mdx else '<div class="grid">'
+    closing = "</Tabs>" if mdx else "</div>"
+    text = f"# Page\n\nSome intro.\n\n{opening}\n" + "\n".join(lines) + f"\n{closing}\n"
+    cfg = ChunkerConfig(max_chars=max_chars, target_chars=max_chars * 2 // 3, min_chars=20)
+    result = _run(text, "doc.mdx" if mdx else "doc.md", cfg)
+    assert _codes(result, "rendering-changed") == []
+    assert result.diagnostics.errors == ()
+    for chunk in result.chunks:
+        start = chunk.start_offset
+        assert start == 0 or text[start - 1] == "\n"  # pieces start at line starts
