@@ -111,3 +111,26 @@ def test_an_import_below_a_heading_stays_in_its_chunk_so_the_chunk_stays_one_sou
     assert [(s.start_line, s.reason) for s in result.diagnostics.skipped] == [(1, "mdx-esm")]
     assert "import B from 'b';" in "".join(c.content_original for c in result.chunks)
     assert not any("import A" in c.content_original for c in result.chunks)
+
+
+def test_a_jsx_element_with_blank_lines_in_its_template_literal_inside_details_is_one_piece() -> None:
+    """An oversize ``<details>`` is split between its inner blocks; an inner JSX element over budget
+    (a ``<Sandpack>`` whose template literal holds blank lines) is one overflow piece, never cut
+    at a blank line inside it, where its lines would render as paragraphs."""
+    code = "\n".join(f"  const value{i} = compute({i})" for i in range(12))
+    element = (
+        "<Sandpack\n  files={{\n    '/index.tsx': `import x from 'x'\n\nfunction Box() {\n"
+        + code
+        + "\n}\n\nexport default Box`,\n  }}\n/>"
+    )
+    text = (
+        "## Example\n\nIntro text for the example below.\n\n<details>\n  <summary>Show the code</summary>\n\n"
+        "Some prose inside the details element, a few words long.\n\n" + element + "\n\n</details>\n"
+    )
+    cfg = replace(ChunkerConfig(), max_chars=400, target_chars=300, min_chars=1)
+    result = chunk_markdown(text, cfg, "page", "page.mdx")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    holding = [c for c in result.chunks if "Sandpack" in c.content_original or "default Box" in c.content_original]
+    assert len(holding) == 1 and element in holding[0].content_original
+    line = text[: text.index(element)].count("\n") + 1
+    assert any(d.code == "overflow" and d.line == line for d in result.diagnostics.warnings)

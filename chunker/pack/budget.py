@@ -220,6 +220,14 @@ class SectionSpace:
         structure = self._structure(block)
         return structure.items if structure is not None else None
 
+    def html_lines(self, block: Block) -> frozenset[int] | None:
+        """Lines (0 = the block's first) where an HTML or JSX block inside ``block`` starts; None
+        when unknown."""
+        structure = self._structure(block)
+        if structure is None:
+            return None
+        return frozenset(t.map[0] for t in structure.tokens if t.type == "html_block" and t.map is not None)
+
     def _structure(self, block: Block) -> Structure | None:
         """The structure of a list, quote or container block (once per block); None when too large."""
         if block.start_offset not in self.structures:

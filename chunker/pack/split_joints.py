@@ -140,8 +140,42 @@ def split_at(
             )
         elif block.kind == "list" or _LIST_CHILD.match(space.source, start, end):
             split_item(space, out, block, start, end, piece_strength, first, last)
+        elif block.kind == "container" and _html_child(space, block, start):
+            _overflow_child(space, out, block, start, end, piece_strength, first, last)
         else:
             split_text(space, out, block, start, end, piece_strength, first, last)
+
+
+def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
+    """Whether the inner block of a container starting at ``start`` is an HTML or JSX block."""
+    lines = space.html_lines(block)
+    return lines is not None and space.line_at(start, block) - block.start_line in lines
+
+
+def _overflow_child(
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: Strength,
+    first: bool,
+    last: bool,
+) -> None:
+    """An HTML or JSX block inside a container, over budget: one overflow piece, as such a block is
+    outside one. Cut like text (at a blank line inside a JSX element's template literal, say), no
+    piece of it would render as the element."""
+    out.append(Unit(start=start, end=end, block=block, strength=strength, first=first, last=last))
+    line = space.line_at(start, block)
+    space.notes.append(
+        gated(
+            "overflow",
+            f"html block at line {line} inside the container at line {block.start_line} "
+            f"({space.span(start, end)} chars) is larger than max_chars ({space.cfg.max_chars}) and is kept "
+            "whole as an overflow chunk",
+            line=line,
+        )
+    )
 
 
 def split_item(
