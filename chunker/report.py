@@ -65,6 +65,14 @@ def render_run(
     return summary
 
 
+def escape(text: str) -> str:
+    """rich's markup escape, imported when something is printed: rich.markup brings in rich's
+    emoji, style and colour modules (~15 ms), which a quiet run with nothing to say never needs."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
 class _LazyConsole:
     """A rich ``Console``, made (and rich imported, ~16 ms) when first used: a quiet run that has
     nothing to say never makes one. stdout that is no terminal (logs, CI) gets 160 columns."""
@@ -158,8 +166,6 @@ def notable(doc: DocOutcome) -> bool:
 
 def grouped_findings(summary: RunSummary) -> list[str]:
     """``errors by code: broken-fence 3 in 2 documents; ...``, then the same for warnings."""
-    from rich.markup import escape
-
     lines: list[str] = []
     for severity, colour in (("error", "red"), ("warning", "yellow")):
         counts: dict[str, tuple[int, set[str]]] = {}
@@ -187,8 +193,6 @@ def left_out_line(summary: RunSummary) -> str:
 
 
 def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> None:
-    from rich.markup import escape
-
     line = left_out_line(summary)
     if not summary.documents:
         only = f": all {line}" if line else ""
@@ -200,8 +204,6 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
 
 
 def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool) -> None:
-    from rich.markup import escape
-
     if doc.message:
         err.print(f"[red]error:[/] {escape(doc.message)}")
     elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
@@ -230,8 +232,6 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool) -> None:
 
 
 def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -> None:
-    from rich.markup import escape
-
     if not quiet:
         for warning in summary.warnings:
             out.print(f"[yellow]warning: {escape(warning)}[/]")

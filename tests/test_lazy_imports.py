@@ -1,5 +1,6 @@
 """What a run imports: a quiet ``--jobs 1`` run with nothing to report starts no console and no
-process pool, so it never imports rich.console or concurrent.futures (start-up is part of every CI run)."""
+process pool, so it never imports rich.console, rich.markup or concurrent.futures (start-up is part of
+every CI run)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ except SystemExit as exc:
     code = exc.code
 else:
     code = 0
-print(code, sorted(m for m in ("rich.console", "concurrent.futures") if m in sys.modules))
+print(code, sorted(m for m in ("rich.console", "rich.markup", "concurrent.futures") if m in sys.modules))
 """
 
 
@@ -32,7 +33,7 @@ def test_a_quiet_run_imports_no_console_nor_a_process_pool(tmp_path: Path) -> No
     assert (tmp_path / "chunks" / "a" / "chunks.json").is_file()
     assert _run(tmp_path, "--jobs", "1", "-q") == "0 []"  # the no-op run
     # a run that reports makes its console
-    assert _run(tmp_path, "--force", "--jobs", "1") == "0 ['rich.console']"
+    assert _run(tmp_path, "--force", "--jobs", "1") == "0 ['rich.console', 'rich.markup']"
 
 
 def test_a_quiet_run_with_an_error_still_says_so(tmp_path: Path) -> None:
