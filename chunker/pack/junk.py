@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import islice
 
 from chunker.filler import is_filler
 from chunker.pack.strength import BLOCK, Unit
@@ -64,10 +65,7 @@ def is_junk(units: Sequence[Unit], source: str) -> bool:
 
 def _fewer_letters(text: str, limit: int) -> bool:
     """Whether ``text`` holds fewer than ``limit`` letters or digits (stops at the limit)."""
-    for count, _ in enumerate(_LETTER.finditer(text), 1):
-        if count >= limit:
-            return False
-    return True
+    return next(islice(_LETTER.finditer(text), limit - 1, None), None) is None
 
 
 def _markup_only(units: Sequence[Unit]) -> bool:
