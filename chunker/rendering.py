@@ -74,7 +74,9 @@ def check_rendering(
     by_id = {b.id: b for b in blocks}
     memo: dict[str, tuple[dict[int, Shape], int]] = {}
     """Shapes of each source block and the deepest nesting among them, by block id."""
-    parse = None
+    parsers: tuple[Callable[[str], Sequence[LineToken]], Callable[[str], Sequence[LineToken]]] | None = None
+    """The piece's parse (markdown-it-py's on either path: both give the same findings) and the
+    parse of a source block without tokens (pulldown-cmark's on that path, where it can)."""
     for chunk in chunks:
         if not is_piece(chunk, by_id) or len(chunk.content_original) > MAX_CHECKED_CHARS:
             continue
@@ -83,10 +85,12 @@ def check_rendering(
             continue
         if _cut_like_text(source, chunk, own) or _by_construction(source, chunk, own):
             continue
-        if parse is None:
+        if parsers is None:
             from chunker.parse.markdown import markdown_parser
+            from chunker.parse.pulldown_outline import block_parse
 
-            parse = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse
+            parsers = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse, block_parse(cfg)
+        parse, source_parse = parsers
         expected: dict[int, Shape] = {}
         deepest = 0
         for block in own:
@@ -94,7 +98,7 @@ def check_rendering(
                 tokens = (parsed or {}).get(block.start_offset)
                 if tokens is None and block.outline is not None:
                     tokens = block.outline.tokens()
-                block_shapes = _source_shapes(source, block, tokens, parse)
+                block_shapes = _source_shapes(source, block, tokens, source_parse)
                 memo[block.id] = block_shapes, max((len(path) for path, _ in block_shapes.values()), default=0)
             block_shapes, depth = memo[block.id]
             expected.update(block_shapes)

@@ -10,12 +10,14 @@ allow for it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after
 from chunker.models import Block, Diagnostic
+from chunker.outline import LineToken
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
@@ -237,13 +239,15 @@ class SectionSpace:
         return self.structures[block.start_offset]
 
     def parse_text(self, text: str) -> list[Token]:
-        """Block tokens of ``text`` alone, parsed as the document is (MDX or not)."""
-        return self._parse(text)
-
-    def _parse(self, text: str) -> list[Token]:
+        """markdown-it-py's block tokens of ``text`` alone, parsed as the document is (MDX or not)."""
         from chunker.parse.markdown import markdown_parser
 
         return markdown_parser(self.cfg.max_nesting, self.cfg.syntax == "mdx").parse(text)
+
+    def _parse(self, text: str) -> Sequence[LineToken]:
+        from chunker.parse.pulldown_outline import block_parse
+
+        return block_parse(self.cfg)(text)
 
     def line_at(self, offset: int, block: Block) -> int:
         """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same

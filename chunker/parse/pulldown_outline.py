@@ -1,0 +1,300 @@
+"""A block's own block tokens from pulldown-cmark, shaped as markdown-it-py's parse of the block alone.
+
+The packer re-opens the containers a piece of a list or quote lies in (:mod:`chunker.pack.reopen`)
+and the validator compares a piece's block structure with its source's (:mod:`chunker.rendering`).
+On the markdown-it-py path both read the block's outline (:mod:`chunker.outline`); the pulldown-cmark
+path keeps none (its document tokens leave out most nested blocks), and parsed each such block
+again with markdown-it-py: 466 blocks over the shared corpus, 5-7 % of that path's time. This
+module gives the same tokens from pulldown-cmark's events of the block, about a tenth of the cost.
+
+What is made is what an outline keeps: every block token but ``inline`` and table cells, with its
+type, nesting, line map (``None`` on closing tokens) and, for a list item, its marker (``info``:
+an ordered item's number, ``markup``: ``-``, ``*``, ``+``, ``.`` or ``)``), following
+markdown-it-py's rules where the two parsers' ranges differ:
+
+- a paragraph of a tight list item, which pulldown-cmark gives as bare inline events, is a
+  ``paragraph_open`` / ``paragraph_close`` pair over the lines of those events;
+- a list item ends (and its list with its last item) on the first line after its content that is
+  not blank (in a quote, a line of only ``>`` markers is blank), or at the end of the text: its
+  range in pulldown-cmark ends with its content;
+- a table is ``table``, ``thead`` with its header row, and ``tbody`` with the body rows.
+
+A text with a line of plugin syntax, ``$$`` (dollarmath) or nesting deeper than the limit is not
+made here (None): markdown-it-py parses it. ``tests/test_pulldown_outline.py`` compares the tokens
+with markdown-it-py's on the CommonMark spec, the blocks of the shared corpus and random documents.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chunker.config import ChunkerConfig
+from chunker.outline import LineToken, OutlineToken
+from chunker.parse.pulldown import _RUNS
+
+__all__ = ["block_parse", "block_tokens"]
+
+_NESTED_PLUGIN = re.compile(r"^[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)*(?:" + _RUNS + ")", re.MULTILINE)
+"""A line of plugin syntax (:data:`chunker.parse.pulldown._PLUGIN_SYNTAX`), also after list markers:
+a block's text is a list or a quote, whose items may open an admonition or a container."""
+
+_CLOSE = {
+    "paragraph_open": "paragraph_close",
+    "heading_open": "heading_close",
+    "blockquote_open": "blockquote_close",
+    "bullet_list_open": "bullet_list_close",
+    "ordered_list_open": "ordered_list_close",
+    "list_item_open": "list_item_close",
+    "table_open": "table_close",
+    "thead_open": "thead_close",
+    "tbody_open": "tbody_close",
+    "tr_open": "tr_close",
+}
+
+
+def block_parse(cfg: ChunkerConfig) -> Callable[[str], Sequence[LineToken]]:
+    """The parse of a source block's text alone that the re-opening and the rendering check read
+    where the block has no outline: pulldown-cmark's (:func:`block_tokens`) on that path, where it
+    can, else markdown-it-py's."""
+    from chunker.parse.markdown import markdown_parser
+
+    parse = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse
+    if cfg.parser != "pulldown-cmark" or cfg.syntax == "mdx":
+        return parse
+    nesting = cfg.max_nesting
+
+    def fast_parse(text: str) -> Sequence[LineToken]:
+        tokens = block_tokens(text, nesting)
+        return tokens if tokens is not None else parse(text)
+
+    return fast_parse
+
+
+def block_tokens(text: str, max_nesting: int) -> list[OutlineToken] | None:
+    """markdown-it-py's block tokens of ``text`` parsed alone (see the module's docstring), or None
+    where only markdown-it-py can say: plugin syntax, ``$$``, nesting at the limit."""
+    from chunker.parse.pulldown import _PLUGIN_MARKERS
+
+    if "$$" in text or (any(marker in text for marker in _PLUGIN_MARKERS) and _NESTED_PLUGIN.search(text)):
+        return None
+    import pyromark
+
+    options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
+    builder = _Outliner(text)
+    tokens = builder.run(pyromark.events_with_range(text, options=options, merge_text=True))
+    return None if builder.deepest >= max_nesting - 1 else tokens
+
+
+class _Outliner:
+    """The tokens of one text from its events; ``frames`` holds per open block-level tag its
+    opening token (None for a tag that makes none: a table's head, a cell)."""
+
+    def __init__(self, text: str) -> None:
+        self.data: Any = text if text.isascii() else text.encode("utf-8", "surrogatepass")
+        newline: Any = "\n" if isinstance(self.data, str) else b"\n"
+        self.starts = [0]
+        at = self.data.find(newline)
+        while at != -1:
+            self.starts.append(at + 1)
+            at = self.data.find(newline, at + 1)
+        # markdown-it-py's line count: a final line break opens no line
+        self.nlines = len(self.starts) - 1 if self.starts[-1] == len(self.data) else len(self.starts)
+        self.out: list[OutlineToken] = []
+        self.frames: list[tuple[str, OutlineToken | None, int]] = []
+        """(pulldown-cmark tag, opening token or None, quote depth inside it)."""
+        self.run_open: OutlineToken | None = None
+        """The paragraph of a tight list item whose inline events are being read."""
+        self.run_end = 0
+        self.deepest = 0
+        self.last_item: dict[int, OutlineToken] = {}
+        """The last item of each open list, by the id of the list's opening token."""
+
+    def line(self, offset: int) -> int:
+        return bisect_right(self.starts, offset) - 1
+
+    def span_lines(self, span: dict[str, int]) -> list[int]:
+        start, end = span["start"], span["end"]
+        start = self.skip_white(start, end)
+        first = self.line(start)
+        return [first, max(first + 1, self.line(max(start, end - 1)) + 1)]
+
+    def skip_white(self, start: int, end: int) -> int:
+        """``start`` moved past white space: a range may start at the indentation of a list item,
+        or at the line break before a tab-indented one."""
+        data, white = self.data, _WHITE[type(self.data)]
+        while start < end and data[start : start + 1] in white:
+            start += 1
+        return start
+
+    def blank(self, line: int, quoted: bool) -> bool:
+        return not self.line_text(line).strip(" \t\r\n>" if quoted else " \t\r\n")
+
+    def content_end(self, span: dict[str, int]) -> int:
+        """The line after the last line of ``span`` that holds more than white space."""
+        start, end = span["start"], span["end"]
+        piece = self.data[start:end]
+        end = start + len(piece.rstrip(" \t\r\n" if isinstance(piece, str) else b" \t\r\n"))
+        return self.line(max(start, end - 1)) + 1
+
+    def emit(
+        self, kind: str, nesting: int, line_map: list[int] | None, info: str = "", markup: str = ""
+    ) -> OutlineToken:
+        token = OutlineToken(kind, nesting, line_map, info, markup)
+        self.out.append(token)
+        return token
+
+    def quote_depth(self) -> int:
+        return self.frames[-1][2] if self.frames else 0
+
+    def run(self, events: Any) -> list[OutlineToken]:
+        for event, span in events:
+            if type(event) is str:
+                if event == "Rule":
+                    self.close_run()
+                    self.emit("hr", 0, self.span_lines(span))
+                elif self.frames and self.frames[-1][0] == "Item":
+                    self.inline(span)
+                continue
+            tag = event.get("Start")
+            if tag is not None:
+                name = tag if type(tag) is str else next(iter(tag))
+                if name in _BLOCKS:
+                    self.close_run()
+                    self.start(name, tag, span)
+                elif self.frames and self.frames[-1][0] == "Item":
+                    self.inline(span)
+                    self.frames.append((name, None, self.quote_depth()))
+                else:
+                    self.frames.append((name, None, self.quote_depth()))
+                continue
+            tag = event.get("End")
+            if tag is not None:
+                name = tag if type(tag) is str else next(iter(tag))
+                if name in _BLOCKS:
+                    self.close_run()
+                    self.end(name, span)
+                else:
+                    self.frames.pop()
+                continue
+            if self.frames and self.frames[-1][0] == "Item":
+                self.inline(span)
+        self.close_run()
+        return self.out
+
+    def inline(self, span: dict[str, int]) -> None:
+        """An inline event directly in a list item: part of a tight item's paragraph."""
+        if self.run_open is None:
+            self.run_open = self.emit("paragraph_open", 1, [self.line(span["start"]), 0])
+            self.run_end = span["end"]
+        elif span["end"] > self.run_end:
+            self.run_end = span["end"]
+
+    def close_run(self) -> None:
+        opened = self.run_open
+        if opened is not None and opened.map is not None:
+            opened.map[1] = self.content_end({"start": self.starts[opened.map[0]], "end": self.run_end})
+            self.emit("paragraph_close", -1, None)
+            self.run_open = None
+
+    def start(self, name: str, tag: Any, span: dict[str, int]) -> None:
+        depth = self.quote_depth()
+        if len(self.frames) + 1 > self.deepest:
+            self.deepest = len(self.frames) + 1
+        token: OutlineToken | None = None
+        if name == "Paragraph":
+            token = self.emit("paragraph_open", 1, self.span_lines(span))
+        elif name == "Heading":
+            token = self.emit("heading_open", 1, self.span_lines(span))
+        elif name == "CodeBlock":
+            kind = "code_block" if tag["CodeBlock"] == "Indented" else "fence"
+            self.emit(kind, 0, self.span_lines(span))
+        elif name == "HtmlBlock":
+            self.emit("html_block", 0, self.span_lines(span))
+        elif name == "BlockQuote":
+            token = self.emit("blockquote_open", 1, self.span_lines(span))
+            depth += 1
+        elif name == "List":
+            kind = "ordered_list_open" if tag["List"] is not None else "bullet_list_open"
+            token = self.emit(kind, 1, self.span_lines(span))
+        elif name == "Item":
+            token = self.item(span)
+        elif name == "Table":
+            first, last = self.span_lines(span)
+            token = self.emit("table_open", 1, [first, last])
+        elif name == "TableHead":
+            first = self.line(span["start"])
+            self.emit("thead_open", 1, [first, first + 1])
+            token = self.emit("tr_open", 1, [first, first + 1])
+        elif name == "TableRow":
+            first = self.line(span["start"])
+            table = self.frames[-1][1]
+            if table is not None and table.type == "table_open":  # the first body row
+                assert table.map is not None
+                opened = self.emit("tbody_open", 1, [first, table.map[1]])
+                self.frames.append(("TableBody", opened, depth))
+            token = self.emit("tr_open", 1, [first, first + 1])
+        self.frames.append((name, token, depth))
+
+    def item(self, span: dict[str, int]) -> OutlineToken:
+        start = self.skip_white(span["start"], span["end"])
+        head = self.data[start : start + 24]
+        if isinstance(head, bytes):
+            head = head.decode("utf-8", "replace")
+        if head[:1] in "-*+":
+            info, markup = "", head[0]
+        else:
+            digits = len(head) - len(head.lstrip("0123456789"))
+            info, markup = head[:digits], head[digits : digits + 1]
+        return self.emit("list_item_open", 1, self.span_lines(span), info, markup)
+
+    def item_end(self, first: int, span: dict[str, int], quoted: bool) -> int:
+        """The line a list item's map ends at in markdown-it-py: the first line after its content
+        that is not blank; two lines on for an item with nothing on its marker's line and a blank
+        line after it (markdown-it-py's rule for an empty item)."""
+        line = self.content_end(span)
+        if line == first + 1 and (first + 1 >= self.nlines or self.blank(first + 1, quoted)):
+            rest = self.line_text(first).lstrip(" \t>").lstrip("0123456789").lstrip("-*+.)")
+            if not rest.strip(" \t\r\n"):
+                return min(first + 2, self.nlines)
+        while line < self.nlines and self.blank(line, quoted):
+            line += 1
+        return max(first + 1, line)
+
+    def line_text(self, line: int) -> str:
+        start = self.starts[line]
+        end = self.starts[line + 1] if line + 1 < len(self.starts) else len(self.data)
+        piece = self.data[start:end]
+        return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass")
+
+    def end(self, name: str, span: dict[str, int]) -> None:
+        if name == "Table" and self.frames[-1][0] == "TableBody":
+            self.frames.pop()
+            self.emit("tbody_close", -1, None)
+        _, opened, depth = self.frames.pop()
+        if name == "TableHead":
+            self.emit("tr_close", -1, None)
+            self.emit("thead_close", -1, None)
+            return
+        if opened is None:
+            return
+        assert opened.map is not None
+        if name == "Item":
+            opened.map[1] = self.item_end(opened.map[0], span, depth > 0)
+            parent = self.frames[-1][1] if self.frames else None
+            if parent is not None:
+                self.last_item[id(parent)] = opened
+        elif name == "List":
+            last_item = self.last_item.pop(id(opened), None)
+            if last_item is not None and last_item.map is not None:
+                opened.map[1] = last_item.map[1]
+        self.emit(_CLOSE[opened.type], -1, None)
+
+
+_WHITE: dict[type, Any] = {str: " \t\r\n", bytes: b" \t\r\n"}
+
+_BLOCKS = frozenset(
+    ("Paragraph", "Heading", "CodeBlock", "HtmlBlock", "List", "Item", "Table", "TableHead", "TableRow", "BlockQuote")
+)
