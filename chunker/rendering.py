@@ -17,7 +17,9 @@ parser ended them, and a run of them parses alone as it does in the document. Wi
 options that skips 75 % of the chunks of the shared corpus (21,211 of 28,372 are whole blocks) and
 81 % of the doc set's, and of the pieces, those equivalent by construction are skipped too (5,211 of
 the corpus's 7,151 are, 1,940 parsed; checking all of them flags the same chunks, at the default and at
-max_chars 600). On the markdown-it-py path the source side is not parsed again (the blocks' outlines).
+max_chars 600). On the markdown-it-py path the source side is not parsed again (the blocks' outlines);
+on the pulldown-cmark path a block without an outline, and every piece, is parsed by pulldown-cmark
+(:mod:`chunker.parse.pulldown_outline`: markdown-it-py's tokens, made from pulldown-cmark's events).
 The check then takes 6.7 % of the library's CPU time over the whole shared corpus and 4.3 % on the 73 laws of de-gesetze
 (7.3 % and 5.0 % on the pulldown-cmark path), measured inside the same process; before the outlines
 and the code and numbered-line rules 8.2 % and 8.0 % (bench/E2E.md "Rendering check and re-opening
@@ -70,13 +72,13 @@ def check_rendering(
     side is the document's own tokens: the ones the packer read (``parsed``, by block start
     offset), a block's outline (:mod:`chunker.outline`), or a paragraph's, code block's or split
     table's own shape; only a block with none of these (no outline: the pulldown-cmark path, raw
-    lines, a table without body rows) is parsed again."""
+    lines, a table without body rows) is parsed again, by :func:`chunker.parse.pulldown_outline.block_parse`."""
     by_id = {b.id: b for b in blocks}
     memo: dict[str, tuple[dict[int, Shape], int]] = {}
     """Shapes of each source block and the deepest nesting among them, by block id."""
-    parsers: tuple[Callable[[str], Sequence[LineToken]], Callable[[str], Sequence[LineToken]]] | None = None
-    """The piece's parse (markdown-it-py's on either path: both give the same findings) and the
-    parse of a source block without tokens (pulldown-cmark's on that path, where it can)."""
+    parse: Callable[[str], Sequence[LineToken]] | None = None
+    """The parse of a piece, and of a source block without tokens: markdown-it-py's, or on the
+    pulldown-cmark path pulldown-cmark's in markdown-it-py's shape (where it can)."""
     for chunk in chunks:
         if not is_piece(chunk, by_id) or len(chunk.content_original) > MAX_CHECKED_CHARS:
             continue
@@ -85,12 +87,10 @@ def check_rendering(
             continue
         if _cut_like_text(source, chunk, own) or _by_construction(source, chunk, own):
             continue
-        if parsers is None:
-            from chunker.parse.markdown import markdown_parser
+        if parse is None:
             from chunker.parse.pulldown_outline import block_parse
 
-            parsers = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse, block_parse(cfg)
-        parse, source_parse = parsers
+            parse = block_parse(cfg)
         expected: dict[int, Shape] = {}
         deepest = 0
         for block in own:
@@ -98,7 +98,7 @@ def check_rendering(
                 tokens = (parsed or {}).get(block.start_offset)
                 if tokens is None and block.outline is not None:
                     tokens = block.outline.tokens()
-                block_shapes = _source_shapes(source, block, tokens, source_parse)
+                block_shapes = _source_shapes(source, block, tokens, parse)
                 memo[block.id] = block_shapes, max((len(path) for path, _ in block_shapes.values()), default=0)
             block_shapes, depth = memo[block.id]
             expected.update(block_shapes)

@@ -14,8 +14,9 @@ text, every container its first line lies in:
 
 Quotes need no line of their own: every line of a quote carries its marker. The structure comes
 from the block's outline (the document's own markdown-it tokens, kept by the segmenter), or where
-it has none (the pulldown-cmark path, see :func:`block_structure`) from markdown-it's parse of the
-block (once per block, on the first piece that needs it);
+it has none (the pulldown-cmark path, see :func:`block_structure`) from a parse of the block (once
+per block, on the first piece that needs it; pulldown-cmark's on that path, in markdown-it-py's
+token shape: :mod:`chunker.parse.pulldown_outline`);
 the columns from the source lines, by CommonMark's rule for list items (marker, 1-4 spaces).
 When the block is too large to parse again, uses tabs in the prefix, or a line is lazy, nothing
 is re-opened but a nested fence (the validator's rendering check reports what that changes).
