@@ -32,6 +32,7 @@ nesting limit, link reference definitions (they render as nothing), and blocks o
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
@@ -214,7 +215,50 @@ _SAFE_STARTS = frozenset("(\"'„“«¿¡§")
 
 
 def _opens_no_block(text: str) -> bool:
-    """Whether a line starting with ``text`` (not indented) can open no block but a paragraph."""
+    """Whether a line starting with ``text`` (not indented) can open no block but a paragraph:
+    its first characters open none, and the next line does not make the first one the start of
+    another block: a definition list's term (``: text`` or ``~ text`` under it, or after one blank
+    line), a heading (a setext underline under it or a later line of its paragraph) or a table's
+    header (a delimiter row). Inside a paragraph of the source none of these can follow (each
+    would have ended the paragraph or made it a heading), but a piece may start at the
+    paragraph's last line with a definition after the blank line below it."""
+    return _first_opens_no_block(text) and not _second_line_opens(text)
+
+
+def _second_line_opens(text: str) -> bool:
+    """Whether the lines after the first of ``text`` may turn it into another block's start."""
+    end = text.find("\n")
+    if end == -1:
+        return False
+    stop = text.find("\n", end + 1)
+    line = text[end + 1 :] if stop == -1 else text[end + 1 : stop]
+    body = line.strip(" \t")
+    if not body and stop != -1:  # a definition may follow its term after one blank line
+        after = text.find("\n", stop + 1)
+        definition = text[stop + 1 :] if after == -1 else text[stop + 1 : after]
+    else:
+        definition = line
+    if _is_definition(definition):
+        return True  # mdit-py-plugins' deflist: the first line is a term
+    if len(line) - len(line.lstrip(" \t")) >= 4 or not body:
+        return False
+    if "|" in text[:end] and "-" in body and not body.strip("|:- \t"):
+        return True  # a table's delimiter row
+    blank = _BLANK_LINE.search(text)
+    return _UNDERLINE.search(text, 0, blank.start() if blank else len(text)) is not None
+
+
+def _is_definition(line: str) -> bool:
+    body = line.lstrip(" \t")
+    return body[:1] in (":", "~") and body[1:2] in (" ", "\t") and bool(body[2:].strip(" \t"))
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|$)")
+_UNDERLINE = re.compile(r"\n {0,3}(?:=+|-+)[ \t]*(?:\n|$)")
+"""A setext underline: under the lines before it (in one paragraph) it makes them a heading."""
+
+
+def _first_opens_no_block(text: str) -> bool:
     head = text[:1]
     if head.isalpha() or head in _SAFE_STARTS:
         return True

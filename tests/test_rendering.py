@@ -256,6 +256,13 @@ def test_a_line_said_to_open_no_block_parses_as_a_paragraph(head: str, tail: str
     assert not tokens or tokens[0].type == "paragraph_open" or setext, text
 
 
+@pytest.mark.parametrize("text", ["0\n~ text", "Abc\n: text", "2\n\n: text", "0\n-", "6\n:\n-", "a|\n|-"])
+def test_a_line_made_another_block_by_the_lines_after_it_is_not_said_to_open_none(text: str) -> None:
+    # a definition under it (or after one blank line), a setext underline, a delimiter row
+    assert markdown_parser(ChunkerConfig().max_nesting).parse(text)[0].type != "paragraph_open"
+    assert not rendering._opens_no_block(text)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=" \tx-1.`>\n", min_size=1, max_size=10))
 def test_a_line_said_to_be_indented_code_parses_as_code(text: str) -> None:
