@@ -135,8 +135,9 @@ class _Outliner:
     def content_end(self, span: dict[str, int]) -> int:
         """The line after the last line of ``span`` that holds more than white space."""
         start, end = span["start"], span["end"]
-        piece = self.data[start:end]
-        end = start + len(piece.rstrip(" \t\r\n" if isinstance(piece, str) else b" \t\r\n"))
+        data, white = self.data, _WHITE[type(self.data)]
+        while end > start and data[end - 1 : end] in white:
+            end -= 1
         return self.line(max(start, end - 1)) + 1
 
     def emit(
@@ -150,37 +151,37 @@ class _Outliner:
         return self.frames[-1][2] if self.frames else 0
 
     def run(self, events: Any) -> list[OutlineToken]:
+        frames, inline, blocks = self.frames, self.inline, _BLOCKS
         for event, span in events:
             if type(event) is str:
                 if event == "Rule":
                     self.close_run()
                     self.emit("hr", 0, self.span_lines(span))
-                elif self.frames and self.frames[-1][0] == "Item":
-                    self.inline(span)
+                elif frames and frames[-1][0] == "Item":
+                    inline(span)
                 continue
             tag = event.get("Start")
             if tag is not None:
                 name = tag if type(tag) is str else next(iter(tag))
-                if name in _BLOCKS:
+                if name in blocks:
                     self.close_run()
                     self.start(name, tag, span)
-                elif self.frames and self.frames[-1][0] == "Item":
-                    self.inline(span)
-                    self.frames.append((name, None, self.quote_depth()))
-                else:
-                    self.frames.append((name, None, self.quote_depth()))
+                    continue
+                if frames and frames[-1][0] == "Item":
+                    inline(span)
+                frames.append((name, None, frames[-1][2] if frames else 0))
                 continue
             tag = event.get("End")
             if tag is not None:
                 name = tag if type(tag) is str else next(iter(tag))
-                if name in _BLOCKS:
+                if name in blocks:
                     self.close_run()
                     self.end(name, span)
                 else:
-                    self.frames.pop()
+                    frames.pop()
                 continue
-            if self.frames and self.frames[-1][0] == "Item":
-                self.inline(span)
+            if frames and frames[-1][0] == "Item":
+                inline(span)
         self.close_run()
         return self.out
 
