@@ -90,6 +90,23 @@ def _untitled(blocks: Sequence[Block]) -> list[Diagnostic]:
     return out
 
 
+def _unclosed(blocks: Sequence[Block]) -> list[Diagnostic]:
+    """A warning per ``:::`` or ``///`` container never closed: it ends before the next heading (or
+    at the end of the document), :mod:`chunker.parse.plugins`."""
+    out: list[Diagnostic] = []
+    for block in blocks:
+        frame = block.frame
+        if block.kind == "container" and frame is not None and not frame[1]:
+            opening = frame[0].lstrip(" \t")
+            if opening.startswith((":::", "///")):
+                message = (
+                    f"the container {opening[:60]!r} is never closed (no {opening[:3]!r} line of its own): "
+                    f"it ends at line {block.end_line}, before the next heading or at the end of the document"
+                )
+                out.append(Diagnostic("warning", "container-unclosed", message, line=block.start_line))
+    return out
+
+
 def chunk_blocks(
     text: str,
     blocks: tuple[Block, ...],
@@ -120,6 +137,7 @@ def chunk_blocks(
     skipped.extend(grouping.skipped)
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
     found.extend(_untitled(blocks))
+    found.extend(_unclosed(blocks))
     if not text or text.isspace():  # not text.strip(), which copies the whole text
         found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
     elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:

@@ -175,18 +175,19 @@ def test_a_slash_block_keeps_its_title_and_closing_line_in_every_piece_nested_bl
     assert not any(c.content_original.rstrip().endswith(("/// note | Remember this", "/// tip")) for c in result.chunks)
 
 
-def test_a_slash_line_of_prose_or_an_unclosed_slash_block_is_no_container() -> None:
+def test_a_slash_line_of_prose_is_no_container_and_an_unclosed_slash_block_ends_before_the_next_heading() -> None:
     text = "## A\n\n/// Create a new pool.\n\nText.\n\n///\n\n/// note\n\nOpen.\n\n## B\n\nMore.\n"
     result = chunk_markdown(text, CFG, "p", "p.md")
     assert [c.section for c in result.chunks] == ["A", "B"]
-    assert not [b for b in result.blocks if b.kind == "container"]
+    assert [(b.start_line, b.end_line) for b in result.blocks if b.kind == "container"] == [(9, 11)]
+    assert [d.line for d in result.diagnostics.warnings if d.code == "container-unclosed"] == [9]
 
 
-def test_an_unclosed_colon_line_is_no_container_and_does_not_swallow_the_next_sections() -> None:
+def test_an_unclosed_colon_container_does_not_swallow_the_next_sections() -> None:
     text = "## A\n\n::: note\n\nText.\n\n## B\n\nMore.\n"
     result = chunk_markdown(text, CFG, "u", "u.md")
     assert [c.section for c in result.chunks] == ["A", "B"]
-    assert not [b for b in result.blocks if b.kind == "container"]
+    assert [(b.start_line, b.end_line) for b in result.blocks if b.kind == "container"] == [(3, 5)]
 
 
 def test_a_lead_in_stays_with_the_first_items_of_a_list_that_does_not_fit_with_it() -> None:

@@ -14,7 +14,9 @@ Why a cut there gives the tokens of the whole-document parse (the argument of
 except those that search on for an end marker, and of those only ``$$`` math can fail where its end
 lies past the cut (a document with ``$$`` is parsed whole, :class:`chunker.parse.PulldownTokens`).
 A cut is made only at a line that is a top-level ATX heading in both parses: in pulldown-cmark's
-parse of the whole body and in markdown-it-py's parse of the stretch up to and including that line.
+parse of the whole body and in markdown-it-py's parse of the stretch up to and including that line,
+with no ``:::`` or ``///`` container left unclosed before it in the stretch (one that a closing line
+past the heading would close in the whole document, the heading inside it).
 Between a cut and the next plugin line there is no plugin syntax, where both parsers give the same
 blocks (``bench/parser_diff.py``, ``tests/test_pulldown.py``).
 """
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 from chunker.config import ChunkerConfig
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
+from chunker.parse.plugins import unclosed_at
 from chunker.parse.token import BlockToken
 
 __all__ = ["mixed_pieces"]
@@ -83,8 +86,10 @@ def _stretch(
     doc: ParsedDocument, cfg: ChunkerConfig, start: int, after: Sequence[int]
 ) -> tuple[list[BlockToken], int] | None:
     """markdown-it-py's tokens of the lines from ``start`` up to the first of the headings ``after``
-    that it also parses as a top-level ATX heading (the rest of the document when none of the first
-    :data:`TRIES` is one), and the line it ends at; None at the nesting limit."""
+    that it also parses as a top-level ATX heading with no container left unclosed before it (which
+    a closing line past the heading may close, :func:`chunker.parse.plugins.unclosed_at`); the rest of
+    the document when none of the first :data:`TRIES` is one; and the line it ends at; None at the
+    nesting limit."""
     text, starts = doc.text, doc.line_starts
     lead, offset = (start, 0) if start == doc.body_start_line else (0, start)
     for end in after[:TRIES]:
@@ -93,7 +98,7 @@ def _stretch(
         if tokens is None:
             return None
         cut = _heading_at(tokens, end - offset)
-        if cut is not None:
+        if cut is not None and unclosed_at(tokens) is None:  # a container open past the heading
             return _shifted(tokens[:cut], offset), end
     tokens = _parse("\n" * lead + text[starts[start] :], cfg)
     return None if tokens is None else (_shifted(tokens, offset), len(starts))

@@ -18,6 +18,7 @@ from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
+from chunker.parse.plugins import unclosed_at
 
 __all__ = ["PIECE_CHARS", "BlockTokens"]
 
@@ -113,9 +114,13 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     HTML blocks end at the end of the input when the marker is missing (they would cover the
     heading, so it would not be a heading), and only a
     ``$$`` math block *fails* when its end is missing: in the whole document it could find one
-    past the piece. So the heading must come before the first ``$$`` of the piece."""
+    past the piece. So the heading must come before the first ``$$`` of the piece. A ``:::`` or
+    ``///`` container never closed in the piece ends before a heading, where in the whole document
+    a closing line past the piece may close it (:mod:`chunker.parse.plugins`): the heading must
+    come before such a container too."""
     dollars = piece.find("$$")
-    for index in range(len(tokens) - 1, 0, -1):
+    unclosed = unclosed_at(tokens)
+    for index in range(len(tokens) - 1 if unclosed is None else unclosed - 1, 0, -1):
         token = tokens[index]
         if token.level != 0 or token.type != "heading_open" or not token.markup.startswith("#"):
             continue

@@ -2,11 +2,15 @@
 (the parser, the token-identity checks and the tests build the same parser from here).
 
 - ``dollarmath``: ``$$`` math blocks;
-- ``container``: ``:::name title`` ... ``:::`` blocks of VitePress, Docusaurus and markdown-it-container
-  (any name), accepted only when a closing ``:::`` line comes before the next ATX heading: an unclosed
-  one would swallow the rest of the document, headings included;
+- ``container``: ``:::name title`` ... ``:::`` blocks of VitePress, Docusaurus, MyST's colon fences
+  (``:::{note}``) and markdown-it-container (any name). A heading inside one is part of it (the example
+  of a ``:::{myst-example}``, a section of a ``::: details``): it opens no section. An unclosed one
+  would swallow the rest of the document, headings included, so a container never closed ends before
+  the next ATX heading (or at the end of the input); so does one whose closing line comes only after a
+  heading and another opening line of at least as many markers (the closing line is that container's).
+  Such a container's opening token has ``meta["unclosed"]`` (:func:`unclosed_at`);
 - ``container`` again, with the marker ``/``: ``/// name | title`` ... ``///`` blocks of PyMdown Extensions
-  (``pymdownx.blocks``: admonitions, tabs, details in MkDocs sites), accepted on the same terms; the name
+  (``pymdownx.blocks``: admonitions, tabs, details in MkDocs sites), ended on the same terms; the name
   must be a word followed by nothing or by ``|`` and a title, so that a ``/// comment`` line of prose is no
   block;
 - ``admon``: ``!!! type "title"``, ``??? type``, ``???+ type`` admonitions with an indented body;
@@ -22,11 +26,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
 
-__all__ = ["ATTRS_RESOLVE_RULE", "CONTAINER_MARKERS", "CONTAINER_RULE", "SLASH_CONTAINER_RULE", "use_block_plugins"]
+__all__ = [
+    "ATTRS_RESOLVE_RULE",
+    "CONTAINER_MARKERS",
+    "CONTAINER_RULE",
+    "SLASH_CONTAINER_RULE",
+    "unclosed_at",
+    "use_block_plugins",
+]
 
 CONTAINER_RULE = "container_block"
 """Name of the ``:::`` container rule (tokens ``container_block_open``/``_close``)."""
@@ -36,6 +48,7 @@ CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_ope
 """The marker character of each container's opening token: its closing line is a run of it."""
 
 _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 
 
 ATTRS_BLOCK_RULE = "attr"
@@ -56,9 +69,9 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
 
     md.use(dollarmath_plugin)
     container_plugin(md, CONTAINER_RULE.removeprefix("container_"), validate=_any_name)
-    _closed_only(md, CONTAINER_RULE, ":")
+    _bounded(md, CONTAINER_RULE, ":", _any_name)
     container_plugin(md, SLASH_CONTAINER_RULE.removeprefix("container_"), marker="/", validate=_block_name)
-    _closed_only(md, SLASH_CONTAINER_RULE, "/")
+    _bounded(md, SLASH_CONTAINER_RULE, "/", _block_name)
     md.use(admon_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False)
     md.use(deflist_plugin)
@@ -95,9 +108,19 @@ def _block_name(params: str, *args: Any) -> bool:
     return _BLOCK_NAME.fullmatch(params) is not None
 
 
-def _closed_only(md: MarkdownIt, name: str, marker: str) -> None:
-    """The container rule ``name``, refusing an opening line that no closing line of at least as
-    many ``marker`` characters follows before the next ATX heading (or the end)."""
+def unclosed_at(tokens: Sequence[Any]) -> int | None:
+    """Index of the first container opening in ``tokens`` that was never closed (it ends before a
+    heading or at the end of the input), or None. In a piece of a document cut at a heading, such
+    a container may be closed past the cut: the piece's tokens from there on are not the document's."""
+    for index, token in enumerate(tokens):
+        if token.nesting == 1 and token.meta and token.meta.get("unclosed") and token.type in CONTAINER_MARKERS:
+            return index
+    return None
+
+
+def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool]) -> None:
+    """The container rule ``name``, ending a container never closed before the next ATX heading
+    (see the module's docstring) and marking its opening token ``meta["unclosed"]``."""
     from markdown_it.rules_block.state_block import StateBlock
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == name)
@@ -108,25 +131,50 @@ def _closed_only(md: MarkdownIt, name: str, marker: str) -> None:
         pos = state.bMarks[start_line] + state.tShift[start_line]
         if pos >= len(src) or src[pos] != marker:
             return False
-        run = len(src[pos : state.eMarks[start_line]]) - len(src[pos : state.eMarks[start_line]].lstrip(marker))
+        opening = src[pos : state.eMarks[start_line]]
+        run = len(opening) - len(opening.lstrip(marker))
         if run < 3:
             return False
-        fence = ""  # the marker run of a code fence open at this line
-        for line in range(start_line + 1, end_line):
-            text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
-            if text[:3] in ("```", "~~~"):
-                run_of_fence = text[: len(text) - len(text.lstrip(text[0]))]
-                if not fence:
-                    fence = run_of_fence
-                elif run_of_fence.startswith(fence) and run_of_fence == text:
-                    fence = ""
-                continue
-            if fence:
-                continue
-            if len(text) >= run and text == marker * len(text):
-                return bool(original(state, start_line, end_line, silent))
-            if text.startswith("#") and state.sCount[line] < 4:
-                return False
-        return False
+        end = _unclosed_end(state, start_line, end_line, marker, run, valid)
+        if end is None or silent:
+            return bool(original(state, start_line, end_line, silent))
+        first = len(state.tokens)
+        found = bool(original(state, start_line, end, silent))
+        if found and first < len(state.tokens):
+            state.tokens[first].meta["unclosed"] = True
+        return found
 
     md.block.ruler.at(name, container, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+
+
+def _unclosed_end(
+    state: Any, start_line: int, end_line: int, marker: str, run: int, valid: Callable[[str], bool]
+) -> int | None:
+    """None when the container opened on ``start_line`` with ``run`` markers is closed; else the
+    line it ends before: the first ATX heading after it (``end_line`` when none). Closed means: a
+    line of at least ``run`` markers alone follows (where the container rule closes it, in a code
+    fence too), and no heading comes before it that is followed by another opening line of at least
+    ``run`` markers (then the closing line is that container's, and this one was left open).
+    Headings and opening lines inside code fences are none."""
+    src = state.src
+    fence = ""  # the marker run of a code fence open at this line
+    heading: int | None = None
+    rival = False  # an opening line of at least ``run`` markers after the heading
+    for line in range(start_line + 1, end_line):
+        text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
+        if text.startswith(marker) and state.sCount[line] - state.blkIndent < 4:
+            markers = len(text) - len(text.lstrip(marker))
+            if markers >= run and markers == len(text):
+                return heading if heading is not None and rival else None
+            if markers >= run and heading is not None and not fence and valid(text[markers:]):
+                rival = True
+            continue
+        if text[:3] in ("```", "~~~"):
+            run_of_fence = text[: len(text) - len(text.lstrip(text[0]))]
+            if not fence:
+                fence = run_of_fence
+            elif run_of_fence.startswith(fence) and run_of_fence == text:
+                fence = ""
+        elif not fence and heading is None and state.sCount[line] < 4 and _ATX.match(text):
+            heading = line
+    return heading if heading is not None else end_line

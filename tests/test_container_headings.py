@@ -1,0 +1,125 @@
+"""A heading inside a container (``:::``, ``///``, MyST colon fences) is part of the container: it opens
+no section and never enters a heading path. A container never closed ends before the next heading."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.parse import BlockTokens, read_document
+from chunker.pipeline import chunk_markdown
+
+CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False)
+
+
+def containers(text: str) -> list[tuple[int, int]]:
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    return [(b.start_line, b.end_line) for b in result.blocks if b.kind == "container"]
+
+
+def paths(text: str, cfg: ChunkerConfig = CFG) -> list[tuple[str, str]]:
+    """(heading path, first line) of every chunk."""
+    result = chunk_markdown(text, cfg, "p", "p.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    return [(" > ".join(h.text for h in c.header_path), c.content_original.split("\n")[0]) for c in result.chunks]
+
+
+def test_a_heading_inside_a_colon_container_opens_no_section() -> None:
+    text = "::: tip Example\n# Inside title\n\nbody\n:::\n\n## Real\n\nreal text\n"
+    assert containers(text) == [(1, 5)]
+    assert paths(text) == [("", "::: tip Example"), ("Real", "## Real")]
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert result.chunks[0].content_original == "::: tip Example\n# Inside title\n\nbody\n:::"
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "container-unclosed"]
+
+
+@pytest.mark.parametrize(
+    "container",
+    [
+        ":::{myst-example}\n# My nifty title\n\nSome **text**!\n:::\n",
+        "::::{myst-to-html}\n:extensions: colon_fence\n\n# My nifty title\n\n:::{admonition} T\nText\n:::\n\n::::\n",
+        "/// details | Show more\n## A section of the details\n\nText.\n///\n",
+        "!!! note\n    # Inside an admonition\n\n    Text.\n",
+        "> # Inside a quote\n>\n> Text.\n",
+        "- # Inside a list item\n\n  Text.\n",
+    ],
+)
+def test_headings_nested_in_any_container_stay_out_of_the_heading_path(container: str) -> None:
+    text = f"# Guide\n\nIntro.\n\n## Usage\n\nLead.\n\n{container}\n## Next\n\nMore.\n"
+    found = paths(text)
+    assert {path for path, _ in found} == {"Guide", "Guide > Usage", "Guide > Next"}, found
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    holder = next(c for c in result.chunks if container.split("\n")[0] in c.content_original)
+    assert [h.text for h in holder.header_path] == ["Guide", "Usage"]
+
+
+def test_an_oversize_container_with_a_heading_is_split_between_its_inner_blocks_title_repeated() -> None:
+    body = "".join(f"Paragraph {k}. {'Words that fill the example. ' * 12}\n\n" for k in range(4))
+    text = f"## Usage\n\nLead.\n\n:::{{myst-example}}\n# Example title\n\n{body}:::\n\n## Next\n\nMore.\n"
+    cfg = replace(CFG, max_chars=800, target_chars=600)
+    result = chunk_markdown(text, cfg, "p", "p.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    holders = [c for c in result.chunks if "Paragraph" in c.content_original]
+    assert len(holders) >= 2
+    for chunk in holders:
+        assert [h.text for h in chunk.header_path] == ["Usage"]
+        lines = chunk.content_original.split("\n")
+        assert ":::{myst-example}" in lines and ":::" in lines  # opened and closed in every piece
+    assert [h.text for h in result.chunks[-1].header_path] == ["Next"]
+
+
+def test_an_unclosed_colon_container_ends_before_the_next_heading_with_a_warning() -> None:
+    text = "## A\n\n::: note\n\nText.\n\n## B\n\nMore.\n"
+    result = chunk_markdown(text, CFG, "u", "u.md")
+    assert [c.section for c in result.chunks] == ["A", "B"]
+    assert containers(text) == [(3, 5)]
+    warnings = [d for d in result.diagnostics.warnings if d.code == "container-unclosed"]
+    assert [d.line for d in warnings] == [3]
+
+
+def test_a_closing_line_after_a_heading_and_another_opening_is_that_containers() -> None:
+    text = "## A\n\n::: tip\n\nnever closed\n\n## B\n\n::: warning\nx\n:::\n\n## C\n\nEnd.\n"
+    result = chunk_markdown(text, CFG, "u", "u.md")
+    assert [c.section for c in result.chunks] == ["A", "B", "C"]
+    assert containers(text) == [(3, 5), (9, 11)]
+    assert [d.line for d in result.diagnostics.warnings if d.code == "container-unclosed"] == [3]
+
+
+def test_a_comment_in_a_code_fence_or_a_hash_word_is_no_heading_that_ends_an_unclosed_container() -> None:
+    text = "## A\n\n::: tip\n#hashtag text\n\n```sh\n# comment\n```\n\nText.\n\n## B\n\nMore.\n"
+    assert containers(text) == [(3, 10)]
+    assert [path for path, _ in paths(text)] == ["A", "B"]
+
+
+FRAGMENTS = [
+    "# Top",
+    "## Section",
+    "### Deep",
+    "::: tip Title",
+    ":::: details",
+    ":::{note}",
+    ":::",
+    "::::",
+    "/// note | T",
+    "///",
+    "text line",
+    "```",
+    "- item",
+    "> quote",
+]
+
+
+def test_pieces_of_a_document_with_containers_and_headings_give_the_whole_parse() -> None:
+    """The piecewise parse cuts at headings: a container closed past a cut must not end there."""
+    rnd = random.Random(15)
+    cfg = ChunkerConfig()
+    for _ in range(300):
+        parts = [rnd.choice(FRAGMENTS) for _ in range(rnd.randint(1, 40))]
+        text = "".join(p + rnd.choice(["\n", "\n\n"]) for p in parts)
+        doc = read_document(text, cfg)
+        whole = next(iter(BlockTokens(doc, cfg, piece_chars=None)))
+        pieces = [t for piece in BlockTokens(doc, cfg, piece_chars=rnd.randint(10, 60)) for t in piece]
+        assert pieces == whole, text
