@@ -90,12 +90,18 @@ def numbered_heading(line: str) -> tuple[int, str] | None:
 
 
 def caps_heading(line: str) -> bool:
-    """An ALL-CAPS line (Cyrillic or Latin) of reasonable length."""
+    """An ALL-CAPS line (Cyrillic or Latin) of reasonable length.
+
+    Every letter must have a case: a line of a script without case (Chinese, Japanese, Arabic ...) that
+    holds a few capitals (``使用 HTTP 协议发送请求。``) is a sentence, not a capitalised title.
+    """
     stripped = line.strip()
     if not stripped or len(stripped) > MAX_HEADING_CHARS or len(stripped.split()) > MAX_HEADING_WORDS:
         return False
-    cased = [c for c in stripped if c.isalpha() and c.lower() != c.upper()]
-    return len(cased) >= MIN_CAPS_LETTERS and all(c.isupper() for c in cased)
+    letters = [c for c in stripped if c.isalpha()]
+    if any(c.lower() == c.upper() for c in letters):
+        return False
+    return len(letters) >= MIN_CAPS_LETTERS and all(c.isupper() for c in letters)
 
 
 def _numbered_depth(line: str) -> int:

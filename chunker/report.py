@@ -59,7 +59,7 @@ def render_run(
             if hidden:
                 warned = sum(1 for d in hidden if _warnings(d))
                 note = f", {warned} of them with warnings (counted here)" if warned else ""
-                out.print(f"{len(hidden)} unchanged document(s) not listed{note}; --verbose lists every one")
+                out.print(f"{_hidden_phrase(hidden)} not listed{note}; --verbose lists every one")
             for line in grouped_findings(summary):
                 out.print(line)
     return summary
@@ -71,6 +71,15 @@ def escape(text: str) -> str:
     from rich.markup import escape as rich_escape
 
     return rich_escape(text)
+
+
+def _hidden_phrase(hidden: list[DocOutcome]) -> str:
+    """``5 unchanged document(s)``, or ``7 document(s) (5 unchanged, 2 rebuilt)`` when statuses differ."""
+    counts = {status: sum(1 for d in hidden if d.status == status) for status in STATUS_ORDER}
+    parts = [f"{n} {status}" for status, n in counts.items() if n]
+    if len(parts) == 1:
+        return f"{parts[0]} document(s)"
+    return f"{len(hidden)} document(s) ({', '.join(parts)})"
 
 
 class _LazyConsole:

@@ -220,10 +220,27 @@ def test_the_shape_of_a_numbered_heading(line: str, expected: tuple[int, str] | 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    [("ОБЩИЕ ПОЛОЖЕНИЯ", True), ("FAQ AND NOTES 2", True), ("Общие положения", False), ("OK", False), ("123", False)],
+    [
+        ("ОБЩИЕ ПОЛОЖЕНИЯ", True),
+        ("FAQ AND NOTES 2", True),
+        ("Общие положения", False),
+        ("OK", False),
+        ("123", False),
+        # a sentence of a script without case that holds an acronym is no capitalised title
+        ("使用 HTTP 协议发送请求。", False),
+        ("这是一个 API 说明。", False),
+        ("APIリファレンス", False),
+    ],
 )
 def test_the_shape_of_an_all_caps_heading(line: str, expected: bool) -> None:
     assert caps_heading(line) is expected
+
+
+def test_chinese_paragraphs_with_acronyms_are_no_sections() -> None:
+    text = "这是一个 API 说明。\n\n第二段文字，没有标题。\n\n使用 HTTP 协议发送请求。\n\n更多内容在这里。\n"
+    result = chunk_text(text, CFG, "zh", "zh.txt")
+    assert {chunk.section for chunk in result.chunks} == {"zh"}
+    assert not [d for d in result.diagnostics.warnings if d.code == "orphan-heading"]
 
 
 def test_every_block_is_an_exact_slice_of_the_text() -> None:

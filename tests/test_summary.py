@@ -69,6 +69,16 @@ def test_the_table_lists_only_documents_that_changed_failed_or_have_findings(
     assert len([line for line in out.splitlines() if line.startswith("│")]) == 7
 
 
+def test_the_note_on_documents_not_listed_names_their_real_status(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output(capsys)
+    out, _ = output(capsys, "--force", code=1)
+    assert any(line.startswith("7 documents (7 rebuilt)") for line in out.splitlines())
+    assert "unchanged document(s) not listed" not in out
+    assert "6 rebuilt document(s) not listed; --verbose lists every one" in out
+
+
 def test_findings_are_repeated_after_the_table_grouped_by_code(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out, err = output(capsys, code=1)
     assert "kitchen.md:48: error: unclosed-fence" in err
