@@ -29,8 +29,13 @@ TEMPORARY = re.compile(r"^\.(?:chunks|meta|report)\.json\..+\.tmp$")
 _ARTIFACTS = ("chunks.json", "report.json")
 
 
-def owned(folder: Path) -> bool:
-    """Whether ``folder`` is a document folder chunker wrote: report.json records meta.json's sha256."""
+def owned(folder: Path, doc_id: str | None = None) -> bool:
+    """Whether ``folder`` is a document folder chunker wrote: report.json records meta.json's sha256.
+
+    With ``doc_id``, also whether it is the folder of that id: its meta.json records the id. A folder
+    of another output root nested in this one (``--out out/chunks`` before ``--out out``) holds the
+    ids of that root (``a``, not ``chunks/a``): it is chunker's, but not this root's to remove.
+    """
     import orjson
 
     try:
@@ -39,7 +44,15 @@ def owned(folder: Path) -> bool:
     except (OSError, orjson.JSONDecodeError):
         return False
     hashes = report.get("artifacts") if isinstance(report, dict) else None
-    return isinstance(hashes, dict) and hashes.get("meta.json") == hashlib.sha256(meta).hexdigest()
+    if not (isinstance(hashes, dict) and hashes.get("meta.json") == hashlib.sha256(meta).hexdigest()):
+        return False
+    if doc_id is None:
+        return True
+    try:
+        recorded = orjson.loads(meta)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(recorded, dict) and recorded.get("stem") == doc_id
 
 
 @dataclass(slots=True)

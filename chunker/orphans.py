@@ -22,7 +22,7 @@ def orphan_outcomes(out_dir: Path, stems: set[str], check: bool) -> list[DocOutc
     for entry in orphan_folders(out_dir, stems):
         display = output_display(entry)
         message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
-        stem = entry.relative_to(out_dir).as_posix()
+        stem = _doc_id(entry, out_dir)
         stale.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
     return stale
 
@@ -32,12 +32,19 @@ def foreign_folder_notes(out_dir: Path, stems: set[str]) -> list[str]:
     left alone, said out loud."""
     from chunker.leftovers import owned
 
-    return [
-        f"{output_display(entry)}: holds a meta.json but no report.json of chunker's that matches it: "
-        "not a document folder of chunker's, left alone"
-        for entry in _orphan_candidates(out_dir, stems)
-        if not owned(entry)
-    ]
+    notes: list[str] = []
+    for entry in _orphan_candidates(out_dir, stems):
+        if not owned(entry):
+            notes.append(
+                f"{output_display(entry)}: holds a meta.json but no report.json of chunker's that matches it: "
+                "not a document folder of chunker's, left alone"
+            )
+        elif not owned(entry, _doc_id(entry, out_dir)):
+            notes.append(
+                f"{output_display(entry)}: a document folder of another output folder (its meta.json records "
+                "another id): left alone"
+            )
+    return notes
 
 
 def leftover_outcomes(out_dir: Path, check: bool, notes: list[str]) -> list[DocOutcome]:
@@ -81,7 +88,11 @@ def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
     sub-documents go before it). Only these are ever removed."""
     from chunker.leftovers import owned
 
-    return [entry for entry in _orphan_candidates(out_dir, stems) if owned(entry)]
+    return [entry for entry in _orphan_candidates(out_dir, stems) if owned(entry, _doc_id(entry, out_dir))]
+
+
+def _doc_id(folder: Path, out_dir: Path) -> str:
+    return folder.relative_to(out_dir).as_posix()
 
 
 def out_dir_of(folder: Path, stem: str) -> Path:
@@ -113,7 +124,7 @@ def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
     removed: list[DocOutcome] = []
     for entry in orphan_folders(out_dir, stems):
         display = output_display(entry)
-        stem = entry.relative_to(out_dir).as_posix()
+        stem = _doc_id(entry, out_dir)
         try:
             remove_document_folder(entry, out_dir)
             removed.append(DocOutcome(stem, display, "removed", EXIT_OK))

@@ -17,7 +17,7 @@ from typing import Any
 from chunker.config import ChunkerConfig
 from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
-from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION
+from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, UsageError
 from chunker.freshness import Previous, changed_artifacts, read_previous, unchanged
 from chunker.lookup import find_source
 from chunker.models import ChunkingResult, Diagnostic
@@ -199,6 +199,7 @@ def run(
     process, then as ``progress()`` after each one. A run that writes holds the lock of
     ``out_dir`` throughout (:func:`~chunker.writer.run_lock`) and makes what it wrote durable at
     its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`)."""
+    _refuse_output_in_sources(sources_dir, out_dir)
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
@@ -236,6 +237,17 @@ def run(
     if not stems:
         notes.extend(_unmatched_overrides(settings, [s.stem for s in sources]))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
+
+
+def _refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> None:
+    """The output folder may not be the sources folder or lie inside it: artifacts (and exported
+    Markdown) would land among the sources, and the next run would read them as documents."""
+    sources, out = sources_dir.resolve(), out_dir.resolve()
+    if out == sources or sources in out.parents:
+        raise UsageError(
+            f"the output folder {output_display(out_dir)} lies inside the sources folder {sources_dir}: "
+            "choose an output folder outside it (--out)"
+        )
 
 
 def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:

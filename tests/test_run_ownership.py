@@ -11,6 +11,7 @@ import pytest
 
 from chunker import writer
 from chunker.config import ChunkerConfig
+from chunker.errors import UsageError
 from chunker.runner import run
 from chunker.settings import Settings
 from chunker.summary import RunSummary
@@ -57,6 +58,28 @@ def test_an_orphaned_document_folder_of_ours_is_still_removed(tmp_path: Path) ->
     summary = full_run(sources, out)
     assert [d.stem for d in summary.documents if d.status == "removed"] == ["old"]
     assert not (out / "old").exists()
+
+
+def test_the_document_folders_of_a_nested_output_folder_are_not_orphans_of_the_outer_one(tmp_path: Path) -> None:
+    # `--out out/chunks` then `--out out`: out/chunks/g is chunker's, but the folder of id "g" of another
+    # output root, not of id "chunks/g" here; the outer run leaves it alone and says so
+    sources, _ = setup(tmp_path)
+    out = tmp_path / "out"
+    assert full_run(sources, out / "chunks").exit_code == 0
+    summary = full_run(sources, out)
+    assert summary.exit_code == 0
+    assert not [d for d in summary.documents if d.status == "removed"]
+    assert (out / "chunks" / "g" / "chunks.json").is_file()
+    assert any("chunks/g" in w and "another output folder" in w for w in summary.warnings)
+    assert full_run(sources, out, check=True).exit_code == 0  # nothing stale either
+
+
+@pytest.mark.parametrize("inside", [".", "chunks"])
+def test_an_output_folder_inside_the_sources_is_refused(tmp_path: Path, inside: str) -> None:
+    sources, _ = setup(tmp_path)
+    with pytest.raises(UsageError, match="inside the sources folder"):
+        full_run(sources, sources / inside)
+    assert sorted(p.name for p in sources.iterdir()) == ["g.md"]
 
 
 def test_a_same_length_hand_edit_of_chunks_json_is_repaired_by_a_plain_run(tmp_path: Path) -> None:
