@@ -167,7 +167,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     try:
         return as_type(hint, value)
     except WrongTypeError as exc:
-        raise ConfigError(f"'{key}' must be {exc.expected}, got {shown(exc.value)}", path=f"{where}: {key}") from None
+        raise ConfigError(f"must be {exc.expected}, got {shown(exc.value)}", path=f"{where}: {key}") from None
 
 
 def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerConfig:

@@ -67,7 +67,7 @@ def _eval_settings(data: Any, where: str) -> EvalSettings:
         try:
             values[key] = as_type(hints[key], value)
         except WrongTypeError as exc:
-            message = f"'{key}' must be {exc.expected}, got {shown(exc.value)}"
+            message = f"must be {exc.expected}, got {shown(exc.value)}"
             raise ConfigError(message, path=f"{where}: eval.{key}") from None
     return EvalSettings(**values)
 
@@ -139,8 +139,14 @@ def load_settings(path: str | Path | None) -> Settings:
         text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ConfigError("config file not found", path=str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config file: {exc}", path=str(p)) from None
+    except UnicodeDecodeError as exc:
+        data = p.read_bytes()
+        start = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        line = data.count(b"\n", 0, start) + 1
+        message = f"invalid UTF-8 byte 0x{data[start]:02x} (the config file must be UTF-8; re-save it as UTF-8)"
+        raise ConfigError(message, path=str(p), line=line) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file: {exc.strerror or exc}", path=str(p)) from None
     return settings_from_mapping(_load_yaml(text, str(p)), str(p))
 
 

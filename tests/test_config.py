@@ -34,10 +34,10 @@ def test_one_list_of_strategy_names_and_every_name_has_its_function() -> None:
         ("atomic_types: [table, note]\n", "atomic_types", "each one of table, code, list, math, html"),
         ("atomic_types: table\n", "atomic_types", "must be a list of items"),
         ("skip_headings: [a, 3]\n", "skip_headings", "must be a list of strings, got 3"),
-        ("max_chars: many\n", "max_chars", "must be an integer, got 'many'"),
+        ("max_chars: many\n", "max_chars", "max_chars: must be an integer, got 'many'"),
         ("merge_short: 1\n", "merge_short", "must be true or false, got 1"),
         ("documents:\n  faq:\n    strategy: qa\n", "documents.faq: strategy", "got 'qa'"),
-        ("eval:\n  model: 5\n", "eval.model", "'model' must be a string or empty, got 5"),
+        ("eval:\n  model: 5\n", "eval.model", "eval.model: must be a string or empty, got 5"),
         ("eval:\n  modle: x\n", "eval", "unknown eval option 'modle' (known: model)"),
     ],
 )
@@ -49,6 +49,16 @@ def test_a_value_of_the_wrong_type_is_refused_naming_file_and_key(
     message = str(info.value)
     assert message.startswith(f"{tmp_path / 'config.yaml'}: {where}"), message
     assert expected in message
+    assert f"'{where.rsplit(' ', 1)[-1].rsplit('.', 1)[-1]}' must be" not in message  # the key is named once
+
+
+def test_a_config_file_that_is_not_utf8_is_refused_naming_its_line(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_bytes(b"max_chars: 900\n# caf\xe9\n")
+    with pytest.raises(ConfigError) as info:
+        load_settings(tmp_path / "config.yaml")
+    assert str(info.value) == (
+        f"{tmp_path / 'config.yaml'}:2: invalid UTF-8 byte 0xe9 (the config file must be UTF-8; re-save it as UTF-8)"
+    )
 
 
 def test_values_of_the_declared_types_are_taken() -> None:
