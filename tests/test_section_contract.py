@@ -304,3 +304,48 @@ def test_overlap_never_carries_a_code_fence_into_the_next_chunk(sentences: int) 
     result = chunk_markdown(text, ChunkerConfig(overlap_sentences=sentences), "doc", "doc.md")
     assert len(result.chunks) > 3
     assert [d.code for d in result.diagnostics.errors] == []
+
+
+FILLER_BEFORE_SECTION = """# Computed
+
+<div class="options-api">
+  <VueSchoolLink href="https://example.org/lesson" title="Free lesson"/>
+</div>
+
+<div class="composition-api">
+  <VueSchoolLink href="https://example.org/other" title="Free lesson"/>
+</div>
+
+## Basic example
+
+Expressions in templates are convenient, but they are meant for simple operations only.
+"""
+
+OLD_ANCHORS_BEFORE_HEADING = """<!-- Old headings. Do not remove or links may break. -->
+
+<a id="yielding"></a>
+
+### Yielding Control to the Runtime
+
+Rust only pauses async blocks and hands control back to a runtime at an await point.
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "section_level", "path"),
+    [
+        (FILLER_BEFORE_SECTION, 2, ["Computed", "Basic example"]),
+        (OLD_ANCHORS_BEFORE_HEADING, "auto", ["Yielding Control to the Runtime"]),
+    ],
+)
+def test_a_chunk_that_starts_with_filler_before_its_heading_carries_that_headings_path(
+    text: str, section_level: int | str, path: list[str]
+) -> None:
+    # a run of filler blocks (layout tags, anchors, comments) goes with the heading after it: the chunk's
+    # heading path, section path and context line are those of that heading's section, as its section is
+    cfg = ChunkerConfig.from_mapping({"section_level": section_level, "context_title": False})
+    first = chunk_markdown(text, cfg, "doc", "doc.md").chunks[0]
+    assert first.section == path[-1]
+    assert [h.text for h in first.header_path] == path
+    assert first.section_path == " > ".join(path)
+    assert first.content_for_embedding.startswith(" > ".join(path) + "\n\n")

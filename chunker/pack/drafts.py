@@ -104,12 +104,19 @@ def _blocks_of(units: list[Unit]) -> list[Block]:
 
 
 def _path_of(blocks: list[Block]) -> tuple[Heading, ...]:
-    """The heading path of the first body block (filler right before a heading aside: the
-    strategies put it with that heading's section); of the last heading if none."""
+    """The heading path of the first body block (filler before a heading aside, a run of filler
+    blocks as much as one: the strategies put it with that heading's section); of the last heading
+    if none."""
+    before_heading = [False] * len(blocks)  # the next block that is no filler is a heading
+    follows = False
+    for k in range(len(blocks) - 1, -1, -1):
+        before_heading[k] = follows
+        if blocks[k].kind == "heading":
+            follows = True
+        elif not is_filler(blocks[k]):
+            follows = False
     for k, block in enumerate(blocks):
-        if block.kind == "heading":
-            continue
-        if k + 1 < len(blocks) and blocks[k + 1].kind == "heading" and is_filler(block):
+        if block.kind == "heading" or (before_heading[k] and is_filler(block)):
             continue
         return block.header_path
     return blocks[-1].header_path
