@@ -93,7 +93,11 @@ def _stretch(
     text, starts = doc.text, doc.line_starts
     lead, offset = (start, 0) if start == doc.body_start_line else (0, start)
     for end in after[:TRIES]:
-        stop = starts[end + 1] if end + 1 < len(starts) else len(text)
+        # up to and including the first line with text after the heading: followed by a ``:`` line
+        # (blank lines between allowed), a heading line is a definition list's term (markdown-it-py's
+        # deflist takes any line as a term), no heading
+        following = _next_text_line(text, starts, end + 1)
+        stop = starts[following + 1] if following + 1 < len(starts) else len(text)
         tokens = _parse("\n" * lead + text[starts[start] : stop], cfg)
         if tokens is None:
             return None
@@ -102,6 +106,16 @@ def _stretch(
             return _shifted(tokens[:cut], offset), end
     tokens = _parse("\n" * lead + text[starts[start] :], cfg)
     return None if tokens is None else (_shifted(tokens, offset), len(starts))
+
+
+def _next_text_line(text: str, starts: Sequence[int], line: int) -> int:
+    """The first line from ``line`` on that is not blank (the last line if none is)."""
+    while line < len(starts) - 1:
+        stop = starts[line + 1]
+        if text[starts[line] : stop].strip():
+            break
+        line += 1
+    return line
 
 
 def _parse(piece: str, cfg: ChunkerConfig) -> list[BlockToken] | None:
@@ -115,14 +129,13 @@ def _parse(piece: str, cfg: ChunkerConfig) -> list[BlockToken] | None:
 
 
 def _heading_at(tokens: Sequence[BlockToken], line: int) -> int | None:
-    """Index of the last token when it is a top-level ATX heading's opening on ``line``."""
-    for index in range(len(tokens) - 1, -1, -1):
-        token = tokens[index]
+    """Index of the top-level ATX heading's opening on ``line``, if the parse has one there."""
+    for index, token in enumerate(tokens):
         if token.level != 0 or token.nesting == -1 or token.map is None:
             continue
-        if token.type == "heading_open" and token.markup.startswith("#") and token.map[0] == line:
-            return index
-        return None
+        if token.map[0] >= line:
+            ok = token.type == "heading_open" and token.markup.startswith("#") and token.map[0] == line
+            return index if ok else None
     return None
 
 
