@@ -227,7 +227,10 @@ def _export_line(fmt: str, done: Any, out: Path) -> str:
     gone = [d for d in done if not d.written]
     files = sum(len(d.written) for d in exported)
     stale = sum(len(d.removed) for d in exported)
-    extra = [f"{stale} stale file(s) removed"] if stale else []
+    same = sum(len(d.unchanged) for d in exported)
+    extra = [f"{same} unchanged"] if same else []
+    if stale:
+        extra.append(f"{stale} stale file(s) removed")
     if gone:
         extra.append(f"{len(gone)} document(s) no longer chunked, {sum(len(d.removed) for d in gone)} file(s) removed")
     tail = f" ({'; '.join(extra)})" if extra else ""

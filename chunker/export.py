@@ -46,6 +46,8 @@ class ExportedDocument:
     """Files of earlier exports (written by an export, unedited since) that are no longer produced."""
     left_alone: tuple[Path, ...] = ()
     """Files named like exports that no export of this folder provably wrote: never touched."""
+    unchanged: tuple[Path, ...] = ()
+    """Files of :attr:`written` that already held the very bytes: not rewritten."""
 
 
 def _load_json(path: Path, stem: str) -> Any:
@@ -153,15 +155,23 @@ def _refuse_foreign(out_dir: Path, plans: Sequence[_Plan], manifest: ExportManif
         )
 
 
-def _write(out_dir: Path, key: str, data: bytes) -> None:
+def _write(out_dir: Path, key: str, data: bytes) -> bool:
+    """Write ``data`` to ``out_dir/key`` atomically, unless the file holds these bytes already
+    (reading a file back is far cheaper than an fsync'd replace); whether it was written."""
     from chunker.writer import write_atomic
 
     path = out_dir / key
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # absent or unreadable: write it
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create the export folder: {exc.strerror or exc}", path=str(path.parent)) from None
     write_atomic(path, data, display=str(path))
+    return True
 
 
 def _remove(out_dir: Path, key: str) -> None:
@@ -174,16 +184,19 @@ def _remove(out_dir: Path, key: str) -> None:
         raise OutputError(f"cannot remove a stale export: {exc.strerror or exc}", path=str(path)) from None
 
 
-def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> None:
-    """Write and remove as planned. The manifest is written first with the new hashes next to
-    the old ones, so a kill at any point leaves every touched file recorded as ours."""
+def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> set[str]:
+    """Write and remove as planned; the keys left as they were (same bytes). The manifest is
+    written first with the new hashes next to the old ones, so a kill at any point leaves every
+    touched file recorded as ours."""
+    unchanged: set[str] = set()
     for plan in plans:
         for key, data in plan.files:
             manifest.files.expect(key, sha256_bytes(data))
     _write(out_dir, MANIFEST, manifest.to_bytes())
     for plan in plans:
         for key, data in plan.files:
-            _write(out_dir, key, data)
+            if not _write(out_dir, key, data):
+                unchanged.add(key)
             manifest.files.settle(key, sha256_bytes(data))
         for key in plan.stale:
             _remove(out_dir, key)
@@ -193,6 +206,7 @@ def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> N
         if not plan.files:
             with contextlib.suppress(OSError):
                 (out_dir / plan.stem).rmdir()  # an md folder, only when nothing else is left in it
+    return unchanged
 
 
 def export(
@@ -222,7 +236,7 @@ def export(
     plans = [_plan(out_dir, manifest, stem, fmt, files) for stem, files in rendered]
     plans += [_plan(out_dir, manifest, stem, fmt, []) for stem in gone]
     manifest.exports[fmt] = sorted({*before, *names}) if stems else sorted(names)
-    _apply(out_dir, manifest, plans)
+    unchanged = _apply(out_dir, manifest, plans)
     _write(out_dir, MANIFEST, manifest.to_bytes())
     return tuple(
         ExportedDocument(
@@ -230,6 +244,7 @@ def export(
             tuple(out_dir / key for key, _ in plan.files),
             tuple(out_dir / key for key in plan.stale),
             tuple(out_dir / key for key in plan.left_alone),
+            tuple(out_dir / key for key, _ in plan.files if key in unchanged),
         )
         for plan in plans
     )

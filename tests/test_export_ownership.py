@@ -98,11 +98,11 @@ def test_an_export_killed_part_way_is_redone_without_force(tmp_path: Path, monke
     real = export_module._write
     calls = {"n": 0}
 
-    def dying(root: Path, key: str, data: bytes) -> None:
+    def dying(root: Path, key: str, data: bytes) -> bool:
         calls["n"] += 1
         if calls["n"] == 3:  # the manifest, one new file, then the kill
             raise KeyboardInterrupt
-        real(root, key, data)
+        return real(root, key, data)
 
     monkeypatch.setattr(export_module, "_write", dying)
     with pytest.raises(KeyboardInterrupt):
@@ -111,6 +111,28 @@ def test_an_export_killed_part_way_is_redone_without_force(tmp_path: Path, monke
     done = export(out, vault, "md")[0]
     assert all("changed" in p.read_text(encoding="utf-8") for p in done.written[1:])
     assert done.left_alone == ()
+
+
+@pytest.mark.parametrize("fmt", ["md", "jsonl"])
+def test_an_export_of_unchanged_chunks_rewrites_no_file(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = chunked(tmp_path, LONG)
+    vault = tmp_path / "vault"
+    first = export(out, vault, fmt)[0]
+    assert first.unchanged == ()
+    files = [*first.written, vault / MANIFEST]
+    inodes = {p: p.stat().st_ino for p in files}  # an atomic replace makes a new inode
+    again = export(out, vault, fmt)[0]
+    assert again.written == first.written and again.unchanged == first.written
+    assert {p: p.stat().st_ino for p in files} == inodes
+    chunked(tmp_path, LONG.replace("second section text.", "second section, changed."))
+    changed = export(out, vault, fmt)[0]
+    rewritten = [p for p in changed.written if p not in changed.unchanged]
+    assert any("changed" in p.read_text(encoding="utf-8") for p in rewritten)  # what changed is written
+    capsys.readouterr()
+    assert run_cli(["export", "--format", fmt, "--chunks", str(out), "--out", str(vault)]) == 0
+    assert f"({len(changed.written)} unchanged)" in capsys.readouterr().out
 
 
 def test_a_file_in_place_of_the_manifest_that_is_not_one_is_not_overwritten(tmp_path: Path) -> None:
