@@ -10,10 +10,12 @@ chunks.json bytes and chunk count.
     .venv/bin/python bench/hostile_memory.py --only deep_quote --mem-mb 4096
     .venv/bin/python bench/hostile_memory.py --parser pulldown-cmark --only single_line
     .venv/bin/python bench/hostile_memory.py --badinput /work/shared/badinput --only none
+    .venv/bin/python bench/hostile_memory.py --badinput /work/shared/badinput --only headings_100k
 
 The base is measured first (a tiny document through the same command); "over base / input" is
 (peak RSS - base) / input bytes, the figure the aim (peak RSS <= 10 x input + a fixed base) is about.
-``--badinput DIR`` adds every ``.md`` file of DIR and the files its ``generate.py`` writes.
+``--badinput DIR`` adds every ``.md`` file of DIR and the files its ``generate.py`` writes (those
+``--only`` names, unless it names ``none``).
 
 Inputs:
 
@@ -177,7 +179,7 @@ def main() -> None:
         if args.badinput:
             subprocess.run([sys.executable, str(args.badinput / "generate.py"), str(generated)], check=True)
             for path in sorted([*args.badinput.glob("*.md"), *generated.glob("*.md")]):
-                if path.name != "README.md":
+                if path.name != "README.md" and (not args.only or "none" in args.only or path.stem in args.only):
                     inputs[path.stem] = copy_of(path)
         run(inputs, args)
     finally:

@@ -12,30 +12,38 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chunker import SCHEMA_VERSION, __version__
 from chunker.config import ChunkerConfig
 from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError, SourceError
 from chunker.gcpause import collector_paused
-from chunker.models import Chunk, ChunkingResult, Diagnostic
+from chunker.models import Chunk, ChunkingResult, Diagnostic, Heading
 from chunker.policy import exit_code
+
+if TYPE_CHECKING:
+    from chunker.reader import SourceText
 
 __all__ = [
     "DocumentOutcome",
     "OutcomeStatus",
     "build_artifacts",
+    "chunk_decoded",
     "chunk_source",
     "chunks_bytes",
+    "chunks_parts",
     "describe_failure",
     "dumps",
     "fingerprint_of",
     "options_of",
+    "other_artifacts",
     "read_json",
+    "released_parts",
 ]
 
 OutcomeStatus = Literal["chunked", "off", "failed"]
@@ -86,20 +94,47 @@ def chunk_source(
     source_path: str,
     config: ChunkerConfig,
     notes: Sequence[Diagnostic] = (),
+    build: bool = True,
 ) -> DocumentOutcome:
     """Chunk one document given as bytes. ``source_path`` ending in ``.txt`` selects the
     plain-text reader, anything else is Markdown. ``notes`` are findings of the caller (e.g. an
-    output folder that clashes in case) that go into report.json with the others.
+    output folder that clashes in case) that go into report.json with the others. ``build``
+    false: the outcome holds no artifacts; the caller makes them from the result as it writes
+    them (:func:`chunks_parts`, :func:`other_artifacts`), so chunks.json is never held whole.
 
     Never raises for a bad document: undecodable bytes, a file over ``max_file_bytes``, structure
     nested too deeply, an exhausted memory and internal errors all give a ``failed`` outcome.
     The garbage collector is paused meanwhile (:mod:`chunker.gcpause`)."""
-    fingerprint = ""
     try:
-        fingerprint = fingerprint_of(config)
         from chunker.reader import decode_source
 
         data = decode_source(raw, source_path, config.max_file_bytes)
+    except Exception as exc:
+        code, message = describe_failure(exc, source_path)
+        fingerprint = ""
+        with suppress(Exception):
+            fingerprint = fingerprint_of(config)
+        return DocumentOutcome(
+            doc_id, source_path, "failed", code, hashlib.sha256(raw).hexdigest(), fingerprint, message=message
+        )
+    return chunk_decoded(data, doc_id=doc_id, source_path=source_path, config=config, notes=notes, build=build)
+
+
+@collector_paused
+def chunk_decoded(
+    data: SourceText,
+    *,
+    doc_id: str,
+    source_path: str,
+    config: ChunkerConfig,
+    notes: Sequence[Diagnostic] = (),
+    build: bool = True,
+) -> DocumentOutcome:
+    """:func:`chunk_source` of a source already decoded (:func:`chunker.reader.decode_source`), for
+    a caller that drops the raw bytes first (they were as large as the text, all through the run)."""
+    fingerprint = ""
+    try:
+        fingerprint = fingerprint_of(config)
         if config.strategy == "off":
             return DocumentOutcome(doc_id, source_path, "off", EXIT_OK, data.sha256, fingerprint)
         result = _chunk(data.text, config, doc_id, source_path)
@@ -107,13 +142,11 @@ def chunk_source(
         if extra:
             result = _with_diagnostics(result, extra)
         code = exit_code(result.diagnostics.diagnostics)
-        artifacts = build_artifacts(result, config, data.sha256)
+        artifacts = build_artifacts(result, config, data.sha256) if build else {}
         return DocumentOutcome(doc_id, source_path, "chunked", code, data.sha256, fingerprint, result, artifacts)
     except Exception as exc:
         code, message = describe_failure(exc, source_path)
-        return DocumentOutcome(
-            doc_id, source_path, "failed", code, hashlib.sha256(raw).hexdigest(), fingerprint, message=message
-        )
+        return DocumentOutcome(doc_id, source_path, "failed", code, data.sha256, fingerprint, message=message)
 
 
 def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> ChunkingResult:
@@ -183,39 +216,86 @@ def read_json(path: Path) -> tuple[bytes, Any]:
 
 
 _BATCH = 256
-"""Chunks serialised at a time by :func:`chunks_bytes`."""
+"""Chunks serialised at a time by :func:`chunks_parts`."""
+
+
+def chunks_parts(result: ChunkingResult) -> Iterator[bytes]:
+    """The ``chunks.json`` bytes of a result in parts, a batch of chunks at a time: ``dumps`` of
+    the list of chunk objects, so that a writer can hash and write them as they come and neither
+    every chunk's dict nor the whole output exists at once."""
+    return _serialised(result.chunks, None)
+
+
+def released_parts(chunks: list[Chunk]) -> Iterator[bytes]:
+    """:func:`chunks_parts` of ``chunks``, a list the caller hands over: each batch is dropped from
+    it once serialised (the list ends empty). The chunks go as the output is written, and with them
+    the UTF-8 copy that serialising leaves on each string that is not ASCII (orjson encodes a str
+    through CPython's cached UTF-8 form, which lives as long as the str)."""
+    chunks.reverse()  # batches are taken from the end
+    return _serialised(chunks, chunks)
+
+
+def _serialised(chunks: Sequence[Chunk], owned: list[Chunk] | None) -> Iterator[bytes]:
+    import orjson
+
+    if not chunks:
+        yield dumps([])
+        return
+    paths: dict[int, tuple[list[dict[str, Any]], str]] = {}  # chunks of a section share their path
+    kept: dict[int, tuple[Heading, ...]] = {}  # the paths of released chunks: their ids stay theirs
+    first = True
+    for i in range(0, len(chunks), _BATCH):
+        if owned is None:
+            batch = chunks[i : i + _BATCH]
+        else:
+            batch = owned[-_BATCH:][::-1]
+            del owned[-_BATCH:]
+            kept.update((id(c.header_path), c.header_path) for c in batch)
+        part = orjson.dumps([c.to_dict(paths) for c in batch], option=orjson.OPT_INDENT_2)
+        del batch
+        # the items, without the list's "[\n" and "\n]"
+        yield (b"[\n" if first else b",\n") + memoryview(part)[2:-2]
+        first = False
+        del part
+    yield b"\n]\n"
 
 
 def chunks_bytes(result: ChunkingResult) -> bytes:
-    """The ``chunks.json`` bytes of a result: ``dumps`` of the list of chunk objects, built a batch
-    of chunks at a time into one growing buffer, so neither every chunk's dict nor a second copy
-    of the bytes exists at once (peak: the output plus one batch)."""
-    import orjson
-
-    chunks = result.chunks
-    if not chunks:
-        return dumps([])
+    """The ``chunks.json`` bytes of a result (:func:`chunks_parts` into one growing buffer; peak:
+    the output plus one batch)."""
     buf = io.BytesIO()
-    buf.write(b"[")
-    paths: dict[int, tuple[list[dict[str, Any]], str]] = {}  # chunks of a section share their path
-    for i in range(0, len(chunks), _BATCH):
-        part = orjson.dumps([c.to_dict(paths) for c in chunks[i : i + _BATCH]], option=orjson.OPT_INDENT_2)
-        buf.write(b",\n" if i else b"\n")
-        buf.write(memoryview(part)[2:-2])  # the items, without the list's "[\n" and "\n]"
-    buf.write(b"\n]\n")
+    for part in chunks_parts(result):
+        buf.write(part)
     return buf.getvalue()  # hands over the buffer without a copy
 
 
 def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str) -> dict[str, bytes]:
     """The three artifact files of one document; report.json carries the hashes of the other two."""
     chunks = chunks_bytes(result)
+    return {
+        "chunks.json": chunks,
+        **other_artifacts(result, cfg, raw_sha256, hashlib.sha256(chunks).hexdigest(), len(chunks)),
+    }
+
+
+def other_artifacts(
+    result: ChunkingResult,
+    cfg: ChunkerConfig,
+    raw_sha256: str,
+    chunks_sha256: str,
+    chunks_size: int,
+    total_chunks: int | None = None,
+) -> dict[str, bytes]:
+    """``meta.json`` and ``report.json`` of a result whose ``chunks.json`` has the given sha256
+    and size (:func:`build_artifacts` without chunks.json, for a writer that streams it);
+    ``total_chunks``: their number, when the result no longer holds them (:func:`released_parts`)."""
     meta = dumps(
         {
             "stem": result.stem,
             "source_path": result.source_path,
             "source_sha256": raw_sha256,
             "parent_hash": result.source_sha256,
-            "total_chunks": len(result.chunks),
+            "total_chunks": len(result.chunks) if total_chunks is None else total_chunks,
             "strategy": result.strategy,
             "size_unit": cfg.size_unit,
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -232,13 +312,13 @@ def build_artifacts(result: ChunkingResult, cfg: ChunkerConfig, raw_sha256: str)
             "source_path": result.source_path,
             **result.diagnostics.to_dict(),
             "artifacts": {
-                "chunks.json": hashlib.sha256(chunks).hexdigest(),
+                "chunks.json": chunks_sha256,
                 "meta.json": hashlib.sha256(meta).hexdigest(),
             },
-            "artifact_sizes": {"chunks.json": len(chunks), "meta.json": len(meta)},
+            "artifact_sizes": {"chunks.json": chunks_size, "meta.json": len(meta)},
         }
     )
-    return {"chunks.json": chunks, "meta.json": meta, "report.json": report}
+    return {"meta.json": meta, "report.json": report}
 
 
 _MEMO: dict[int, tuple[ChunkerConfig, str, dict[str, Any]]] = {}

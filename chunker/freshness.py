@@ -41,6 +41,8 @@ class Previous:
     report_bytes: bytes = b""
     chunks_bytes: bytes | None = None
     """chunks.json as read for its hash (``None`` when not read)."""
+    chunks_sha256: str | None = None
+    """The sha256 of ``chunks_bytes`` (``None`` when not read)."""
 
 
 def read_previous(folder: Path, verify: bool = True) -> Previous:
@@ -72,8 +74,8 @@ def read_previous(folder: Path, verify: bool = True) -> Previous:
         data = chunks.read_bytes()
     except OSError:
         return Previous(meta, report, False, meta_bytes, report_bytes)
-    intact = hashes.get("chunks.json") == hashlib.sha256(data).hexdigest()
-    return Previous(meta, report, intact, meta_bytes, report_bytes, data)
+    digest = hashlib.sha256(data).hexdigest()
+    return Previous(meta, report, hashes.get("chunks.json") == digest, meta_bytes, report_bytes, data, digest)
 
 
 def previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:
@@ -90,8 +92,23 @@ def changed_artifacts(previous: Previous, artifacts: dict[str, bytes]) -> dict[s
     only when they differ then, and a wholly unchanged set gives nothing to write."""
     if not previous.intact or previous.chunks_bytes != artifacts["chunks.json"] or previous.meta is None:
         return artifacts
+    return _restated_others(previous, artifacts)
+
+
+def changed_others(previous: Previous, chunks_sha256: str, others: dict[str, bytes]) -> tuple[bool, dict[str, bytes]]:
+    """:func:`changed_artifacts` for a chunks.json known by its sha256 (written as it is made):
+    whether it differs from the folder's, and which of meta.json and report.json (``others``) to write."""
+    if not previous.intact or previous.chunks_sha256 != chunks_sha256 or previous.meta is None:
+        return True, others
+    return False, _restated_others(previous, others)
+
+
+def _restated_others(previous: Previous, artifacts: dict[str, bytes]) -> dict[str, bytes]:
+    """meta.json and report.json of a set whose chunks.json is the folder's, restated with the
+    folder's ``created_at``; only those that then differ from the folder's."""
     import orjson
 
+    assert previous.meta is not None
     meta = orjson.loads(artifacts["meta.json"])
     meta["created_at"] = previous.meta.get("created_at", meta.get("created_at"))
     meta_bytes = dumps(meta)

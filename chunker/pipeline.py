@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -17,7 +16,7 @@ from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import judge
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
-from chunker.text import normalise_newlines
+from chunker.text import normalise_newlines, text_sha256
 from chunker.validator import validate
 
 
@@ -155,6 +154,6 @@ def chunk_blocks(
         blocks=blocks,
         diagnostics=diagnostics,
         document_metadata=doc.metadata,
-        source_sha256=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        source_sha256=text_sha256(text),
         strategy=config.strategy,
     )

@@ -9,18 +9,27 @@ changed (or with ``force``); one bad document never stops the others.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunker.config import ChunkerConfig
-from chunker.core import DocumentOutcome, chunk_source, describe_failure, fingerprint_of
+from chunker.core import (
+    DocumentOutcome,
+    chunk_decoded,
+    chunks_parts,
+    describe_failure,
+    fingerprint_of,
+    other_artifacts,
+    released_parts,
+)
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, UsageError
-from chunker.freshness import Previous, changed_artifacts, read_previous, unchanged
+from chunker.freshness import Previous, changed_others, read_previous, unchanged
 from chunker.lookup import find_source
-from chunker.models import ChunkingResult, Diagnostic
+from chunker.models import Chunk, ChunkingResult, Diagnostic
 from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
 from chunker.output_tree import case_collisions, check_output_parents, collision_index
 from chunker.selection import Selection
@@ -30,14 +39,16 @@ from chunker.summary import DocOutcome, RunSummary, Status, output_display
 from chunker.workers import effective_jobs
 from chunker.writer import Durability
 
+if TYPE_CHECKING:
+    from chunker.writer_stream import Finish
 
-def _delta(previous: Previous, result: ChunkingResult, new_bytes: bytes) -> tuple[dict[str, int], bool]:
-    """Chunks added / removed / unchanged by content_hash against the previous chunks.json, and
-    whether that file holds exactly ``new_bytes`` (the document is rebuilt, not changed). The
-    file is the one read for its hash; it is parsed only when it differs."""
-    new_hashes = {c.content_hash for c in result.chunks}
-    if previous.chunks_bytes == new_bytes:
-        return {"added": 0, "removed": 0, "unchanged": len(new_hashes)}, True
+
+def _delta(previous: Previous, new_hashes: set[str], same: bool) -> dict[str, int]:
+    """Chunks added / removed / unchanged by content_hash (``new_hashes``: the new chunks') against
+    the previous chunks.json; ``same``: that file holds exactly the new chunks.json. The file is the
+    one read for its hash; it is parsed only when it differs."""
+    if same:
+        return {"added": 0, "removed": 0, "unchanged": len(new_hashes)}
     old: Any = None
     if previous.chunks_bytes:
         import orjson
@@ -47,12 +58,11 @@ def _delta(previous: Previous, result: ChunkingResult, new_bytes: bytes) -> tupl
         except orjson.JSONDecodeError:
             old = None
     old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
-    delta = {
+    return {
         "added": len(new_hashes - old_hashes),
         "removed": len(old_hashes - new_hashes),
         "unchanged": len(new_hashes & old_hashes),
     }
-    return delta, False
 
 
 def process_document(
@@ -71,7 +81,7 @@ def process_document(
     ``durability``: the caller holds :func:`~chunker.writer.run_lock` and syncs at the end of the
     run (:func:`~chunker.writer.sync_written`); ``None``: the document is written under its own
     folder lock, fully synced."""
-    from chunker.reader import read_source_bytes
+    from chunker.reader import decode_source, read_source_bytes
 
     folder = out_dir / source.stem
     try:
@@ -90,26 +100,64 @@ def process_document(
             return unchanged(source, cfg, folder, previous, report, _writer(durability))
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
-        outcome = chunk_source(
-            raw, doc_id=source.stem, source_path=source.display, config=cfg, notes=_collision_notes(source, collisions)
+        notes = _collision_notes(source, collisions)
+        # the raw bytes dropped before chunking, chunks.json written as it is serialised (never held whole)
+        data = decode_source(raw, source.display, cfg.max_file_bytes)
+        del raw
+        outcome = chunk_decoded(
+            data, doc_id=source.stem, source_path=source.display, config=cfg, notes=notes, build=False
         )
+        del data
         if outcome.status == "failed":
             return DocOutcome(source.stem, source.display, "failed", outcome.exit_code, message=outcome.message)
         if outcome.status == "off":
             return _switched_off(source, folder, check, previous)
         if check:
-            return _checked(source, outcome, report if fresh else None)
-        assert outcome.result is not None
-        delta, same = _delta(state, outcome.result, outcome.artifacts["chunks.json"])
+            assert outcome.result is not None
+            return _checked(source, outcome, outcome.result, report if fresh else None)
         check_output_parents(out_dir, source.stem)
-        changed = changed_artifacts(state, dict(outcome.artifacts))
-        if changed:
-            _writer(durability)(folder, changed)
-        status: Status = "new" if previous is None else ("rebuilt" if same else "changed")
-        return _outcome(source, outcome, status, outcome.exit_code, delta, wrote=bool(changed))
+        chunks, outcome = _handed_over(outcome)
+        return _written(source, outcome, chunks, cfg, state, folder, durability)
     except Exception as exc:  # reading or writing; one bad document never stops the others
         code, message = describe_failure(exc, source.display)
         return DocOutcome(source.stem, source.display, "failed", code, message=message)
+
+
+def _handed_over(outcome: DocumentOutcome) -> tuple[list[Chunk], DocumentOutcome]:
+    """The chunks of a chunked outcome as a list to hand over to :func:`released_parts`, and the
+    outcome without them and without its blocks (which hold the text): the serialiser frees each
+    batch of chunks once written, so the run's memory shrinks while chunks.json grows."""
+    result = outcome.result
+    assert result is not None
+    return list(result.chunks), replace(outcome, result=replace(result, chunks=(), blocks=()))
+
+
+def _written(
+    source: SourceFile,
+    outcome: DocumentOutcome,
+    chunks: list[Chunk],
+    cfg: ChunkerConfig,
+    state: Previous,
+    folder: Path,
+    durability: Durability | None,
+) -> DocOutcome:
+    """Write the artifacts of a chunked document (only those that changed), chunks.json as it is
+    serialised from ``chunks``, which it empties (:func:`_handed_over`)."""
+    result = outcome.result
+    assert result is not None
+    hashes = {c.content_hash for c in chunks}
+    count = len(chunks)
+    digest: list[str] = []
+
+    def finish(chunks_sha256: str, chunks_size: int) -> tuple[bool, dict[str, bytes]]:
+        digest.append(chunks_sha256)
+        others = other_artifacts(result, cfg, outcome.source_sha256, chunks_sha256, chunks_size, count)
+        return changed_others(state, chunks_sha256, others)
+
+    wrote = _stream_writer(durability)(folder, released_parts(chunks), finish)
+    same = state.chunks_sha256 == digest[0]
+    status: Status = "new" if state.meta is None else ("rebuilt" if same else "changed")
+    return _outcome(source, outcome, status, outcome.exit_code, _delta(state, hashes, same), wrote=wrote)
 
 
 def _outcome(
@@ -137,6 +185,19 @@ def _writer(durability: Durability | None) -> Callable[[Path, dict[str, bytes]],
     )
 
 
+def _stream_writer(durability: Durability | None) -> Callable[[Path, Iterable[bytes], Finish], bool]:
+    """:func:`_writer` for a set whose chunks.json is written as its parts come."""
+    from chunker.writer_stream import write_streamed
+
+    def write(folder: Path, parts: Iterable[bytes], finish: Finish) -> bool:
+        display = output_display(folder)
+        if durability is None:
+            return write_streamed(folder, "chunks.json", parts, finish, display)
+        return write_streamed(folder, "chunks.json", parts, finish, display, durability=durability, run_locked=True)
+
+    return write
+
+
 def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Diagnostic, ...]:
     if not collisions:
         return ()
@@ -147,12 +208,17 @@ def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Dia
     return (Diagnostic("warning", "case-collision", message),)
 
 
-def _checked(source: SourceFile, outcome: DocumentOutcome, report: dict[str, Any] | None) -> DocOutcome:
+def _checked(
+    source: SourceFile, outcome: DocumentOutcome, result: ChunkingResult, report: dict[str, Any] | None
+) -> DocOutcome:
     """``--check``: ``ok`` when the chunks.json a run would write is the one on disk. ``report``
     (given only for a fresh document) records the sha256 of chunks.json on disk, which
     previous_state verified: compared with that instead of reading the file again."""
     recorded = report.get("artifacts", {}).get("chunks.json") if report is not None else None
-    if recorded != hashlib.sha256(outcome.artifacts["chunks.json"]).hexdigest():
+    digest = hashlib.sha256()
+    for part in chunks_parts(result):  # hashed as serialised, never held whole
+        digest.update(part)
+    if recorded != digest.hexdigest():
         return _outcome(source, outcome, "stale", EXIT_VALIDATION)
     return _outcome(source, outcome, "ok", outcome.exit_code)
 

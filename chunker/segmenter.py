@@ -324,6 +324,7 @@ def _container(
     inner: set[str] = set()
     joints: list[int] = []
     in_body = False
+    body: list[int] | None = None  # a table's tbody map, whose lines are its body rows
     depth = 1
     close = len(tokens) - 1
     for j in range(open_index + 1, close):
@@ -340,6 +341,7 @@ def _container(
                 inner.add(UNCLOSED_FENCE)
         if token_type == "tbody_open":
             in_body = True
+            body = token.map
         if token.map is None:
             continue
         if (
@@ -353,6 +355,10 @@ def _container(
             )
         ):
             joints.append(starts[token.map[0]])
+    if kind == "table" and body is not None and not joints:
+        # markdown-it-py's document parse keeps no body row tokens of a top-level table
+        # (parse/markdown.py): a row per line of the tbody
+        return close, frozenset(inner), tuple(starts[line] for line in range(body[0], min(body[1], len(starts))))
     return close, frozenset(inner), tuple(joints)
 
 

@@ -212,8 +212,17 @@ def write_document(
             _fsync_dir(folder)
 
 
-def _stage_and_commit(folder: Path, artifacts: Mapping[str, bytes], order: list[str], display: str, sync: bool) -> None:
-    staged: list[tuple[str, Path, str]] = []
+def _stage_and_commit(
+    folder: Path,
+    artifacts: Mapping[str, bytes],
+    order: list[str],
+    display: str,
+    sync: bool,
+    staged: list[tuple[str, Path, str]] | None = None,
+) -> None:
+    """Stage ``artifacts`` in ``order`` after those already ``staged``, then rename them all in
+    that order; on a failure the temporary files not yet renamed are removed."""
+    staged = staged if staged is not None else []
     try:
         for name in order:
             path = folder / name

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import hashlib
 import io
 import os
 import shutil
@@ -123,20 +124,35 @@ def run_here(work: Path, args: list[str]) -> int:
 
 
 def _write_in_place() -> None:
-    """A writer without temporary files: each artifact truncated and rewritten, in two writes."""
+    """A writer without temporary files: each artifact truncated and rewritten, in two writes
+    (chunks.json of the streamed writer in one write per part)."""
     import chunker.writer as writer
+    import chunker.writer_stream as writer_stream
+
+    def write_parts(path: Path, parts: Any) -> None:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            for part in parts:
+                os.write(fd, part)
+        finally:
+            os.close(fd)
 
     def write_document(folder: Path, artifacts: Any, display: str, timeout: float = 30.0, **kwargs: Any) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in artifacts.items():
-            fd = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            try:
-                os.write(fd, data[: len(data) // 2])
-                os.write(fd, data[len(data) // 2 :])
-            finally:
-                os.close(fd)
+            write_parts(folder / name, (data[: len(data) // 2], data[len(data) // 2 :]))
+
+    def write_streamed(
+        folder: Path, name: str, parts: Any, finish: Any, display: str, timeout: float = 30.0, **kwargs: Any
+    ) -> bool:
+        folder.mkdir(parents=True, exist_ok=True)
+        data = b"".join(parts)
+        write_parts(folder / name, (data[: len(data) // 2], data[len(data) // 2 :]))
+        write_document(folder, finish(hashlib.sha256(data).hexdigest(), len(data))[1], display)
+        return True
 
     writer.write_document = write_document
+    writer_stream.write_streamed = write_streamed
 
 
 def _freshness_by_size() -> None:

@@ -52,10 +52,17 @@ def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str
     measure = make_counter(cfg)
     parsed: dict[int, Sequence[LineToken]] = {}
     for index, section in enumerate(sections):
-        space = SectionSpace(source, section, index, cfg, title, measure)
-        units, overflows = build_units(space)
-        diagnostics.extend(overflows)
-        drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
-        parsed.update((k, s.tokens) for k, s in space.structures.items() if s is not None)
+        _pack_section(SectionSpace(source, section, index, cfg, title, measure), drafts, diagnostics, parsed)
     number_parts(drafts)
     return PackResult(finish(drafts, cfg, stem, title, measure), tuple(diagnostics), parsed)
+
+
+def _pack_section(
+    space: SectionSpace, drafts: list[Draft], diagnostics: list[Diagnostic], parsed: dict[int, Sequence[LineToken]]
+) -> None:
+    """The drafts of one section, added to ``drafts``. Its units are freed on return: one per row
+    of a long table (~120 bytes each, 4 times the row's text), they outlived the loop before."""
+    units, overflows = build_units(space)
+    diagnostics.extend(overflows)
+    drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
+    parsed.update((k, s.tokens) for k, s in space.structures.items() if s is not None)

@@ -26,13 +26,14 @@ MIN_NESTING = 8
 
 
 @lru_cache(maxsize=8)
-def markdown_parser(max_nesting: int, mdx: bool = False) -> MarkdownIt:
+def markdown_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True) -> MarkdownIt:
     """The block parser (:func:`build_parser`), cached: building it costs more than parsing a small file."""
-    return build_parser(max_nesting, mdx)
+    return build_parser(max_nesting, mdx, body_rows)
 
 
-def build_parser(max_nesting: int, mdx: bool = False) -> MarkdownIt:
-    """A new block parser with every speed-up installed. Frontmatter
+def build_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True) -> MarkdownIt:
+    """A new block parser with every speed-up installed. ``body_rows`` false: a top-level table
+    keeps no row tokens in its body (:func:`_drop_table_cells`). Frontmatter
     is found by :mod:`chunker.parse.frontmatter` (one rule for Markdown and plain text), not by
     markdown-it's front_matter plugin, whose closing rule differs. A speed-up that cannot be
     installed (another markdown-it-py version than the pinned ones) is named in a warning: the
@@ -45,7 +46,7 @@ def build_parser(max_nesting: int, mdx: bool = False) -> MarkdownIt:
 
         md.use(mdx_plugin)
     md.core.ruler.disable(["inline", "text_join"])  # text_join only joins inline children
-    _drop_table_cells(md)
+    _drop_table_cells(md, body_rows)
     missing = [name for name in speedups.SPEED_UPS if name not in speedups.install(md)]
     if missing:
         from importlib.metadata import version
@@ -62,12 +63,17 @@ def build_parser(max_nesting: int, mdx: bool = False) -> MarkdownIt:
 
 _CELL_TOKENS = frozenset({"th_open", "th_close", "td_open", "td_close", "inline"})
 """Tokens of a table's cells: nothing reads them (chunks are cut at rows, from the source)."""
+_ROW_TOKENS = frozenset({"tr_open", "tr_close"})
 
 
-def _drop_table_cells(md: MarkdownIt) -> None:
+def _drop_table_cells(md: MarkdownIt, body_rows: bool = True) -> None:
     """markdown-it's table rule, with its cell tokens made but never stored: they were ~70 bytes
     of tokens per byte of a wide table (a 1 MB table of 60 columns, 180,000 cell tokens: 78 MB);
-    the table, section and row tokens with their line maps stay."""
+    the table, section and row tokens with their line maps stay. With ``body_rows`` false a
+    top-level table's body rows are not stored either: each is one line of the ``tbody`` token's
+    map (the rule makes a row of every line), and two row tokens (~690 bytes) per row of one
+    line were 20 times the text of a long narrow table. Tables nested in other blocks keep them
+    (block outlines and the rendering check read nested tokens)."""
     ruler = md.block.ruler
     rule = next(r for r in ruler.__rules__ if r.name == "table")
     table = rule.fn
@@ -76,10 +82,15 @@ def _drop_table_cells(md: MarkdownIt) -> None:
         if silent:
             return table(state, start_line, end_line, silent)
         push = state.push
+        drop_rows = not body_rows and state.level == 0
+        in_body = False
 
         def push_row_tokens(ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
-            if ttype in _CELL_TOKENS:
+            nonlocal in_body
+            if ttype in _CELL_TOKENS or (in_body and ttype in _ROW_TOKENS):
                 return Token(ttype, tag, nesting)  # the rule fills it in; nothing keeps it
+            if drop_rows and ttype == "tbody_open":
+                in_body = True
             return push(ttype, tag, nesting)
 
         state.push = push_row_tokens  # type: ignore[method-assign]
@@ -93,11 +104,12 @@ def _drop_table_cells(md: MarkdownIt) -> None:
 
 def tokenize(text: str, cfg: ChunkerConfig) -> tuple[list[Token], int]:
     """Block tokens of ``text`` and the nesting limit that was used: ``cfg.max_nesting``, or lower
-    if the parser's recursion runs out (halved down to :data:`MIN_NESTING`)."""
+    if the parser's recursion runs out (halved down to :data:`MIN_NESTING`). A top-level table
+    has no row tokens in its body (the segmenter takes its rows from the ``tbody`` map)."""
     nesting = cfg.max_nesting
     while True:
         try:
-            return markdown_parser(nesting, cfg.syntax == "mdx").parse(text), nesting
+            return markdown_parser(nesting, cfg.syntax == "mdx", body_rows=False).parse(text), nesting
         except RecursionError:
             if nesting <= MIN_NESTING:
                 raise

@@ -1,0 +1,127 @@
+"""Write a document's artifacts with the first one streamed: written as its parts come, never held
+whole (``chunks.json`` of a large document is tens of times its source), hashed on the way.
+
+The same guarantees as :func:`chunker.writer.write_document`: every file is staged in a temporary file
+next to its place and renamed over the old one only when all are staged, ``report.json`` last; on any
+failure the previous set stays and no temporary file is left.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from chunker.folder_locks import O_CLOEXEC, ensure_folder, folder_lock
+from chunker.folder_locks import error as _error
+from chunker.writer import (
+    REPORT_NAME,
+    TMP_SUFFIX,
+    Durability,
+    _check_name,
+    _file_mode,
+    _fsync_dir,
+    _remove_stale_tmp,
+    _stage_and_commit,
+    _unlink_quietly,
+    _write_all,
+)
+
+__all__ = ["Finish", "write_streamed"]
+
+
+Finish = Callable[[str, int], tuple[bool, Mapping[str, bytes]]]
+"""Given the sha256 and size of the streamed artifact: whether to keep it (rename it over the old
+one) and the other artifacts to write (report.json last)."""
+
+
+def write_streamed(
+    folder: Path,
+    name: str,
+    parts: Iterable[bytes],
+    finish: Finish,
+    display: str,
+    timeout: float = 30.0,
+    *,
+    durability: Durability = "full",
+    run_locked: bool = False,
+) -> bool:
+    """:func:`write_document` for a set whose first artifact ``name`` is written as its ``parts``
+    come (never held whole): it is staged first, then ``finish`` (its sha256 and size) says
+    whether it is kept and gives the other artifacts, which are staged after it. Nothing is
+    renamed before everything is staged; returns whether anything was written."""
+    _check_name(name, display)
+    sync = durability == "full"
+    if run_locked:
+        ensure_folder(folder, display)
+        return _stream_and_commit(folder, name, parts, finish, display, sync)
+    with folder_lock(folder, display, timeout):
+        _remove_stale_tmp(folder)
+        wrote = _stream_and_commit(folder, name, parts, finish, display, sync)
+        if wrote and durability != "none":
+            _fsync_dir(folder)
+        return wrote
+
+
+def _stream_and_commit(
+    folder: Path, name: str, parts: Iterable[bytes], finish: Finish, display: str, sync: bool
+) -> bool:
+    path = folder / name
+    where = f"{display}/{name}"
+    tmp, sha256, size = _stage_parts(path, parts, where, sync=False)  # synced below if kept
+    try:
+        keep, others = finish(sha256, size)
+        for other in others:
+            _check_name(other, display)
+        if keep and sync:
+            _fsync_file(tmp, where)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    if not keep:
+        _unlink_quietly(tmp)
+    order = [n for n in others if n != REPORT_NAME] + ([REPORT_NAME] if REPORT_NAME in others else [])
+    _stage_and_commit(folder, others, order, display, sync, [(tmp, path, where)] if keep else [])
+    return keep or bool(others)
+
+
+def _fsync_file(path: str, where: str) -> None:
+    """Put a staged file's data on disk (an fsync through a read-only descriptor syncs the file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise _error("cannot write", where, exc) from None
+
+
+def _stage_parts(path: Path, parts: Iterable[bytes], where: str, sync: bool = True) -> tuple[str, str, int]:
+    """Write ``parts`` one after the other to a new temporary file next to ``path`` (on disk with
+    ``sync``), hashing them as they go; return its name, the sha256 and the size of its bytes."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
+    except OSError as exc:
+        raise _error("cannot create a file in the output folder", where, exc) from None
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        try:
+            os.fchmod(fd, _file_mode())
+            for part in parts:
+                digest.update(part)
+                size += len(part)
+                _write_all(fd, part)
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException as exc:
+        _unlink_quietly(tmp)
+        if isinstance(exc, OSError):
+            raise _error("cannot write", where, exc) from None
+        raise
+    return tmp, digest.hexdigest(), size
