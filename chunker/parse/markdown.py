@@ -81,6 +81,14 @@ def _drop_table_cells(md: MarkdownIt, body_rows: bool = True) -> None:
     def table_rows_only(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
         if silent:
             return table(state, start_line, end_line, silent)
+        # The rule's own first tests, before the push wrapper is made: the line below must exist and
+        # start with '|', '-' or ':' (the rule is tried at every block start; most are no table).
+        below = start_line + 1
+        if below >= end_line:
+            return False
+        pos = state.bMarks[below] + state.tShift[below]
+        if pos >= state.eMarks[below] or state.src[pos] not in "|-:":
+            return False
         push = state.push
         drop_rows = not body_rows and state.level == 0
         in_body = False

@@ -75,6 +75,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     md.use(admon_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False)
     md.use(deflist_plugin)
+    _deflist_marker_first(md)
     md.use(attrs_block_plugin)
     _no_liquid(md)
     md.core.ruler.disable(ATTRS_RESOLVE_RULE)
@@ -96,6 +97,36 @@ def _no_liquid(md: MarkdownIt) -> None:
         return bool(original(state, start_line, end_line, silent))
 
     md.block.ruler.at(ATTRS_BLOCK_RULE, attr)
+
+
+def _deflist_marker_first(md: MarkdownIt) -> None:
+    """The deflist rule, answering False at once where it would after its own calls: it is tried at
+    every block start (and, as a terminator, on every paragraph line), but a definition list needs
+    a ``:`` or ``~`` line right below the term (or below one blank line), and a terminator check
+    succeeds only inside a definition (``ddIndent`` set). The rule runs as before where it may accept."""
+    from markdown_it.rules_block.state_block import StateBlock
+
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == "deflist")
+    original = rule.fn
+
+    def deflist(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if silent:
+            return state.ddIndent >= 0 and bool(original(state, start_line, end_line, silent))
+        below = start_line + 1
+        if below >= end_line:
+            return False
+        b_marks, t_shift, e_marks = state.bMarks, state.tShift, state.eMarks
+        pos = b_marks[below] + t_shift[below]
+        if pos >= e_marks[below]:  # a blank line: the definition may follow it
+            below += 1
+            if below >= end_line:
+                return False
+            pos = b_marks[below] + t_shift[below]
+        if pos >= e_marks[below] or state.src[pos] not in ":~":
+            return False
+        return bool(original(state, start_line, end_line, silent))
+
+    md.block.ruler.at("deflist", deflist, {"alt": list(rule.alt)})
 
 
 def _any_name(params: str, *args: Any) -> bool:

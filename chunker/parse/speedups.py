@@ -201,29 +201,38 @@ accept it: each rule returns False at once on any other."""
 
 def _fast_paragraph_terminators(ruler: Ruler[BlockRule]) -> None:
     """The paragraph (and setext) rules ask every terminator rule about every line of a paragraph.
-    One combined terminator asks the known ones (:data:`_KNOWN_TERMINATORS`) only about a line
-    whose first character (or, for tables, the next line's) allows one of them; terminators added
-    by plugins are asked about every line. (Terminators are asked in silent mode: a yes or no.)"""
+    One combined terminator asks, in markdown-it's order, only the known ones
+    (:data:`_KNOWN_TERMINATORS`) that can accept the line's first character (:data:`_FIRST_CHARS`;
+    the table rule when the next line starts as a delimiter row), and terminators added by plugins
+    about every line. (Terminators are asked in silent mode: a yes or no.)"""
     cache = ruler.__cache__
     assert cache is not None
     chain = [r for r in ruler.__rules__ if r.enabled and "paragraph" in r.alt]
     if [r.fn for r in chain] != cache.get("paragraph", []):
         return
-    every = [r.fn for r in chain]
-    unknown = [r.fn for r in chain if r.name not in _KNOWN_TERMINATORS]
-    first_chars = _TERMINATOR_FIRST_CHARS
+    unknown = tuple(r.fn for r in chain if r.name not in _KNOWN_TERMINATORS)
+
+    def rules_for(char: str) -> tuple[Any, ...]:
+        return tuple(r.fn for r in chain if r.name not in _FIRST_CHARS or char in _FIRST_CHARS[r.name])
+
+    by_char = {c: rules_for(c) for c in _TERMINATOR_FIRST_CHARS}
+    table_or_unknown = rules_for("")  # a line no known rule but the table's can start
 
     def terminator(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
         src = state.src
         pos = state.bMarks[line] + state.tShift[line]
-        if pos >= len(src) or src[pos] not in first_chars:
+        rules = by_char.get(src[pos]) if pos < len(src) else None
+        if rules is None:
+            rules = unknown
             after = line + 1
-            if after >= end_line:
-                return any(rule(state, line, end_line, silent) for rule in unknown)
-            pos = state.bMarks[after] + state.tShift[after]
-            if pos >= len(src) or src[pos] not in "|-:":
-                return any(rule(state, line, end_line, silent) for rule in unknown)
-        return any(rule(state, line, end_line, silent) for rule in every)
+            if after < end_line:
+                pos = state.bMarks[after] + state.tShift[after]
+                if pos < len(src) and src[pos] in "|-:":
+                    rules = table_or_unknown
+        for rule in rules:
+            if rule(state, line, end_line, silent):
+                return True
+        return False
 
     cache["paragraph"] = [_mark(terminator, "paragraph_terminators")]
 
