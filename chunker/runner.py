@@ -28,6 +28,7 @@ from chunker.core import (
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, UsageError
 from chunker.freshness import Previous, changed_others, read_previous, unchanged
+from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
 from chunker.models import Chunk, ChunkingResult, Diagnostic
 from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
@@ -65,6 +66,7 @@ def _delta(previous: Previous, new_hashes: set[str], same: bool) -> dict[str, in
     }
 
 
+@collector_paused
 def process_document(
     source: SourceFile,
     cfg: ChunkerConfig,

@@ -229,7 +229,7 @@ def _fast_paragraph_terminators(ruler: Ruler[BlockRule]) -> None:
                 pos = state.bMarks[after] + state.tShift[after]
                 if pos < len(src) and src[pos] in "|-:":
                     rules = table_or_unknown
-        for rule in rules:
+        for rule in rules:  # noqa: SIM110 (a loop: any() over a generator costs a frame per paragraph line)
             if rule(state, line, end_line, silent):
                 return True
         return False
