@@ -58,7 +58,7 @@ _MARKUP = re.compile(
     re.MULTILINE,
 )
 _OPENER = re.compile(
-    r"^\s*(?::::+[ \t]*\S.*|!!!.*|\?\?\?\+?.*|<details\b.*|<summary\b.*|\[[^\]]+\]:\s*)$", re.IGNORECASE
+    r"^\s*(?::::+[ \t]*[^\s:].*|!!!.*|\?\?\?\+?.*|<details\b.*|<summary\b.*|\[[^\]]+\]:\s*)$", re.IGNORECASE
 )
 _HTML_OPENER = re.compile(r"(?:<[A-Za-z][\w.:-]*(?:\s[^<>/]*)?>\s*)+")
 """A line that only opens HTML elements or components (``<div class="x">``, ``<DeepDive>``)."""

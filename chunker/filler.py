@@ -25,6 +25,8 @@ _ENTITY = re.compile(r"&(?:#\d+|#x[0-9A-Fa-f]+|\w+);")
 _ESM = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
 """MDX ``import`` / ``export`` lines (an ESM block is an HTML block)."""
 _LETTER = re.compile(r"[^\W_]")
+_MYST_COMMENT = re.compile(r"(?:[ \t]*%[^\n]*(?:\n|$))+")
+"""Lines that all start with ``%``: MyST comment lines (mdit-py-plugins' ``myst_blocks``)."""
 _KINDS = frozenset({"html", "paragraph"})
 
 
@@ -45,7 +47,11 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
 
 
 def is_filler(block: Block) -> bool:
-    """Whether an HTML block or a paragraph is filler (see :func:`is_filler_text`)."""
+    """Whether an HTML block or a paragraph is filler (see :func:`is_filler_text`); a block of MyST
+    comment lines (``% text``, an HTML block) is, like an HTML comment: it renders as nothing."""
     if block.kind not in _KINDS:
         return False
-    return is_filler_text(block.content, esm=block.kind == "html")
+    content = block.content
+    if block.kind == "html" and _MYST_COMMENT.fullmatch(content):
+        return True
+    return is_filler_text(content, esm=block.kind == "html")

@@ -40,6 +40,8 @@ _KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
         "math_block_label": "math",
         "footnote_reference_open": "container",
         "dl_open": "container",
+        "myst_line_comment": "html",  # rendered as an HTML comment
+        "myst_block_break": "thematic_break",
     }
 )
 _INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
@@ -63,6 +65,10 @@ _NO_JOINT = frozenset({"admonition_title_open", "dd_open"})
 """Container children no piece may start with: an admonition's title, a definition without its term."""
 
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
+
+_WITH_NEXT = frozenset({"attrs_block", "myst_target"})
+"""Lines that belong to the block below them: an attribute line (``{#id .class}``), a MyST target
+(``(name)=``, the label of the heading or block below)."""
 
 
 def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> tuple[Block, ...]:
@@ -114,7 +120,8 @@ class _Blocks:
         """The current heading path as one tuple, shared by every block under the same heading."""
         self.last_end = doc.line_end(self.nlines - 1) if self.nlines else 0
         self.attrs_from: int | None = None
-        """First line of the attribute lines (``{.class}``) waiting for the block they apply to."""
+        """First line of the attribute lines (``{.class}``) or MyST targets (``(name)=``) waiting for
+        the block they apply to."""
         self.nested = False
         """Whether the tokens of the current piece are the parse's whole stream (nested tokens too)."""
         self.outline_left = budget(len(self.text))
@@ -131,7 +138,7 @@ class _Blocks:
             if token.level != 0 or token.nesting == -1 or token.map is None:
                 i += 1
                 continue
-            if token.type == "attrs_block":
+            if token.type in _WITH_NEXT:
                 if self.attrs_from is None and token.map[0] >= covered:
                     self.attrs_from = token.map[0]  # the line goes with the block below it
                 i += 1

@@ -17,6 +17,9 @@
 - ``footnote``: footnote definitions ``[^label]: text`` with indented further blocks, left in place
   (not moved to the end of the token stream: blocks follow the source);
 - ``deflist``: definition lists (a term line, then ``: definition`` or ``~ definition`` lines);
+- ``myst_blocks``: MyST's target lines ``(name)=`` (the label of the block below, a heading mostly),
+  ``+++`` block breaks and ``%`` comment lines (tokens ``myst_target``, ``myst_block_break``,
+  ``myst_line_comment``);
 - ``attrs`` (block rule only): a line ``{.class #id key=value}`` that applies to the block below it
   (not a Liquid/Jinja ``{% tag %}`` line, which stays what CommonMark reads);
   its token is kept (``attrs_block``) rather than folded into that block's attributes, so that the
@@ -66,6 +69,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     from mdit_py_plugins.deflist import deflist_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
     from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.myst_blocks import myst_block_plugin
 
     md.use(dollarmath_plugin)
     container_plugin(md, CONTAINER_RULE.removeprefix("container_"), validate=_any_name)
@@ -76,6 +80,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     md.use(footnote_plugin, inline=False, move_to_end=False)
     md.use(deflist_plugin)
     _deflist_marker_first(md)
+    md.use(myst_block_plugin)
     md.use(attrs_block_plugin)
     _no_liquid(md)
     md.core.ruler.disable(ATTRS_RESOLVE_RULE)

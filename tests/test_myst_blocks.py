@@ -1,0 +1,77 @@
+"""MyST block syntax (mdit-py-plugins' ``myst_blocks``): a target line ``(name)=`` starts the block below it
+(a heading's label goes with the heading), ``%`` comment lines and ``+++`` breaks are blocks of their own
+that make no chunk alone."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from importlib.util import find_spec
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import _blocks, chunk_markdown
+from chunker.text import normalise_newlines
+
+CFG = ChunkerConfig()
+TARGET = re.compile(r"^\([^)\n]+\)=$")
+
+PAGE = (
+    "(sphinx/config-options)=\n# Configuration\n\nThe options of the parser, set in conf.py or in frontmatter.\n\n"
+    "(syntax/frontmatter)=\n## Frontmatter\n\nFrontmatter holds the options of one page, as YAML at its top.\n\n"
+    "(syntax/extensions)=\n\n## Extensions\n\nExtensions add syntax to the parser; each is enabled by name.\n"
+)
+
+
+def test_a_target_line_starts_the_heading_below_it_and_is_never_a_chunk_of_its_own() -> None:
+    result = chunk_markdown(PAGE, CFG, "p", "p.md")
+    assert not result.diagnostics.errors
+    for chunk in result.chunks:
+        lines = [line for line in chunk.content_original.split("\n") if line.strip()]
+        assert not all(TARGET.match(line) for line in lines), chunk.content_original
+        assert not TARGET.match(lines[-1]), chunk.content_original  # no chunk ends with the next label
+    headings = [b for b in result.blocks if b.kind == "heading"]
+    assert [PAGE[b.start_offset : b.end_offset].split("\n")[0] for b in headings] == [
+        "(sphinx/config-options)=",
+        "(syntax/frontmatter)=",
+        "(syntax/extensions)=",
+    ]
+    assert [b.header_path[-1].text for b in headings] == ["Configuration", "Frontmatter", "Extensions"]
+    first = result.chunks[0]
+    assert first.content_original.startswith("(sphinx/config-options)=\n# Configuration")
+    small = chunk_markdown(PAGE, replace(CFG, max_chars=200, target_chars=150, min_chars=1), "p", "p.md")
+    assert [c.content_original.split("\n")[0] for c in small.chunks] == [
+        "(sphinx/config-options)=",
+        "(syntax/frontmatter)=",
+        "(syntax/extensions)=",
+    ]
+
+
+def test_comment_lines_and_block_breaks_are_blocks_and_no_comment_is_a_chunk_alone() -> None:
+    comment = "".join(f"% commented out line {k} of an example that is not on the page\n" for k in range(4))
+    text = f"# Guide\n\nSome text of the guide.\n\n{comment}\n+++\n\n## Next\n\n{comment}\nMore text of the guide.\n"
+    result = chunk_markdown(text, replace(CFG, min_chars=1), "p", "p.md")
+    assert not result.diagnostics.errors
+    kinds = [(b.kind, text[b.start_offset : b.end_offset].split("\n")[0]) for b in result.blocks]
+    assert ("html", "% commented out line 0 of an example that is not on the page") in kinds
+    assert ("thematic_break", "+++") in kinds
+    for chunk in result.chunks:
+        assert not all(line.startswith("%") for line in chunk.content_original.split("\n") if line.strip())
+
+
+@pytest.mark.skipif(find_spec("pyromark") is None, reason="the pulldown-cmark path needs pyromark")
+@pytest.mark.parametrize(
+    "text",
+    [
+        PAGE,
+        "# A\n\ntext\n% comment\nmore\n\n+ + +\n\n(label)=\nPara.\n\n## B\n\n- item\n\n  (inner)=\n  # in item\n",
+        "Intro.\n\n## A\n\n50\n% of them\n\n## B\n\nC++ and (x) = 1\n",
+    ],
+)
+def test_the_pulldown_cmark_path_gives_the_same_blocks(text: str) -> None:
+    def shape(cfg: ChunkerConfig) -> list[tuple[str, int, int, tuple[str, ...]]]:
+        blocks = _blocks(normalise_newlines(text), cfg)[0]
+        return [(b.kind, b.start_line, b.end_line, tuple(h.text for h in b.header_path)) for b in blocks]
+
+    assert shape(replace(CFG, parser="pulldown-cmark")) == shape(CFG)
