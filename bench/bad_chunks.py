@@ -94,7 +94,8 @@ def own_text(chunk: Chunk) -> str:
 
 def _strip_added(chunk: Chunk) -> str:
     text = chunk.content_original
-    for added in chunk.added_lines:
+    after = [a for a in chunk.added_lines if a.position == "after"]
+    for added in [*(a for a in chunk.added_lines if a.position == "before"), *reversed(after)]:
         line = added.text
         if added.position == "before" and text.startswith(line):
             text = text[len(line) :].lstrip("\n")

@@ -107,11 +107,17 @@ def _check_ids(chunks: Sequence[Chunk]) -> Iterator[Diagnostic]:
 
 
 def _check_slices(source: str, chunks: Sequence[Chunk]) -> Iterator[Diagnostic]:
-    """Each chunk is the exact source slice plus its declared added lines, in order, no overlap."""
+    """Each chunk is the exact source slice plus its declared added lines, in order, no overlap.
+
+    ``added_lines`` lists added text in the order it stands in the chunk: the ``before`` texts from
+    the start, the ``after`` texts from the end of the slice on (a fence's closing line, then the
+    closing line of the container it lies in), so the ``after`` texts come off the end last first."""
     previous_end = -1
     for chunk in chunks:
         core = chunk.content_original
-        for added in chunk.added_lines:
+        before = [a for a in chunk.added_lines if a.position == "before"]
+        after = [a for a in chunk.added_lines if a.position == "after"]
+        for added in [*before, *reversed(after)]:
             if added.position == "before" and core.startswith(added.text):
                 core = core[len(added.text) :]
             elif added.position == "after" and core.endswith(added.text):

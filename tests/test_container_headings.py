@@ -123,3 +123,29 @@ def test_pieces_of_a_document_with_containers_and_headings_give_the_whole_parse(
         whole = next(iter(BlockTokens(doc, cfg, piece_chars=None)))
         pieces = [t for piece in BlockTokens(doc, cfg, piece_chars=rnd.randint(10, 60)) for t in piece]
         assert pieces == whole, text
+
+
+def _code_group(lines: int) -> str:
+    code = "\n".join(f'  const value{i} = compute({i}, "some argument text")' for i in range(lines))
+    return (
+        "# T\n\n## S\n\n::: code-group\n\n```js [a.js]\nconst a = 1\n```\n\n"
+        f"```js [server.js]\n{code}\n```\n\n:::\n"
+    )
+
+
+@pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])
+def test_oversize_code_in_a_container_is_cut_between_its_lines_and_validates(parser: str) -> None:
+    # a VitePress code group whose second fence is over budget: each piece re-opens the container's
+    # title and the fence, ends on a whole line and closes both (vite docs: the pieces ended inside
+    # a line and failed with added-lines and content-mismatch errors)
+    text = _code_group(40)
+    cfg = ChunkerConfig(parser=parser)  # type: ignore[arg-type]
+    result = chunk_markdown(text, cfg, "doc", "doc.md")
+    assert not result.diagnostics.errors, [d.message for d in result.diagnostics.errors]
+    pieces = [c for c in result.chunks if "server.js" in c.content_original]
+    assert len(pieces) >= 2
+    for chunk in pieces:
+        assert chunk.content_original.rstrip().endswith("```\n:::") or chunk is result.chunks[-1]
+        own = text[chunk.start_offset : chunk.end_offset]
+        assert own.startswith(("#", "  const", "```")), own[:30]  # a piece starts at a line's text
+        assert own.rstrip().endswith((")", "```", ":::")), own[-30:]  # and ends at a line's end

@@ -26,7 +26,7 @@ def chunks(text: str, cfg: ChunkerConfig = CFG) -> list[Chunk]:
 
 def last_line(chunk: Chunk) -> str:
     own = chunk.content_original
-    for added in chunk.added_lines:
+    for added in reversed(chunk.added_lines):  # after texts come off the end last first
         if added.position == "after" and own.endswith(added.text):
             own = own[: -len(added.text)]
     return [line for line in own.split("\n") if line.strip()][-1].strip()

@@ -97,6 +97,19 @@ def test_declared_added_lines_are_understood_and_undeclared_ones_are_not() -> No
     assert "content-mismatch" in codes(result, (result.chunks[0], result.chunks[1], undeclared))
 
 
+def test_after_texts_are_declared_in_the_order_they_stand_in_the_chunk() -> None:
+    # the closing line of an inner element, then the closing line of the container it lies in
+    result = run()
+    chunk = result.chunks[2]
+    fence, container = "\n</details>", "\n:::"
+    content = chunk.content_original + fence + container
+    ordered = (AddedText("after", fence), AddedText("after", container))
+    declared = replace(chunk, content_original=content, added_lines=ordered)
+    assert codes(result, (result.chunks[0], result.chunks[1], declared)) == set()
+    swapped = replace(chunk, content_original=content, added_lines=ordered[::-1])
+    assert "added-lines" in codes(result, (result.chunks[0], result.chunks[1], swapped))
+
+
 def test_a_trailing_heading_is_reported_as_an_orphan_with_its_line() -> None:
     result = run("# Doc\n\nBody.\n\n## Last\n")
     orphan = [d for d in result.diagnostics.diagnostics if d.code == "orphan-heading"]

@@ -230,6 +230,14 @@ class SectionSpace:
             return None
         return frozenset(t.map[0] for t in structure.tokens if t.type == "html_block" and t.map is not None)
 
+    def fence_lines(self, block: Block) -> frozenset[int] | None:
+        """Lines (0 = the block's first) where a fenced code block inside ``block`` opens; None
+        when unknown."""
+        structure = self._structure(block)
+        if structure is None:
+            return None
+        return frozenset(t.map[0] for t in structure.tokens if t.type == "fence" and t.map is not None)
+
     def _structure(self, block: Block) -> Structure | None:
         """The structure of a list, quote or container block (once per block); None when too large."""
         if block.start_offset not in self.structures:

@@ -142,6 +142,8 @@ def split_at(
             split_item(space, out, block, start, end, piece_strength, first, last)
         elif block.kind == "container" and _html_child(space, block, start):
             _overflow_child(space, out, block, start, end, piece_strength, first, last)
+        elif block.kind == "container" and _fenced_child(space, block, start):
+            _split_code_child(space, out, block, start, end, piece_strength, first, last)
         else:
             split_text(space, out, block, start, end, piece_strength, first, last)
 
@@ -150,6 +152,46 @@ def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is an HTML or JSX block."""
     lines = space.html_lines(block)
     return lines is not None and space.line_at(start, block) - block.start_line in lines
+
+
+def _fenced_child(space: SectionSpace, block: Block, start: int) -> bool:
+    """Whether the inner block of a container starting at ``start`` is fenced code."""
+    lines = space.fence_lines(block)
+    return lines is not None and space.line_at(start, block) - block.start_line in lines
+
+
+def _split_code_child(
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: Strength,
+    first: bool,
+    last: bool,
+) -> None:
+    """Fenced code inside a container (a VitePress ``::: code-group``), over budget: between its
+    lines, as outside a container; each later piece re-opens the container's title and the fence
+    (declared added text, :mod:`chunker.pack.reopen`). Cut like text, a piece ended inside a line
+    and its re-opened fence no longer matched the source."""
+    src = space.source
+    cuts: list[tuple[int, Strength]] = [(start, strength)]
+    line_start = src.find("\n", start, end) + 1
+    body_start = line_start
+    while 0 < line_start < end:
+        next_break = src.find("\n", line_start, end)
+        line_end = end if next_break == -1 else next_break
+        text = src[line_start:line_end]
+        if line_start > body_start and text.strip() and (next_break != -1 or not _closes_fence(text)):
+            blank_before = not src[src.rfind("\n", 0, line_start - 1) + 1 : line_start - 1].strip()
+            cuts.append((line_start, JOINT if blank_before else CODE_LINE))
+        line_start = next_break + 1 if next_break != -1 else end
+    emit_cuts(space, out, block, cuts, end, first, last)
+
+
+def _closes_fence(line: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= 3 and stripped[0] in "`~" and stripped == stripped[0] * len(stripped)
 
 
 def _overflow_child(
