@@ -16,6 +16,7 @@ from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
+from chunker.parse.details import details_end, opens_details
 from chunker.parse.plugins import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 from chunker.rendering import MAX_CHECKED_CHARS
@@ -200,8 +201,8 @@ class _Blocks:
             if marker and last < self.nlines and _marker_run(doc_line(doc, last), marker):
                 last += 1  # the closing line, which the token's map leaves out
             frame = _frame(token, first, last, doc)
-        elif token.type == "html_block" and _opens_details(token.content):
-            details = _details_end(tokens, i)
+        elif token.type == "html_block" and opens_details(token.content):
+            details = details_end(tokens, i)
             if details is not None:
                 return self.details(tokens, i, details, first, max(last, tokens[details].map[1]))  # type: ignore[index]
         return close, kind, last, inner, joints, frame
@@ -395,7 +396,7 @@ def _fence_info(
     return opening, closing if _closes(closing, token.markup) else ""
 
 
-# -- containers: admonitions, ::: blocks, <details> ----------------------------------------
+# -- containers: admonitions, ::: blocks ----------------------------------------------------
 
 
 def doc_line(doc: ParsedDocument, index: int) -> str:
@@ -419,35 +420,6 @@ def _frame(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tup
     closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
     marker = CONTAINER_MARKERS.get(token.type)
     return doc_line(doc, first), closing if marker and _marker_run(closing, marker) else ""
-
-
-_DETAILS_OPEN = "<details"
-_DETAILS_CLOSE = "</details>"
-
-
-def _opens_details(content: str) -> bool:
-    head = content.lstrip()[:9].lower()
-    return head.startswith(_DETAILS_OPEN) and (len(head) == 8 or not head[8].isalnum())
-
-
-def _details_end(tokens: Sequence[BlockToken], open_index: int) -> int | None:
-    """Index of the top-level HTML block that closes a ``<details>`` opened (and not closed) by
-    ``tokens[open_index]``; None when none does before a heading or another ``<details>``."""
-    if _DETAILS_CLOSE in tokens[open_index].content.lower():
-        return None
-    for j in range(open_index + 1, len(tokens)):
-        token = tokens[j]
-        if token.level != 0 or token.map is None:
-            continue
-        if token.type == "heading_open":
-            return None
-        if token.type == "html_block":
-            content = token.content.lower()
-            if _DETAILS_CLOSE in content:
-                return j if not _opens_details(token.content) else None
-            if _opens_details(token.content):
-                return None
-    return None
 
 
 def _inner_of(tokens: Sequence[BlockToken], start: int, stop: int) -> frozenset[str]:

@@ -27,6 +27,7 @@ import bisect
 from collections.abc import Sequence
 
 from chunker.config import ChunkerConfig
+from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.plugins import unclosed_at
@@ -69,6 +70,8 @@ def mixed_pieces(
         line = plugin_lines[k]
         before = bisect.bisect_right(heads, line) - 1
         start = heads[before] if before >= 0 and heads[before] > covered else covered
+        if start > covered and dangling_details(fast_slice(covered, start)) is not None:
+            start = covered  # a <details> open before the heading may close after it, the heading inside
         pieces.append(fast_slice(covered, start))
         stretch = _stretch(doc, cfg, start, heads[before + 1 :])
         if stretch is None:
@@ -102,7 +105,7 @@ def _stretch(
         if tokens is None:
             return None
         cut = _heading_at(tokens, end - offset)
-        if cut is not None and unclosed_at(tokens) is None:  # a container open past the heading
+        if cut is not None and unclosed_at(tokens[:cut]) is None and dangling_details(tokens, cut) is None:
             return _shifted(tokens[:cut], offset), end
     tokens = _parse("\n" * lead + text[starts[start] :], cfg)
     return None if tokens is None else (_shifted(tokens, offset), len(starts))

@@ -9,6 +9,7 @@ fallback.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 
@@ -16,11 +17,14 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic
+from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.plugins import unclosed_at
 
 __all__ = ["PIECE_CHARS", "BlockTokens"]
+
+_DETAILS = re.compile("<details", re.IGNORECASE)
 
 PIECE_CHARS = 1 << 18
 """A body longer than this is parsed in pieces of about this many characters."""
@@ -117,15 +121,19 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     past the piece. So the heading must come before the first ``$$`` of the piece. A ``:::`` or
     ``///`` container never closed in the piece ends before a heading, where in the whole document
     a closing line past the piece may close it (:mod:`chunker.parse.plugins`): the heading must
-    come before such a container too."""
+    come before such a container too; and no ``<details>`` opened before it may be left unclosed
+    there (one that a block past the heading closes holds the heading, :mod:`chunker.parse.details`)."""
     dollars = piece.find("$$")
     unclosed = unclosed_at(tokens)
+    details = _DETAILS.search(piece) is not None
     for index in range(len(tokens) - 1 if unclosed is None else unclosed - 1, 0, -1):
         token = tokens[index]
         if token.level != 0 or token.type != "heading_open" or not token.markup.startswith("#"):
             continue
         assert token.map is not None
         if dollars != -1 and not _line_before(piece, token.map[0], dollars):
+            continue
+        if details and dangling_details(tokens, index) is not None:
             continue
         return index if token.map[0] > first else None
     return None
