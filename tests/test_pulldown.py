@@ -319,3 +319,13 @@ def test_dollar_math_still_parses_the_whole_body_with_markdown_it(monkeypatch: p
     seen = _markdown_it_inputs(monkeypatch)
     assert shapes(text, FAST) == reference
     assert seen == [text]
+
+
+def test_a_surrogate_in_a_library_caller_s_text_is_parsed_by_markdown_it() -> None:
+    # pyromark takes UTF-8 only; a str from a library caller may hold a lone surrogate
+    text = "# T\n\n" + "".join(f"- item {i} \ud800 words words words\n  - nested {i}\n" for i in range(30))
+    options = {"max_chars": 200, "target_chars": 120, "min_chars": 20}
+    reference = chunk_markdown(text, ChunkerConfig(**options), "d", "d.md")
+    fast = chunk_markdown(text, ChunkerConfig(parser="pulldown-cmark", **options), "d", "d.md")
+    assert [c.content_original for c in fast.chunks] == [c.content_original for c in reference.chunks]
+    assert len(reference.chunks) > 1

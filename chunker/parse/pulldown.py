@@ -130,9 +130,12 @@ class PulldownTokens:
             plugin_lines = _plugin_lines(body)
             options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
             builder = _Builder(body)
-            tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
+            try:
+                tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
+            except UnicodeEncodeError:  # a surrogate (a library caller's text): pyromark takes UTF-8 only
+                tokens = None
             del body
-            if builder.deepest >= self._cfg.max_nesting - 1:
+            if tokens is None or builder.deepest >= self._cfg.max_nesting - 1:
                 pieces = None  # markdown-it-py flattens what lies past the nesting limit: do as it does
             elif plugin_lines:
                 pieces = mixed_pieces(doc, self._cfg, tokens, plugin_lines)

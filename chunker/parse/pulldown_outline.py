@@ -19,8 +19,8 @@ markdown-it-py's rules where the two parsers' ranges differ:
   range in pulldown-cmark ends with its content;
 - a table is ``table``, ``thead`` with its header row, and ``tbody`` with the body rows.
 
-A text with a line of plugin syntax, ``$$`` (dollarmath) or nesting deeper than the limit is not
-made here (None): markdown-it-py parses it. ``tests/test_pulldown_outline.py`` compares the tokens
+A text with a line of plugin syntax, ``$$`` (dollarmath), nesting deeper than the limit or a
+surrogate is not made here (None): markdown-it-py parses it. ``tests/test_pulldown_outline.py`` compares the tokens
 with markdown-it-py's on the CommonMark spec, the blocks of the shared corpus and random documents.
 """
 
@@ -84,7 +84,10 @@ def block_tokens(text: str, max_nesting: int) -> list[OutlineToken] | None:
 
     options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
     builder = _Outliner(text)
-    tokens = builder.run(pyromark.events_with_range(text, options=options, merge_text=True))
+    try:
+        tokens = builder.run(pyromark.events_with_range(text, options=options, merge_text=True))
+    except UnicodeEncodeError:  # a surrogate: pyromark takes UTF-8 only
+        return None
     return None if builder.deepest >= max_nesting - 1 else tokens
 
 
