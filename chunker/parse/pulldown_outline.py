@@ -37,9 +37,11 @@ from chunker.parse.pulldown import _RUNS
 
 __all__ = ["block_parse", "block_tokens"]
 
-_NESTED_PLUGIN = re.compile(r"^[ \t>]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)*(?:" + _RUNS + ")", re.MULTILINE)
+_NESTED_PLUGIN = re.compile(r"^[ \t>]*+(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t][ \t>]*+)*+(?:" + _RUNS + ")", re.MULTILINE)
 """A line of plugin syntax (:data:`chunker.parse.pulldown._PLUGIN_SYNTAX`), also after list markers:
-a block's text is a list or a quote, whose items may open an admonition or a container."""
+a block's text is a list or a quote, whose items may open an admonition or a container. Possessive:
+no run of the pattern can start with a marker or a space, so nothing is given back (``[ \t]+[ \t>]*``
+took quadratic time on a line of a marker and many spaces)."""
 
 _CLOSE = {
     "paragraph_open": "paragraph_close",
