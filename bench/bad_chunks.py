@@ -10,7 +10,9 @@ Every ``.md``/``.mdx``/``.markdown``/``.txt`` file under the folder is chunked i
   padding whitespace;
 - ``link-defs-only``: a piece made only of link reference definitions (``[label]: url``), which render as nothing;
 - ``url-only``: a piece whose text is one link or URL (``[Try it](https://...)``, a bare URL): fewer than 8
-  letters or digits remain once it is removed (a list of several links is not flagged);
+  letters or digits remain once it is removed;
+- ``links-only``: the same with two or more links or URLs (two playground links, a list of links): the packer
+  puts such a piece into a neighbour when it fits whole, else keeps it (a list of links is content);
 - ``rendering``: a line of the piece, parsed alone, renders as another kind (code, heading, table, HTML,
   text) than the same line in the document;
 - ``mid-word``: a cut between two letters or digits of one word (at the start or end of the piece);
@@ -156,13 +158,15 @@ def link_defs_only(chunk: Chunk, md: MarkdownIt) -> str | None:
     return f"{own.count(']:')} link reference definition(s), nothing else"
 
 
-def url_only(chunk: Chunk) -> str | None:
+def url_only(chunk: Chunk, several: bool = False) -> str | None:
+    """One link or URL and fewer than 8 letters or digits besides (with ``several``: two or more)."""
     own = own_text(chunk)
     if not _LINK.search(own):
         return None
     letters = len(_WORD.findall(_MARKUP.sub(" ", _LINK.sub(" ", own))))
-    if letters < MIN_OWN_TEXT and len(_LINK.findall(own)) == 1:
-        return f"only links or URLs ({letters} letters besides)"
+    links = len(_LINK.findall(own))
+    if letters < MIN_OWN_TEXT and (links >= 2) == several:
+        return f"only {links} link(s) or URL(s) ({letters} letters besides)"
     return None
 
 
@@ -336,6 +340,7 @@ def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: Mar
             ("mid-word", mid_word(chunk, source)),
             ("link-defs-only", link_defs_only(chunk, plain)),
             ("url-only", url_only(chunk)),
+            ("links-only", url_only(chunk, several=True)),
             ("orphaned-opener", orphaned(chunk, chunks[k + 1] if k + 1 < len(chunks) else None, cfg)),
             ("lead-in-cut", lead_in_cut(chunk, chunks[k + 1] if k + 1 < len(chunks) else None, cfg)),
             ("context-markup", context_markup(chunk, source_lines)),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["hard_cuts", "sentence_cuts", "word_cuts"]
+__all__ = ["hard_cuts", "link_safe_hard_cuts", "link_spans", "outside_links", "sentence_cuts", "word_cuts"]
 
 _TERMINATORS = ".!?…"
 _CLOSERS = '»"”’“‘)]*_'
@@ -199,3 +199,102 @@ def _can_cut(text: str, k: int) -> bool:
     if "\U0001f3fb" <= cur <= "\U0001f3ff" or "\U000e0020" <= cur <= "\U000e007f":
         return False  # emoji skin-tone modifiers and tag sequences
     return not unicodedata.category(cur).startswith("M")  # combining marks, variation selectors
+
+
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_LINK_TEXT_WINDOW = 1000
+"""How far before its ``](`` a link's opening bracket is looked for."""
+_DESTINATION = re.compile(
+    r"(?:<[^<>\n]*>|[^\s()]*+(?:\([^\s()]*+\)[^\s()]*+)*+)"  # <url>, or a url with balanced parentheses
+    r"(?:[ \t]*\n?[ \t]*(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\)"  # a title; the closing parenthesis
+)
+"""A link's destination, title and closing parenthesis after its ``](`` (CommonMark: no whitespace in a
+bare destination). It stops at the first parenthesis or whitespace it cannot take, so the matches of all
+``](`` of a text scan it about once."""
+_NON_SPACE_RUN = re.compile(r"\S*")
+
+
+def link_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every Markdown link or image (``[text](url "title")``, from its bracket to its
+    closing parenthesis), link reference definition (``[label]: url``) and URL (``https://...`` up
+    to the next whitespace, autolinks too) in ``text``, sorted, not overlapping: no cut falls inside
+    one. An unclosed ``[text](url`` is no link. Linear: the scans are regular expressions or
+    ``rfind`` within ``_LINK_TEXT_WINDOW`` characters."""
+    spans: list[tuple[int, int]] = []
+    if "](" in text:
+        last = 0
+        pos = text.find("](")
+        while pos != -1:
+            match = _DESTINATION.match(text, pos + 2)
+            if match is not None:
+                start = text.rfind("[", max(last, pos - _LINK_TEXT_WINDOW), pos)
+                start = pos if start == -1 else (start - 1 if start and text[start - 1] == "!" else start)
+                spans.append((max(start, last), match.end()))
+                last = match.end()
+            pos = text.find("](", max(pos + 2, last))
+    if "]:" in text:
+        spans = _merged(spans + _definitions(text))
+    if "://" in text:
+        urls: list[tuple[int, int]] = []
+        last = 0
+        pos = text.find("://")
+        while pos != -1:
+            start = pos
+            while start > max(last, pos - 32) and text[start - 1] in _SCHEME_CHARS:
+                start -= 1
+            if start < pos:
+                end = _NON_SPACE_RUN.match(text, pos + 3).end()  # type: ignore[union-attr]
+                urls.append((start, end))
+                last = end
+            pos = text.find("://", max(pos + 3, last))
+        spans = _merged(spans + urls) if spans else urls
+    return spans
+
+
+_DEFINITION = re.compile(r"^[ ]{0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*\n?[ \t]*\S*", re.MULTILINE)
+"""A link reference definition's label and destination (its URL may be on the next line)."""
+
+
+def _definitions(text: str) -> list[tuple[int, int]]:
+    """Spans of link reference definitions (label to the end of the URL): a cut between a label and
+    its URL would leave a piece ending with ``[label]:``."""
+    return [(m.start(), m.end()) for m in _DEFINITION.finditer(text)]
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def outside_links(cuts: list[int], spans: list[tuple[int, int]]) -> list[int]:
+    """The cuts (sorted) that fall inside no span (a cut at a span's start or end is outside it)."""
+    if not spans:
+        return cuts
+    out: list[int] = []
+    k = 0
+    for cut in cuts:
+        while k < len(spans) and spans[k][1] <= cut:
+            k += 1
+        if k == len(spans) or cut <= spans[k][0]:
+            out.append(cut)
+    return out
+
+
+def link_safe_hard_cuts(text: str, size: int, spans: list[tuple[int, int]]) -> list[int]:
+    """:func:`hard_cuts` of the text between links and URLs, plus a cut before and after each of
+    them: a link or URL is never cut inside, and one longer than ``size`` is a piece of its own."""
+    if not spans:
+        return hard_cuts(text, size)
+    cuts: list[int] = []
+    pos = 0
+    for start, end in [*spans, (len(text), len(text))]:
+        if start > pos:
+            cuts.extend(pos + c for c in hard_cuts(text[pos:start], size))
+        cuts.extend(c for c in (start, end) if 0 < c < len(text))
+        pos = max(pos, end)
+    return sorted(set(cuts))

@@ -8,6 +8,7 @@ skipped ranges must lie in exactly one chunk.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -69,9 +70,12 @@ def _once(found: list[Diagnostic], checked: list[Diagnostic], chunks: Sequence[C
     """``checked`` without the overflow findings of chunks whose block the packer already reported
     as kept whole (its finding names the block's kind and line); that finding gets the chunk's id.
     An overflow is reported once."""
-    packer = [k for k, d in enumerate(found) if d.code == "overflow" and d.chunk_id is None and d.line is not None]
+    packer = sorted(
+        ((d.line, k) for k, d in enumerate(found) if d.code == "overflow" and d.chunk_id is None and d.line is not None)
+    )
     if not packer:
         return checked
+    lines = [line for line, _ in packer]
     by_id = {c.chunk_id: c for c in chunks}
     out: list[Diagnostic] = []
     for finding in checked:
@@ -79,10 +83,10 @@ def _once(found: list[Diagnostic], checked: list[Diagnostic], chunks: Sequence[C
         if chunk is None:
             out.append(finding)
             continue
-        claimed = [k for k in packer if chunk.start_line <= (found[k].line or 0) <= chunk.end_line]
-        for k in claimed:
+        first, last = bisect_left(lines, chunk.start_line), bisect_right(lines, chunk.end_line)
+        for _, k in packer[first:last]:
             found[k] = replace(found[k], chunk_id=chunk.chunk_id)
-        if not claimed:
+        if first == last:
             out.append(finding)
     return out
 

@@ -148,3 +148,17 @@ def test_pieces_of_html_blocks_render_as_their_source(
     for chunk in result.chunks:
         start = chunk.start_offset
         assert start == 0 or text[start - 1] == "\n"  # pieces start at line starts
+
+
+def test_prose_before_an_oversize_html_block_ends_its_chunk_and_reopened_tags_are_not_embedded() -> None:
+    prose = "To make the sidebar dark, add the class `theme-dark` to the wrapper element of the sidebar."
+    text = f"# Sidebar\n\n## Dark version\n\n{prose}\n\n" + _grid(10).split("Most apps use these.\n\n")[1]
+    result = _run(text, "doc.md", ChunkerConfig(max_chars=600, target_chars=400, min_chars=50))
+    assert _codes(result, "rendering-changed") == []
+    holder = next(c for c in result.chunks if "theme-dark" in c.content_original)
+    assert "component-grid" not in holder.content_original  # the prose is not diluted by a piece of markup
+    pieces = [c for c in result.chunks if c.added_lines and c.added_lines[0].position == "before"]
+    assert pieces
+    for chunk in pieces:
+        assert chunk.content_original.startswith('<div className="component-grid">\n')
+        assert '<div className="component-grid">' not in chunk.content_for_embedding

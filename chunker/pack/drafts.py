@@ -39,7 +39,8 @@ class Draft:
     part: int | None = None
     parts: int | None = None
     embed: str | None = None
-    """The content for embedding when it differs from ``content`` (table padding collapsed)."""
+    """The content for embedding when it differs from ``content`` (table padding collapsed; without
+    link definitions carried silently or the tags a piece of an HTML block re-opens and closes)."""
 
 
 def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnostic]) -> Draft:
@@ -47,9 +48,12 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
     source = space.source
     first, last = units[0], units[-1]
     added: list[AddedText] = []
+    quiet: list[AddedText] = []  # the tags a piece of an HTML block re-opens and closes: not embedded
     repeated = space.before(first)  # a table's header, a fence, the containers a piece starts inside
     if repeated:
         added.append(AddedText("before", repeated))
+        if first.block.kind == "html":
+            quiet.append(added[-1])
     content = (added[0].text if added else "") + source[first.start : last.end]
     if has_fence_marker(content):
         still_open = fence_after(content)
@@ -72,11 +76,18 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
     if closing:
         added.append(AddedText("after", closing))
         content += closing
+        if last.block.kind == "html":
+            quiet.append(added[-1])
     blocks = _blocks_of(units)
-    embed = space.padding.embed(source, first.start, last.end) if space.padding else None
+    spoken = [u for u in units if not u.silent]
+    a, b = (spoken[0].start, spoken[-1].end) if spoken else (first.start, last.end)
+    embed = space.padding.embed(source, a, b) if space.padding else None
+    if embed is None and (len(spoken) < len(units) or quiet):
+        embed = source[a:b]  # silent definitions, re-opened tags: in the content, not in what is embedded
     if embed is not None:
-        before = "".join(collapse(a.text) for a in added if a.position == "before")
-        embed = before + embed + "".join(a.text for a in added if a.position == "after")
+        said = [x for x in added if all(x is not q for q in quiet)]
+        before = "".join(collapse(x.text) for x in said if x.position == "before")
+        embed = before + embed + "".join(x.text for x in said if x.position == "after")
     return Draft(
         section=space.section,
         section_index=space.index,

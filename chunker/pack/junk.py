@@ -6,14 +6,21 @@ Three kinds, common at the ends of documentation sections:
   nothing (the parser makes no block of them: they are ``raw`` blocks), or of footnote definitions
   that hold only a link (``[^3]: <https://...>``);
 - a piece that is one link or URL and (almost) nothing else (``[Try it in the Playground](https://...)``
-  with a long URL, HTML tags around it aside);
+  with a long URL, HTML tags around it aside); or two or more links and nothing else (a pair of
+  playground links, a short list of links), which goes into a neighbour only when it fits whole (else
+  it stays: a list of links is the content of its section);
 - a piece of filler blocks only (:mod:`chunker.filler`: a lone ``<audio>`` or ``<img>``, a demo
   component, layout tags), alone or after its headings.
 
 Such a piece goes into the chunk before it (or after it) when both fit the budget; else it is
 shared between both (cut between its definitions); else the cut before it moves back (or the one
 after it moves forward) so that it takes a neighbouring block along, as long as that cut is no
-weaker than the one it replaces and both chunks stay real.
+weaker than the one it replaces and both chunks stay real. A piece of link reference definitions
+that none of this places (a block of them about as long as a chunk, at the end of a long section) is
+carried by the chunk before it (or after it; up to :data:`SILENT_BUDGETS` budgets of them per chunk,
+so that a chunk's text stays bounded) without counting toward its size: its units are marked
+``silent``, kept in that chunk's ``content_original`` (where its links now resolve) and left out of
+its ``content_for_embedding`` (URLs the links already stand for).
 """
 
 from __future__ import annotations
@@ -38,29 +45,47 @@ _LETTER = re.compile(r"[^\W_]")
 MIN_LETTERS = 8
 """A piece with one link and fewer letters or digits than this besides is junk."""
 
+SILENT_BUDGETS = 2
+"""A chunk carries at most this many budgets of link definitions without counting them."""
+
 Sizes = Callable[[int, int], int]
 """Size of the chunk made of units[i:e]."""
 
 
 def is_junk(units: Sequence[Unit], source: str) -> bool:
     """Whether the units make a junk piece (see the module's docstring)."""
+    return _kind(units, source) is not None
+
+
+def _kind(units: Sequence[Unit], source: str) -> str | None:
+    """``definitions``, ``filler``, ``link`` (one link or URL, hardly any other text), ``links`` (two
+    or more and hardly any other text), or None for a piece with text of its own."""
     if all(_definition(u, source) for u in units):
-        return True
+        return "definitions"
     if _markup_only(units):
-        return True
+        return "filler"
     start, end = units[0].start, units[-1].end
     if source.find("](", start, end) < 0 and source.find("://", start, end) < 0:
-        return False
-    # Exactly one link, and fewer than MIN_LETTERS letters besides: both scans stop as soon as
-    # the answer is known (a piece of prose with many links was scanned whole, twice: 5 % of the
-    # library's time over the corpus).
+        return None
+    # Links, and fewer than MIN_LETTERS letters between them: the scan stops as soon as the answer is
+    # known (a piece of prose is not scanned whole: it has enough letters before its first link).
     text = source[start:end]
-    links = _LINK.finditer(text)
-    link = next(links, None)
-    if link is None or next(links, None) is not None:
-        return False
-    rest = text[: link.start()] + " " + text[link.end() :]  # _LINK.sub(" ", text) of its one link
-    return _fewer_letters(_TAG.sub(" ", rest), MIN_LETTERS)
+    links = letters = pos = 0
+    for link in _LINK.finditer(text):
+        letters += _letters(_TAG.sub(" ", text[pos : link.start()]), MIN_LETTERS - letters)
+        if letters >= MIN_LETTERS:
+            return None
+        links += 1
+        pos = link.end()
+    letters += _letters(_TAG.sub(" ", text[pos:]), MIN_LETTERS - letters)
+    if not links or letters >= MIN_LETTERS:
+        return None
+    return "link" if links == 1 else "links"
+
+
+def _letters(text: str, limit: int) -> int:
+    """How many letters or digits ``text`` holds, counting up to ``limit``."""
+    return sum(1 for _ in islice(_LETTER.finditer(text), max(limit, 0)))
 
 
 def _fewer_letters(text: str, limit: int) -> bool:
@@ -103,7 +128,8 @@ def absorb_junk(
     m = 0
     while m < len(out) and len(out) > 1:
         i, e = out[m]
-        if not is_junk(units[i:e], source):
+        kind = _kind(units[i:e], source)
+        if kind is None:
             m += 1
             continue
         if m > 0 and size_of(out[m - 1][0], e) <= budget:
@@ -111,6 +137,9 @@ def absorb_junk(
             continue
         if m + 1 < len(out) and size_of(i, out[m + 1][1]) <= budget:
             out[m : m + 2] = [(i, out[m + 1][1])]
+            continue
+        if kind == "links":  # a list of links is content of its own when no neighbour takes it whole
+            m += 1
             continue
         if 0 < m < len(out) - 1:
             cut = _shared(out[m - 1][0], i, e, out[m + 1][1], units, size_of, budget)
@@ -127,6 +156,17 @@ def absorb_junk(
             cut = _forward(i, e, out[m + 1][1], units, source, size_of, budget, minimum)
             if cut is not None:
                 out[m : m + 2] = [(i, cut), (cut, out[m + 1][1])]
+                m += 1
+                continue
+        if kind == "definitions":  # carried by a neighbour without counting: they render as nothing
+            j = m - 1 if m > 0 else m + 1
+            held = [k for k in range(*out[j]) if units[k].silent]
+            carried = size_of(held[0], held[-1] + 1) if held else 0
+            if carried + size_of(i, e) <= SILENT_BUDGETS * budget:
+                for unit in units[i:e]:
+                    unit.silent = True
+                out[min(j, m) : max(j, m) + 1] = [(out[min(j, m)][0], out[max(j, m)][1])]
+                continue
         m += 1
     return out
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from bisect import bisect_right
 from html.parser import HTMLParser
 
 from chunker.models import Block
@@ -44,20 +45,25 @@ outermost elements, as many as fit; a cut under an outermost element longer than
 
 
 class _Tags(HTMLParser):
-    """Element starts and the nesting depth at each line start of an HTML text."""
+    """Element starts and the nesting depth at each line start of an HTML text, and the outermost
+    open elements whose tags fit in ``limit`` characters (linear in the text, however deep)."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], limit: int) -> None:
         super().__init__(convert_charrefs=False)
         self.indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines]
+        self.limit = limit
         self.stack: list[tuple[str, str, str, str]] = []
         """Open elements: (lowercase name, name as written, indentation of its line when the
         start tag begins it, the start tag as written)."""
+        self.costs: list[int] = []
+        """Characters the start and closing tags of ``stack[:k + 1]`` take together."""
+        self.open_names: dict[str, int] = {}
         self.starts: dict[int, tuple[int, int]] = {}
         """First element start of each 0-based line: (column, depth before it)."""
         self.depth_at: dict[int, int] = {}
         """Depth after the last tag event on each line that has one (0-based)."""
         self.opened: dict[int, list[tuple[str, str, str, str]]] = {}
-        """The open elements after the last tag event of each line."""
+        """The outermost open elements within ``limit`` after the last tag event of each line."""
         self.inside: set[int] = set()
         """Lines (0-based) that start inside a tag spanning several lines."""
         self.broken = False
@@ -70,13 +76,17 @@ class _Tags(HTMLParser):
         self.inside.update(range(line + 1, line + 1 + text.count("\n")))
         if not closes and tag not in _VOID:
             match = _NAME.match(text)
+            written = match.group(1) if match else tag
             indent = self.indents[line] if column == len(self.indents[line]) else ""
-            self.stack.append((tag, match.group(1) if match else tag, indent, text))
+            self.stack.append((tag, written, indent, text))
+            cost = 2 * len(indent) + len(text) + len(written) + 5
+            self.costs.append((self.costs[-1] if self.costs else 0) + cost)
+            self.open_names[tag] = self.open_names.get(tag, 0) + 1
         self._mark(line)
 
     def _mark(self, line: int) -> None:
         self.depth_at[line] = len(self.stack)
-        self.opened[line] = list(self.stack)
+        self.opened[line] = self.stack[: bisect_right(self.costs, self.limit)]
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._start(tag, False)
@@ -87,12 +97,15 @@ class _Tags(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _VOID:
             return
-        names = [name for name, *_ in self.stack]
-        if tag not in names:
+        if not self.open_names.get(tag):
             self.broken = True
             return
-        while self.stack and self.stack.pop()[0] != tag:
-            pass
+        while self.stack:
+            name = self.stack.pop()[0]
+            self.costs.pop()
+            self.open_names[name] -= 1
+            if name == tag:
+                break
         self._mark(self.getpos()[0] - 1)
 
 
@@ -113,7 +126,7 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
     if len(text) > MAX_HTML_CHARS or _BLANK_LINE.search(text):
         return []
     lines = text.split("\n")
-    tags = _Tags(lines)
+    tags = _Tags(lines, limit)
     try:
         tags.feed(text)
         tags.close()
@@ -148,28 +161,13 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
             strength = NESTED_ITEM
         else:
             strength = CODE_LINE if element else WORD
-        kept = _outermost(stacks[k], limit)
+        kept = stacks[k]
         if not kept:
             continue
         reopen = "".join(indent + tag + "\n" for _, _, indent, tag in kept)
         closing = "".join(f"\n{indent}</{written}>" for _, written, indent, _ in reversed(kept))
         cuts.append(_Cut(k, strength, reopen, closing))
     return cuts
-
-
-def _outermost(stack: list[tuple[str, str, str, str]], limit: int) -> list[tuple[str, str, str, str]]:
-    """The outermost of the open elements whose start and closing tags take at most ``limit``
-    characters together: deeply nested markup (a mega menu eight ``<div>`` levels deep) would
-    leave no room for the piece's own lines."""
-    kept: list[tuple[str, str, str, str]] = []
-    size = 0
-    for entry in stack:
-        _, written, indent, tag = entry
-        size += 2 * len(indent) + len(tag) + len(written) + 5
-        if size > limit:
-            break
-        kept.append(entry)
-    return kept
 
 
 def html_frame(space: SectionSpace, block: Block) -> tuple[Block, list[tuple[int, Strength]]] | None:

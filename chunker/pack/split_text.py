@@ -11,7 +11,7 @@ from chunker.models import Block
 from chunker.pack.budget import SectionSpace, reopens
 from chunker.pack.strength import HARD, SENTENCE, WORD, Strength, Unit
 from chunker.policy import gated
-from chunker.sentences import hard_cuts, sentence_cuts, word_cuts
+from chunker.sentences import link_safe_hard_cuts, link_spans, outside_links, sentence_cuts, word_cuts
 
 _STARTS_BLOCK = re.compile(
     r"(?:[-*+]|\d{1,9}[.)]|#{1,6})(?:[ \t]|$)"  # a list item, an ATX heading
@@ -94,12 +94,13 @@ def _cut(
         out.append((base, base + len(text), strength))
         return
     spacing = _spacing(space, text, budget)
+    links = link_spans(text)  # never cut inside a link or URL
     if level == 0:
-        cuts, piece_strength = sentence_cuts(text, spacing), SENTENCE
+        cuts, piece_strength = outside_links(sentence_cuts(text, spacing), links), SENTENCE
     elif level == 1:
-        cuts, piece_strength = word_cuts(text, join_marks=True, spacing=spacing), WORD
+        cuts, piece_strength = outside_links(word_cuts(text, join_marks=True, spacing=spacing), links), WORD
     else:
-        cuts, piece_strength = hard_cuts(text, budget), HARD
+        cuts, piece_strength = link_safe_hard_cuts(text, budget, links), HARD
     src = space.source
     cuts = [
         c
@@ -119,11 +120,26 @@ def _cut(
             continue
         if level == 2 or measure(trimmed) <= budget:
             out.append((base + a, base + a + len(trimmed), s))
+            if level == 2 and measure(trimmed) > budget:
+                _long_link(space, block, base + a, trimmed)
         else:
             before = len(out)
             _cut(space, block, trimmed, base + a, budget, s, out, level + 1)
             if len(out) == before:
                 out.append((base + a, base + a + len(trimmed), s))
+
+
+def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None:
+    """Warns of a piece that is a link or URL longer than the budget: it is kept whole."""
+    line = space.line_at(start, block)
+    space.notes.append(
+        gated(
+            "overflow",
+            f"a link or URL at line {line} ({len(text)} characters) does not fit in max_chars "
+            f"({space.cfg.max_chars}) with the chunk's context line and is kept whole as an overflow chunk",
+            line=line,
+        )
+    )
 
 
 def _past_spaces(text: str, cuts: list[int]) -> list[int]:

@@ -36,6 +36,9 @@ class Strength(IntEnum):
     """Before a block that a paragraph ending with ':' introduces ("For example:")."""
     BLOCK = 10
     """Between two blocks."""
+    BEFORE_MARKUP = 11
+    """Before an HTML block too large for one chunk: its pieces are markup, which would dilute the prose
+    before it, so a chunk of at least min_chars ends here rather than inside it (like before a sub-heading)."""
     HEADING_6 = 14
     HEADING_5 = 15
     HEADING_4 = 16
@@ -67,6 +70,7 @@ JOINT = Strength.JOINT
 INTRODUCED = Strength.INTRODUCED
 INTRODUCED_PIECE = Strength.INTRODUCED_PIECE
 BLOCK = Strength.BLOCK
+BEFORE_MARKUP = Strength.BEFORE_MARKUP
 
 
 @dataclass(slots=True, kw_only=True)
@@ -84,3 +88,7 @@ class Unit:
     """Starts its block."""
     last: bool = True
     """Ends its block."""
+    silent: bool = False
+    """Link reference definitions that fit with no neighbour, carried by the chunk before (or after)
+    without counting toward its size: in its ``content_original``, not in its ``content_for_embedding``
+    (:func:`chunker.pack.junk.absorb_junk`)."""

@@ -17,7 +17,16 @@ from chunker.pack.split_code import split_code
 from chunker.pack.split_html import html_frame, split_html
 from chunker.pack.split_joints import split_container, split_list, split_raw, split_table
 from chunker.pack.split_text import split_paragraph
-from chunker.pack.strength import BEFORE_HEADING, BLOCK, INTRODUCED, INTRODUCED_PIECE, WORD, Strength, Unit
+from chunker.pack.strength import (
+    BEFORE_HEADING,
+    BEFORE_MARKUP,
+    BLOCK,
+    INTRODUCED,
+    INTRODUCED_PIECE,
+    WORD,
+    Strength,
+    Unit,
+)
 from chunker.rendering import unclosed_comment
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
@@ -95,7 +104,7 @@ def _split(
     if block.kind == "html" and splittable:
         framed = html_frame(space, block)
         if framed is not None:
-            split_html(space, out, framed[0], strength, framed[1])
+            split_html(space, out, framed[0], BEFORE_MARKUP if strength == BLOCK else strength, framed[1])
             return
     if block.kind in _NEVER_SPLIT or not splittable:
         out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
