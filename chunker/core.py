@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DocumentOutcome",
     "OutcomeStatus",
+    "Part",
     "build_artifacts",
     "chunk_decoded",
     "chunk_source",
@@ -219,14 +220,19 @@ _BATCH = 256
 """Chunks serialised at a time by :func:`chunks_parts`."""
 
 
-def chunks_parts(result: ChunkingResult) -> Iterator[bytes]:
+Part = bytes | memoryview
+"""A part of an artifact's bytes as :func:`chunks_parts` gives them (a view of a batch's output:
+no copy of it is made)."""
+
+
+def chunks_parts(result: ChunkingResult) -> Iterator[Part]:
     """The ``chunks.json`` bytes of a result in parts, a batch of chunks at a time: ``dumps`` of
     the list of chunk objects, so that a writer can hash and write them as they come and neither
     every chunk's dict nor the whole output exists at once."""
     return _serialised(result.chunks, None)
 
 
-def released_parts(chunks: list[Chunk]) -> Iterator[bytes]:
+def released_parts(chunks: list[Chunk]) -> Iterator[Part]:
     """:func:`chunks_parts` of ``chunks``, a list the caller hands over: each batch is dropped from
     it once serialised (the list ends empty). The chunks go as the output is written, and with them
     the UTF-8 copy that serialising leaves on each string that is not ASCII (orjson encodes a str
@@ -235,7 +241,7 @@ def released_parts(chunks: list[Chunk]) -> Iterator[bytes]:
     return _serialised(chunks, chunks)
 
 
-def _serialised(chunks: Sequence[Chunk], owned: list[Chunk] | None) -> Iterator[bytes]:
+def _serialised(chunks: Sequence[Chunk], owned: list[Chunk] | None) -> Iterator[Part]:
     import orjson
 
     if not chunks:
@@ -253,8 +259,8 @@ def _serialised(chunks: Sequence[Chunk], owned: list[Chunk] | None) -> Iterator[
             kept.update((id(c.header_path), c.header_path) for c in batch)
         part = orjson.dumps([c.to_dict(paths) for c in batch], option=orjson.OPT_INDENT_2)
         del batch
-        # the items, without the list's "[\n" and "\n]"
-        yield (b"[\n" if first else b",\n") + memoryview(part)[2:-2]
+        yield b"[\n" if first else b",\n"
+        yield memoryview(part)[2:-2]  # the items, without the list's "[\n" and "\n]"
         first = False
         del part
     yield b"\n]\n"

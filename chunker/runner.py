@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from chunker.config import ChunkerConfig
 from chunker.core import (
     DocumentOutcome,
+    Part,
     chunk_decoded,
     chunks_parts,
     describe_failure,
@@ -187,11 +188,11 @@ def _writer(durability: Durability | None) -> Callable[[Path, dict[str, bytes]],
     )
 
 
-def _stream_writer(durability: Durability | None) -> Callable[[Path, Iterable[bytes], Finish], bool]:
+def _stream_writer(durability: Durability | None) -> Callable[[Path, Iterable[Part], Finish], bool]:
     """:func:`_writer` for a set whose chunks.json is written as its parts come."""
     from chunker.writer_stream import write_streamed
 
-    def write(folder: Path, parts: Iterable[bytes], finish: Finish) -> bool:
+    def write(folder: Path, parts: Iterable[Part], finish: Finish) -> bool:
         display = output_display(folder)
         if durability is None:
             return write_streamed(folder, "chunks.json", parts, finish, display)

@@ -13,6 +13,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunker.folder_locks import O_CLOEXEC, ensure_folder, folder_lock
 from chunker.folder_locks import error as _error
@@ -29,6 +30,9 @@ from chunker.writer import (
     _write_all,
 )
 
+if TYPE_CHECKING:
+    from chunker.core import Part
+
 __all__ = ["Finish", "write_streamed"]
 
 
@@ -40,7 +44,7 @@ one) and the other artifacts to write (report.json last)."""
 def write_streamed(
     folder: Path,
     name: str,
-    parts: Iterable[bytes],
+    parts: Iterable[Part],
     finish: Finish,
     display: str,
     timeout: float = 30.0,
@@ -66,7 +70,7 @@ def write_streamed(
 
 
 def _stream_and_commit(
-    folder: Path, name: str, parts: Iterable[bytes], finish: Finish, display: str, sync: bool
+    folder: Path, name: str, parts: Iterable[Part], finish: Finish, display: str, sync: bool
 ) -> bool:
     path = folder / name
     where = f"{display}/{name}"
@@ -99,7 +103,7 @@ def _fsync_file(path: str, where: str) -> None:
         raise _error("cannot write", where, exc) from None
 
 
-def _stage_parts(path: Path, parts: Iterable[bytes], where: str, sync: bool = True) -> tuple[str, str, int]:
+def _stage_parts(path: Path, parts: Iterable[Part], where: str, sync: bool = True) -> tuple[str, str, int]:
     """Write ``parts`` one after the other to a new temporary file next to ``path`` (on disk with
     ``sync``), hashing them as they go; return its name, the sha256 and the size of its bytes."""
     try:
