@@ -67,20 +67,23 @@ def test_blocks_from_the_parse_without_body_rows_equal_those_with_every_row(text
     assert [b.joints for b in ours] == [b.joints for b in stock]
 
 
-def test_no_backtracking_state_per_character_when_a_cut_is_tried_in_a_run_of_brackets() -> None:
-    from chunker.pack.split_text import _STARTS_BLOCK
+@pytest.mark.parametrize("where", ["split_text._STARTS_BLOCK", "junk._DEFINITION", "split_joints._DEFINITION"])
+def test_no_backtracking_state_per_character_when_a_cut_is_tried_in_a_run_of_brackets(where: str) -> None:
+    import importlib
 
+    module, name = where.split(".")
+    pattern = getattr(importlib.import_module(f"chunker.pack.{module}"), name)
     text = "[" * 100_000
     tracemalloc.start()
     try:
         for position in range(0, len(text), 10_000):
-            assert _STARTS_BLOCK.match(text, position) is None
+            assert pattern.match(text, position) is None
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 1_000_000  # was 13 MB: ~130 bytes of regex state per character
-    assert _STARTS_BLOCK.match("[a\\]b]: /url") and _STARTS_BLOCK.match("[x]: y")
-    assert not _STARTS_BLOCK.match("[a\\]: y") and not _STARTS_BLOCK.match("[]: y")
+    assert pattern.match("[a\\]b]: /url") and pattern.match("[x]: y")
+    assert not pattern.match("[a\\]: y") and not pattern.match("[]: y")
 
 
 # -- peak RSS of the command -------------------------------------------------------------------

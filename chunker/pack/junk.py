@@ -34,7 +34,7 @@ from chunker.pack.strength import BLOCK, Unit
 
 __all__ = ["absorb_junk", "is_junk"]
 
-_DEFINITION = re.compile(r"[ ]{0,3}\[(?:[^\]\\\n]|\\.)+\]:")
+_DEFINITION = re.compile(r"[ ]{0,3}\[(?:[^\]\\\n]|\\.)++\]:")
 """The start of a link reference definition."""
 _LINK = re.compile(
     r"!?\[(?:[^\[\]\n]|\[[^\]\n]*\])*\]\([^)\s]*(?:\s[^)]*)?\)|<[A-Za-z][\w+.-]*:[^>\s]*>|\b[A-Za-z][\w+.-]*://\S+"

@@ -84,7 +84,7 @@ def split_container(space: SectionSpace, out: list[Unit], block: Block, strength
         split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
 
 
-_DEFINITION = re.compile(r"^[ ]{0,3}\[(?:[^\]\\\n]|\\.)+\]:", re.MULTILINE)
+_DEFINITION = re.compile(r"^[ ]{0,3}\[(?:[^\]\\\n]|\\.)++\]:", re.MULTILINE)
 """The start of a link reference definition (``[label]:``; its URL may be on the next line)."""
 
 
