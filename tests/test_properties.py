@@ -81,8 +81,47 @@ def quote(draw: st.DrawFn) -> str:
     return "".join(">" * depth + " " + line + "\n" for line in inner.splitlines())
 
 
+@st.composite
+def footnote(draw: st.DrawFn) -> str:
+    """A footnote definition: paragraphs indented 4 columns after the first, lines maybe lazy."""
+    label = draw(st.sampled_from(["1", "note", "f772414_01"]))
+    lines = draw(st.lists(words(1, 14), min_size=1, max_size=5))
+    indents = draw(st.lists(st.sampled_from(["    ", "    ", ""]), min_size=len(lines), max_size=len(lines)))
+    text = f"[^{label}]:" + draw(st.sampled_from([" ", "     ", "\n    "])) + lines[0] + "\n"
+    text += "".join(indent + line + "\n" for indent, line in zip(indents[1:], lines[1:], strict=True))
+    if draw(st.booleans()):
+        text += "\n    " + draw(words(1, 14)) + "\n"
+    return text
+
+
+@st.composite
+def definitions(draw: st.DrawFn) -> str:
+    """A definition list: terms, each with one or two definitions of a few lines."""
+    out = []
+    for _ in range(draw(st.integers(1, 3))):
+        out.append(draw(words(1, 4)).replace("1.", "one") + "\n")
+        for _ in range(draw(st.integers(1, 2))):
+            out.append(draw(st.sampled_from([":   ", ": ", "~ "])) + draw(words(1, 14)) + "\n")
+            out.extend("    " + line + "\n" for line in draw(st.lists(words(1, 14), max_size=3)))
+        out.append("\n")
+    return "".join(out)
+
+
+ODD_LISTS = st.one_of(
+    st.builds(lambda a, b: f"* [`lint`]: {a}\n  [#1](https://example.com/{b.count(' ')})\n", words(2, 14), words()),
+    st.builds(lambda a, b: f"* {a}\n\t* {b}\n* {a}\n", words(1, 14), words(1, 14)),
+    st.builds(lambda a, b: f"*    *   3.\xa0{a}\n        {b}\n", words(1, 14), words(1, 14)),
+    st.builds(lambda a, b: f"1. {a}\n\n   ::: tip\n   {b}\n\n   :::\n\n   {a}\n", words(1, 14), words(1, 14)),
+)
+"""Lists that had pieces render otherwise: a link label at an item's start, tab-indented nested
+items, a number before a no-break space, a ``:::`` container in an item."""
+
+
 PIECES = st.one_of(
     heading(),
+    footnote(),
+    definitions(),
+    ODD_LISTS,
     paragraph(),
     nested_list(),
     fence(),

@@ -25,13 +25,15 @@ from chunker.pack.tables import HEADER_SHARE, Padding, header_of
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
-REOPENED = frozenset({"list", "blockquote"})
-"""Kinds whose pieces re-open the containers they start inside (as every container block does)."""
+REOPENED = frozenset({"list", "blockquote", "container"})
+"""Kinds whose pieces re-open the containers they start inside: containers re-open their title line
+(a definition list, which has none, the term and marker of the definition a piece starts in)."""
 
 
 def reopens(block: Block) -> bool:
     """Whether a piece of ``block`` re-opens what it starts inside (:meth:`SectionSpace.reopen`):
-    a list's or quote's containers, a container's title line, indented code's indentation."""
+    a list's or quote's containers, a container's title line (an HTML block's open elements, see
+    :mod:`chunker.pack.split_html`), indented code's indentation."""
     return block.kind in REOPENED or block.frame is not None or (block.kind == "code" and block.fence is None)
 
 

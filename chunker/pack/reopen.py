@@ -10,7 +10,17 @@ text, every container its first line lies in:
   at the column that gives the item the content column it has in the source;
 - the fence line of a code block nested in the item when the piece starts inside it;
 - the container markers and indentation of the first line itself (``> > ``, ``    ``), which the
-  cut left behind.
+  cut left behind;
+- in a footnote definition, its label (``[^1]:``) and the 4 columns its later lines are indented
+  by (on the label's own line, the label and its spaces);
+- in a definition, its term's line and its marker (``:   ``), which cannot stand alone on a line:
+  the piece's first line (or the next container's line) continues after it;
+- before a body row of a table nested in the block, the table's header and delimiter rows.
+
+No piece starts inside a nested heading, fence line, definition term, ``:::`` closing line, table
+row or HTML block (but at an HTML line that opens a block ending where the source's does), nor at
+a definition's marker: there no re-opening could make it render as it does (:meth:`Structure.uncut`).
+Indentation holding tabs is read with the tabs expanded (to tab stops of 4), and re-opened as spaces.
 
 Quotes need no line of their own: every line of a quote carries its marker. The structure comes
 from the block's outline (the document's own markdown-it tokens, kept by the segmenter), or where
@@ -18,19 +28,30 @@ it has none (the pulldown-cmark path, see :func:`block_structure`) from a parse 
 per block, on the first piece that needs it; pulldown-cmark's on that path, in markdown-it-py's
 token shape: :mod:`chunker.parse.pulldown_outline`);
 the columns from the source lines, by CommonMark's rule for list items (marker, 1-4 spaces).
-When the block is too large to parse again, uses tabs in the prefix, or a line is lazy, nothing
+When the block is too large to parse again, uses tabs after a marker, or a line is lazy, nothing
 is re-opened but a nested fence (the validator's rendering check reports what that changes).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from chunker.outline import LineToken, Outline
+from chunker.pack.nested import leaf_lines
 from chunker.rendering import MAX_CHECKED_CHARS
 
-_CONTAINERS = frozenset({"list_item_open", "blockquote_open", "admonition_open", "container_block_open"})
+_CONTAINERS = frozenset(
+    {
+        "list_item_open",
+        "blockquote_open",
+        "admonition_open",
+        "container_block_open",
+        "footnote_reference_open",
+        "dd_open",
+    }
+)
+_FOOTNOTE, _DEFINITION = "footnote_reference_open", "dd_open"
 
 
 class Structure:
@@ -43,6 +64,18 @@ class Structure:
         self.starts = [0]
         for line in self.lines[:-1]:
             self.starts.append(self.starts[-1] + len(line) + 1)
+        self.widened: dict[int, tuple[int, int]] = {}
+        """Lines whose indentation holds tabs, by line: (its length, the columns its tabs add). Such
+        a line is kept with its tabs expanded (to CommonMark's tab stops of 4): the columns below
+        are those of the expanded line, and what is re-opened has spaces for the tabs."""
+        for index, line in enumerate(self.lines):
+            if "\t" in line:
+                body = line.lstrip(" \t")
+                lead = line[: len(line) - len(body)]
+                if "\t" in lead:
+                    wide = lead.expandtabs(4)
+                    self.widened[index] = (len(lead), len(wide) - len(lead))
+                    self.lines[index] = wide + body
         self.opens: list[LineToken] = [t for t in tokens if t.type in _CONTAINERS and t.map is not None]
         self.fences: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "fence" and t.map is not None]
         self.code: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "code_block" and t.map is not None]
@@ -52,28 +85,77 @@ class Structure:
         self.items = frozenset(_lines(t)[0] for t in self.opens if t.type == "list_item_open")
         """Lines where a list item opens."""
         self.whole_lines = [_lines(t) for t in tokens if t.type == "heading_open" and t.map is not None]
-        """Line ranges no piece may start inside: headings, and a fence's opening and closing lines."""
+        """Line ranges no piece may start inside: headings, a fence's opening and closing lines, a
+        container's closing line, a definition's term, and HTML blocks and tables nested in the
+        block but at the lines where a piece of them renders as they do (:func:`chunker.pack.nested.leaf_lines`)."""
         self.whole_lines += [(a, a + 1) for a, _ in self.fences] + [(b - 1, b) for a, b in self.fences if b - a > 1]
+        self.content: dict[int, int] = {}
+        """Content column of a list item, or of a definition's lines after its first (by its index
+        in ``opens``)."""
+        self.markers: dict[int, int] = {}
+        """Column of a definition's marker (``:`` or ``~``), by its index in ``opens``."""
+        self.terms = [_lines(t)[0] for t in tokens if t.type == "dt_open" and t.map is not None]
+        """Lines of the definition terms, in order."""
+        self.firsts = [_lines(t)[0] for t in self.opens]
+        """First line of each container: a definition's is its marker's (deflist maps a definition
+        after the first from its term's line, and blank lines may come between)."""
+        terms = set(self.terms)
+        for k, token in enumerate(self.opens):
+            if token.type == _DEFINITION:
+                first, last = _lines(token)
+                while first + 1 < last and (first in terms or not self.lines[first].strip()):
+                    first += 1
+                self.firsts[k] = first
+        self.footnote = bool(self.opens) and self.opens[0].type == _FOOTNOTE and self.firsts[0] == 0
+        """Whether the block is a footnote definition (its first line holds the label)."""
+        self.definitions = frozenset(f for f, t in zip(self.firsts, self.opens, strict=True) if t.type == _DEFINITION)
+        """Lines where a definition's marker is."""
+        self.closers = frozenset(self._closing_lines())
+        """Closing lines (``:::``) of the ``:::`` containers in the block: no piece starts with one."""
+        self.whole_lines += [(a, a + 1) for a in (*self.closers, *self.terms)]  # a term: one line, like a heading
+        leaves, self.table_heads = leaf_lines(tokens, self.lines)
+        self.whole_lines += leaves
         self.whole_lines.sort()
         self.whole_starts = [a for a, _ in self.whole_lines]
-        self.content: dict[int, int] = {}
-        """Content column of a list item (by its index in ``opens``)."""
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """Line and column (in the line as kept: tabs of its indentation expanded) of ``offset``."""
+        line = bisect_right(self.starts, offset) - 1
+        column = offset - self.starts[line]
+        widened = self.widened.get(line)
+        if widened is not None and column >= widened[0]:
+            column += widened[1]
+        return line, column
+
+    def _closing_lines(self) -> Iterator[int]:
+        for token in self.opens:
+            if token.type == "container_block_open":
+                first, last = _lines(token)
+                close = min(last, len(self.lines) - 1)  # the map ends before the closing line
+                while close > first and not _colons(self.lines[close]):
+                    close -= 1
+                if close > first:
+                    yield close
 
     def first_line(self, k: int) -> int:
-        return _lines(self.opens[k])[0]
+        return self.firsts[k]
 
     def chain(self, line: int) -> list[int]:
         """Indices in ``opens`` of the containers ``line`` lies in, outermost first."""
-        return [k for k, t in enumerate(self.opens) if _lines(t)[0] <= line < _lines(t)[1]]
+        return [k for k, t in enumerate(self.opens) if self.firsts[k] <= line < _lines(t)[1]]
 
     def walk(self, line: int, chain: list[int]) -> int | None:
         """Column where the innermost of ``chain`` has its content on ``line``; records the content
-        column of every item opened on ``line``. None for a lazy line or a tab."""
+        column of every item or definition opened on ``line``. None for a lazy line or a tab."""
         text, cursor = self.lines[line], 0
         for k in chain:
             token = self.opens[k]
-            if token.type == "list_item_open" and self.first_line(k) < line:
-                column = self.content.get(k)
+            kind, later = token.type, self.first_line(k) < line
+            if later and kind in (_FOOTNOTE, _DEFINITION, "list_item_open"):
+                # a footnote's lines after its label are indented 4 columns past its parent's
+                # content (mdit-py-plugins' footnote: blkIndent + 4); an item's and a definition's
+                # by their recorded content column
+                column = cursor + 4 if kind == _FOOTNOTE else self.content.get(k)
                 if column is None or text[cursor:column].strip(" "):
                     return None
                 cursor = column
@@ -93,60 +175,114 @@ class Structure:
                 spaces = len(rest) - len(rest.lstrip(" "))
                 self.content[k] = cursor + (spaces if 1 <= spaces <= 4 and rest.strip() else 1)
                 cursor = self.content[k]
+            elif kind in (_FOOTNOTE, _DEFINITION):  # its first line: past the label or marker
+                if kind == _FOOTNOTE:
+                    label = text.find("]:", cursor) + 2 if text.startswith("[^", cursor) else 0
+                else:
+                    label = cursor + 1 if text[cursor : cursor + 1] in (":", "~") else 0
+                if not label:
+                    return None
+                if kind == _DEFINITION:  # deflist: the lines after it belong to it from marker + 2
+                    self.markers[k], self.content[k] = cursor, cursor + 2
+                cursor = label + len(text[label:]) - len(text[label:].lstrip(" "))
             elif self.first_line(k) == line:
                 cursor = len(text)  # a title line: nothing after it
         return None if "\t" in text[:cursor] else cursor
 
     def reopened(self, frame: str, offset: int) -> str | None:
         """The text a piece starting at ``offset`` (in the block's text) adds before itself."""
-        line = bisect_right(self.starts, offset) - 1
-        column = offset - self.starts[line]
+        line, column = self.position(offset)
         fence = next((a for a, b in self.fences if a < line < b or (a == line and self._past_marker(a, column))), None)
         anchor = line if fence is None else fence
+        if anchor == 0:
+            frame = ""  # the piece starts on the frame's own line (a footnote's label): its prefix re-opens it
         chain = self.chain(anchor)
         started: dict[int, int] = {}  # first line -> the innermost item or container opened there
         for k in chain:  # content columns of the items, outermost first, from their first lines
             first, kind = self.first_line(k), self.opens[k].type
-            if first >= anchor or kind == "blockquote_open" or (frame and first == 0):
-                continue  # a quote's markers are on every line; the block's own frame is ``frame``
-            started[first] = k
+            own = frame and k == 0 and not first  # the block's own container: ``frame`` re-opens it
+            if (first >= anchor and kind != _DEFINITION) or kind == "blockquote_open" or own:
+                continue  # a quote's markers are on every line
             outer = [j for j in chain if self.first_line(j) <= first]
-            if kind == "list_item_open" and k not in self.content and self.walk(first, outer) is None:
+            if kind in ("list_item_open", _DEFINITION) and k not in self.content and self.walk(first, outer) is None:
                 return None
-        out = [frame, *(self._opener(k, first) + "\n" for first, k in sorted(started.items()))]
+            if kind != _DEFINITION or first < anchor or column > self.markers[k]:
+                started[first] = k  # a definition also when the piece starts past its marker
+        openers = self._openers([started[first] for first in sorted(started)])
+        if openers is None:
+            return None
+        lines, pending = openers
+        head = self.table_heads.get(line)
+        if head is not None and fence is None:  # a body row of a nested table: its header rows
+            lines += [_after(pending, self.lines[head] + "\n"), self.lines[head + 1] + "\n"]
+            pending = None
+        tail = self._tail(line, column, chain, fence, pending)
+        return None if tail is None else "".join([frame, *lines, tail])
+
+    def _openers(self, openers: list[int]) -> tuple[list[str], tuple[str, int] | None] | None:
+        """The lines that re-open the containers ``openers`` (outermost first), and a definition's
+        marker still pending: a definition cannot open on a line of its own (``:`` alone is no
+        marker), so it re-opens as its term's line and its marker (``:   ``), which goes before the
+        next line's text from the definition's content column on (the pending (marker, column)).
+        None for a footnote nested in the block."""
+        out: list[str] = []
+        pending: tuple[str, int] | None = None
+        for k in openers:
+            kind, first = self.opens[k].type, self.first_line(k)
+            if kind == _FOOTNOTE or (kind == _DEFINITION and pending is not None):
+                return None
+            if kind == _DEFINITION or first in self.definitions:  # a definition's term, once
+                out.append(self.lines[max((t for t in self.terms if t < first), default=first)] + "\n")
+            if kind == _DEFINITION:
+                pending = (self.lines[first][: self.markers[k] + 1] + " ", self.content[k])
+                continue
+            opener = self._opener(k, first) + "\n"  # on a definition's first line: with its marker
+            out.append(_after(pending, self._unlabelled(opener) if first == 0 and self.footnote else opener))
+            pending = None
+        return out, pending
+
+    def _tail(
+        self, line: int, column: int, chain: list[int], fence: int | None, pending: tuple[str, int] | None
+    ) -> str | None:
+        """What goes before the piece's own text on its first line (and a nested fence's line)."""
         text = self.lines[line]
         content = self.walk(line, chain)
         if fence is not None:  # the fence line, and the line's containers (its text is code)
             keep = column if content is None or not text[content:column].strip() else content
-            return "".join([*out, self.lines[fence], "\n", text[:keep]])
+            return "".join([_after(pending, self.lines[fence] + "\n"), text[:keep]])
+        if content is None and pending is not None:
+            return pending[0]  # a lazy line: paragraph text right after the definition's marker
         if content is None:  # a lazy continuation line: the prefix of its paragraph's first line
             start = next((a for a, b in self.paragraphs if a < line < b), None)
             prefix = self.lines[start][: self.walk(start, chain) or 0] if start is not None else ""
-            if not prefix:
-                return None
-            return "".join([*out, "".join(c if c in "> " else " " for c in prefix)])
+            if prefix and start == 0 and self.footnote:
+                prefix = self._unlabelled(prefix)
+            return "".join(c if c in "> " else " " for c in prefix) or None
         whole = column <= content or not text[content:column].strip()
         code = any(a <= line < b for a, b in self.code)
         if code and not whole:  # inside a line of indented code: its indentation keeps it code
             indent = content + len(text[content:]) - len(text[content:].lstrip(" \t"))
-            return "".join([*out, text[:indent]])
+            return _after(pending, text[:indent])
         own = code or line in self.leaf_starts
-        return "".join([*out, text[:column] if whole and own else text[: min(content, column)]])
+        return _after(pending, text[: column if whole and own else min(content, column)])
 
     def uncut(self, offset: int) -> bool:
-        """Whether ``offset`` lies inside a heading nested in the block (or a fence line), past the
-        start of its text: a piece starting there would cut a heading's text (or a setext
-        heading's text from its underline, a fence's marker run), and both parts would render as
-        something else."""
+        """Whether no piece may start at ``offset``: inside a heading nested in the block (or a
+        fence line), past the start of its text (a piece starting there would cut a heading's text,
+        or a setext heading's text from its underline, a fence's marker run, and both parts would
+        render as something else); at a ``:::`` line closing a container (it goes with what it
+        closes); at a definition's marker (its term would end the piece before, alone)."""
+        line, column = self.position(offset)
+        text = self.lines[line]
+        at_text = column <= len(text) - len(text.lstrip(" \t>"))
+        if at_text and (line in self.closers or line in self.definitions):
+            return True
         if not self.whole_lines:
             return False
-        line = bisect_right(self.starts, offset) - 1
-        column = offset - self.starts[line]
         k = bisect_right(self.whole_starts, line) - 1  # the ranges do not overlap
         if k < 0 or line >= self.whole_lines[k][1]:
             return False
-        text = self.lines[line]
-        return line > self.whole_lines[k][0] or column > len(text) - len(text.lstrip(" \t>"))
+        return line > self.whole_lines[k][0] or not at_text
 
     def _past_marker(self, line: int, column: int) -> bool:
         """Whether ``column`` of a fence's opening line lies past its marker run (in its info)."""
@@ -170,6 +306,15 @@ class Structure:
                 out.append("\n" + self.lines[close])
         return "".join(out)
 
+    def _unlabelled(self, text: str) -> str:
+        """``text``, the start of the block's footnote label line, with the label and the spaces
+        after it as the columns they stand for (mdit-py-plugins' footnote: its lines after the
+        first are 4 columns in, and 1 to 3 spaces after the label count as 5 to 7)."""
+        label = self.lines[0].find("]:") + 2
+        content = self.walk(0, [0]) or label
+        spaces = content - label
+        return " " * (spaces + 4 if spaces < 4 else spaces) + text[content:]
+
     def _opener(self, k: int, line: int) -> str:
         """The line that re-opens container ``k`` (first opened on ``line``): a nested admonition's
         or container's title line as it is; for a list item, its first line up to its marker, the
@@ -188,6 +333,14 @@ class Structure:
         if shift > 0 and indent + shift <= 3:
             lead += " " * shift
         return lead + marker
+
+
+def _after(pending: tuple[str, int] | None, text: str) -> str:
+    """``text`` (a line's start), after a definition's pending marker: from its content column on."""
+    if pending is None:
+        return text
+    marker, column = pending
+    return marker + text[column:]
 
 
 def _colons(line: str) -> bool:

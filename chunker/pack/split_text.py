@@ -107,7 +107,7 @@ def _cut(
         for c in _off_table_headers(text, _past_spaces(text, cuts))
         if not text.startswith(("```", "~~~"), c)
         and not _STARTS_BLOCK.match(text, c)
-        and not _after_markers(src, base + c)
+        and not _after_markers(src, base + c, base)
         and space.can_start(block, base + c)
     ]
     bounds = [0, *cuts, len(text)]
@@ -158,9 +158,14 @@ def _past_spaces(text: str, cuts: list[int]) -> list[int]:
 _DELIMITER_ROW = re.compile(r"[ \t>]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
+_DEFINITION_LINE = re.compile(r"[ \t>]*[:~][ \t]+\S")
+"""A line that, after a one-line paragraph, makes it a definition list's term (``:   text``)."""
+
+
 def _off_table_headers(text: str, cuts: list[int]) -> list[int]:
-    """The cuts not on a line followed by a table's delimiter row (``|---|``): text there is a
-    paragraph's in the source, but a piece starting on that line would be a table."""
+    """The cuts not on a line followed by a table's delimiter row (``|---|``) or a definition's
+    marker (``: text``): text there is a paragraph's in the source, but a piece starting on that
+    line would be a table, or a definition's term."""
     out: list[int] = []
     end, header = -1, False  # end of the current cut's line; whether a delimiter row follows it
     for c in cuts:
@@ -171,24 +176,42 @@ def _off_table_headers(text: str, cuts: list[int]) -> list[int]:
                 break
             after = text.find("\n", end + 1)
             row = text[end + 1 : len(text) if after < 0 else after]
-            header = "|" in row and _DELIMITER_ROW.fullmatch(row) is not None
+            header = ("|" in row and _DELIMITER_ROW.fullmatch(row) is not None) or bool(_DEFINITION_LINE.match(row))
         if not header:
             out.append(c)
     return out
 
 
-_MARKERS_ONLY = re.compile(r"[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*\d{0,9}")
-"""A line's start of only container markers (``> 1.  ``, or ``> 1`` cut inside the marker): a piece
-ending there would end with an empty list item or a blank quote line where the source has text."""
+_MARKERS_ONLY = re.compile(
+    r"(?P<markers>[^\S\n]*(?:(?:>|[-*+:~]|\d{1,9}[.)])[^\S\n]*)*)"
+    r"(?:\d{0,9}|(?P<label>\[(?P<note>\^)?(?:[^\]\\\n]|\\.)+\]:)"
+    r"[^\S\n]*(?:\S+(?:[^\S\n]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[^\S\n]*)?)"
+)
+"""A line's start of only container markers (``> 1.  ``, ``> 1`` cut inside the marker, a
+definition's ``:``), or of them and a link label (``[label]:``, ``[^note]:``) with at most one word
+and a title after it: a piece ending there would end with an empty list item, a blank quote line,
+or a link reference definition or empty footnote where the source has text (``* [lint]: Changed``
+of ``* [lint]: Changed the default``). Any whitespace but a line break separates them
+(``3.\xa0Grube``)."""
+_ITEM_MARKER = re.compile(r"[-*+:~]|\d{1,9}[.)]")
 _MARKERS_WINDOW = 256
 
 
-def _after_markers(src: str, pos: int) -> bool:
-    """Whether the line of ``pos`` has only container markers before it."""
+def _after_markers(src: str, pos: int, floor: int) -> bool:
+    """Whether the line of ``pos`` has only container markers (or a link label) before it. A link
+    label (not a footnote's) counts only where a definition could start: after a list marker, on
+    the first line of the text being cut (from ``floor``), or after a blank line; on a line that
+    continues a paragraph it is text (``[x]: y`` cannot interrupt a paragraph)."""
     start = src.rfind("\n", max(0, pos - _MARKERS_WINDOW), pos) + 1
     if start == 0 and pos > _MARKERS_WINDOW:
         return False  # a long text before it on its line: not only markers
-    return _MARKERS_ONLY.fullmatch(src, start, pos) is not None and not src[start:pos].isspace() and start < pos
+    match = _MARKERS_ONLY.fullmatch(src, start, pos)
+    if match is None or src[start:pos].isspace() or start >= pos:
+        return False
+    if not match.group("label") or match.group("note") or _ITEM_MARKER.search(match.group("markers")):
+        return True
+    previous = src.rfind("\n", 0, start - 1) + 1
+    return start <= floor or not src[previous : max(previous, start - 1)].strip(" \t>")
 
 
 COARSE_AFTER = 64
