@@ -11,11 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
-from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.parse import BlockTokens, markdown_parser, read_document, speedups
-from chunker.parse.markdown import build_parser
+from chunker.parse.markdown import build_parser, without_cells
 from chunker.parse.plugins import use_block_plugins
 from chunker.parse.speedups import _line_markers
 from chunker.text import compute_line_starts
@@ -34,21 +33,6 @@ def stock() -> MarkdownIt:
     md = use_block_plugins(MarkdownIt("commonmark", {"maxNesting": 64}).enable("table"))
     md.core.ruler.disable(["inline", "text_join"])
     return md
-
-
-_CELLS = {"th_open": 1, "td_open": 1, "th_close": -1, "td_close": -1}
-
-
-def without_cells(tokens: list[Token]) -> list[Token]:
-    """Stock tokens without the tokens of table cells, which our parser makes but does not keep."""
-    out: list[Token] = []
-    depth = 0
-    for token in tokens:
-        if token.type in _CELLS:
-            depth += _CELLS[token.type]
-        elif not depth:
-            out.append(token)
-    return out
 
 
 @given(st.text(alphabet="ab \t\n", max_size=60))

@@ -9,6 +9,7 @@ stays in the source and the segmenter keeps it.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -19,7 +20,7 @@ from markdown_it.token import Token
 from chunker.config import ChunkerConfig
 from chunker.parse import speedups
 
-__all__ = ["MIN_NESTING", "build_parser", "markdown_parser", "tokenize"]
+__all__ = ["MIN_NESTING", "build_parser", "markdown_parser", "tokenize", "without_cells"]
 
 MIN_NESTING = 8
 """The nesting limit is halved, down to this, while the parser's recursion runs out."""
@@ -64,6 +65,22 @@ def build_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True) ->
 _CELL_TOKENS = frozenset({"th_open", "th_close", "td_open", "td_close", "inline"})
 """Tokens of a table's cells: nothing reads them (chunks are cut at rows, from the source)."""
 _ROW_TOKENS = frozenset({"tr_open", "tr_close"})
+
+
+_CELL_DEPTH = {"th_open": 1, "td_open": 1, "th_close": -1, "td_close": -1}
+
+
+def without_cells(tokens: Sequence[Token]) -> list[Token]:
+    """Stock markdown-it-py's tokens without those of table cells, which :func:`markdown_parser`
+    makes but does not keep: what its tokens are compared with (tests, ``bench/token_identity.py``)."""
+    out: list[Token] = []
+    depth = 0
+    for token in tokens:
+        if token.type in _CELL_DEPTH:
+            depth += _CELL_DEPTH[token.type]
+        elif not depth:
+            out.append(token)
+    return out
 
 
 def _drop_table_cells(md: MarkdownIt, body_rows: bool = True) -> None:
