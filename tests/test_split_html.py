@@ -162,3 +162,22 @@ def test_prose_before_an_oversize_html_block_ends_its_chunk_and_reopened_tags_ar
     for chunk in pieces:
         assert chunk.content_original.startswith('<div className="component-grid">\n')
         assert '<div className="component-grid">' not in chunk.content_for_embedding
+
+
+def test_no_cut_inside_a_script_whose_reopened_tag_would_end_the_html_block_early() -> None:
+    # a <script> re-opened alone starts an HTML block that ends at </script>: the Liquid line after
+    # it (in the source inside the same HTML block) rendered as a paragraph (bootstrap-italia docs)
+    script = "\n".join(f"    const option{k} = document.querySelector('#option-{k}');" for k in range(12))
+    text = (
+        "# Form\n\n## Autocomplete\n\n"
+        '<div class="form-group">\n  <label for="x">Regione</label>\n  <div id="wrapper"></div>\n</div>\n'
+        f"<script>\n  document.addEventListener('DOMContentLoaded', function () {{\n{script}\n  }})\n</script>\n"
+        "{% endcapture %}{% include example.html content=example %}\n"
+    )
+    for max_chars in (150, 300, 500):
+        cfg = ChunkerConfig(max_chars=max_chars, target_chars=max_chars * 2 // 3, min_chars=20)
+        result = _run(text, "form.md", cfg)
+        assert not _codes(result, "rendering-changed"), max_chars
+        body = text.index("<script>") + len("<script>\n")
+        end = text.index("</script>")
+        assert not [c for c in result.chunks if body <= c.start_offset < end]

@@ -35,6 +35,12 @@ _VOID = frozenset(
     ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
 )
 """Elements without a closing tag."""
+_ENDS_AT_CLOSING_TAG = frozenset(["script", "style", "pre", "textarea"])
+"""Elements whose start tag at a line's start begins a CommonMark HTML block that ends at their
+closing tag, not at a blank line: re-opened first in a piece, the piece's lines after that closing
+tag would render as Markdown where the source has them in one HTML block. So no cut is made inside
+one that text follows in the block (``</script>`` then a Liquid line); where it ends the block, its
+pieces end with it and render as their source."""
 _NAME = re.compile(r"<([A-Za-z][\w.:-]*)")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 MAX_HTML_CHARS = 1 << 18
@@ -50,6 +56,7 @@ class _Tags(HTMLParser):
 
     def __init__(self, lines: list[str], limit: int) -> None:
         super().__init__(convert_charrefs=False)
+        self.lines = lines
         self.indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in lines]
         self.limit = limit
         self.stack: list[tuple[str, str, str, str]] = []
@@ -67,6 +74,10 @@ class _Tags(HTMLParser):
         self.inside: set[int] = set()
         """Lines (0-based) that start inside a tag spanning several lines."""
         self.broken = False
+        self.raw_open: list[int] = []
+        """Lines where the open elements of :data:`_ENDS_AT_CLOSING_TAG` start, innermost last."""
+        self.followed: set[int] = set()
+        """Lines inside such an element that text follows in the block (no cut there)."""
 
     def _start(self, tag: str, closes: bool) -> None:
         line, column = self.getpos()
@@ -74,6 +85,8 @@ class _Tags(HTMLParser):
         text = self.get_starttag_text() or ""
         self.starts.setdefault(line, (column, len(self.stack)))
         self.inside.update(range(line + 1, line + 1 + text.count("\n")))
+        if not closes and tag in _ENDS_AT_CLOSING_TAG:
+            self.raw_open.append(line)
         if not closes and tag not in _VOID:
             match = _NAME.match(text)
             written = match.group(1) if match else tag
@@ -100,13 +113,24 @@ class _Tags(HTMLParser):
         if not self.open_names.get(tag):
             self.broken = True
             return
+        line, column = self.getpos()
         while self.stack:
             name = self.stack.pop()[0]
             self.costs.pop()
             self.open_names[name] -= 1
+            if name in _ENDS_AT_CLOSING_TAG:
+                self._close_raw(self.raw_open.pop(), line - 1, column)
             if name == tag:
                 break
-        self._mark(self.getpos()[0] - 1)
+        self._mark(line - 1)
+
+    def _close_raw(self, first: int, last: int, column: int) -> None:
+        """An element of :data:`_ENDS_AT_CLOSING_TAG` on lines first..last: its inner lines go to
+        :attr:`followed` when text follows its closing tag in the block."""
+        tail = self.lines[last][column:]
+        after_tag = tail[tail.find(">") + 1 :] if ">" in tail else ""
+        if after_tag.strip() or any(line.strip() for line in self.lines[last + 1 :]):
+            self.followed.update(range(first + 1, last + 1))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -162,7 +186,7 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         else:
             strength = CODE_LINE if element else WORD
         kept = stacks[k]
-        if not kept:
+        if not kept or (kept[0][0] in _ENDS_AT_CLOSING_TAG and k in tags.followed):
             continue
         reopen = "".join(indent + tag + "\n" for _, _, indent, tag in kept)
         closing = "".join(f"\n{indent}</{written}>" for _, written, indent, _ in reversed(kept))
