@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
 from chunker.config import ChunkerConfig
+from chunker.frames import doc_line, fence_closed, fence_lines, frame_lines, marker_run
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
 from chunker.outline import Outline, budget, make_outline
@@ -198,9 +199,9 @@ class _Blocks:
         if kind == "container":
             doc = self.doc
             marker = CONTAINER_MARKERS.get(token.type)
-            if marker and last < self.nlines and _marker_run(doc_line(doc, last), marker):
+            if marker and last < self.nlines and marker_run(doc_line(doc, last), marker):
                 last += 1  # the closing line, which the token's map leaves out
-            frame = _frame(token, first, last, doc)
+            frame = frame_lines(token, first, last, doc)
         elif token.type == "html_block" and opens_details(token.content):
             details = details_end(tokens, i)
             if details is not None:
@@ -236,7 +237,7 @@ class _Blocks:
             level, title = int(token.tag[1:]), heading_text(raw)
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "code" and token.type == "fence":
-            fence = _fence_info(token, self.text, self.starts, first, last, self.doc)
+            fence = fence_lines(token, self.text, self.starts, first, last, self.doc)
             self.add(kind, first, last, inner=inner, joints=joints, fence=fence, begin=begin)
         else:
             self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin, outline=outline)
@@ -345,7 +346,7 @@ def _container(
         nested = _INNER_KIND.get(token_type)
         if nested is not None:
             inner.add(nested)
-            if token_type == "fence" and token.map is not None and not _closed(token, text, starts):
+            if token_type == "fence" and token.map is not None and not fence_closed(token, text, starts):
                 inner.add(UNCLOSED_FENCE)
         if token_type == "tbody_open":
             in_body = True
@@ -355,12 +356,7 @@ def _container(
         if (
             (kind == "list" and token_type == "list_item_open" and token.level == 1)
             or (kind == "table" and in_body and token_type == "tr_open")
-            or (
-                kind == "container"
-                and token.level == 1
-                and token.nesting != -1
-                and token_type not in _NO_JOINT
-            )
+            or (kind == "container" and token.level == 1 and token.nesting != -1 and token_type not in _NO_JOINT)
         ):
             joints.append(starts[token.map[0]])
     if kind == "table" and body is not None and not joints:
@@ -368,58 +364,6 @@ def _container(
         # (parse/markdown.py): a row per line of the tbody
         return close, frozenset(inner), tuple(starts[line] for line in range(body[0], min(body[1], len(starts))))
     return close, frozenset(inner), tuple(joints)
-
-
-def _closes(line: str, marker: str) -> bool:
-    """Whether ``line`` (stripped) is a closing fence for ``marker`` (the opening's run)."""
-    return line.startswith(marker) and set(line) == {marker[0]}
-
-
-def _closed(fence: BlockToken, text: str, starts: Sequence[int]) -> bool:
-    """Whether a nested fence's last line closes it (container prefixes ``>`` and spaces aside)."""
-    assert fence.map is not None
-    first, last = fence.map
-    if last - first < 2 or last > len(starts):
-        return False
-    end = starts[last] - 1 if last < len(starts) else len(text)
-    return _closes(text[starts[last - 1] : end].strip().lstrip("> \t").rstrip(), fence.markup)
-
-
-def _fence_info(
-    token: BlockToken, text: str, starts: Sequence[int], first: int, last: int, doc: ParsedDocument
-) -> tuple[str, str]:
-    """(opening line, closing line) of a fenced code block; closing is "" when never closed."""
-    opening = text[starts[first] : doc.line_end(first)]
-    if last - first < 2:
-        return opening, ""
-    closing = text[starts[last - 1] : doc.line_end(last - 1)].strip()
-    return opening, closing if _closes(closing, token.markup) else ""
-
-
-# -- containers: admonitions, ::: blocks ----------------------------------------------------
-
-
-def doc_line(doc: ParsedDocument, index: int) -> str:
-    return doc.text[doc.line_starts[index] : doc.line_end(index)]
-
-
-def _marker_run(line: str, marker: str) -> bool:
-    """Whether ``line`` is a container's closing line: three or more ``marker`` characters."""
-    stripped = line.strip()
-    return len(stripped) >= 3 and set(stripped) == {marker}
-
-
-def _frame(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str] | None:
-    """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1;
-    a footnote definition's label (``[^1]:``); None for a definition list, split only before a term."""
-    if token.type == "dl_open":
-        return None
-    if token.type == "footnote_reference_open":
-        line = doc_line(doc, first)
-        return line[: line.index("]:") + 2], ""
-    closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
-    marker = CONTAINER_MARKERS.get(token.type)
-    return doc_line(doc, first), closing if marker and _marker_run(closing, marker) else ""
 
 
 def _inner_of(tokens: Sequence[BlockToken], start: int, stop: int) -> frozenset[str]:

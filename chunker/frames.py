@@ -1,0 +1,63 @@
+"""The frame of a block: the opening and closing lines of fenced code and of containers
+(admonitions, ``:::`` and ``///`` blocks, footnote definitions), read from the source lines a
+block token spans. A piece of a split block re-opens its frame (:mod:`chunker.pack.reopen`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chunker.parse import ParsedDocument
+from chunker.parse.plugins import CONTAINER_MARKERS
+from chunker.parse.token import BlockToken
+
+__all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "marker_run"]
+
+
+def _closes(line: str, marker: str) -> bool:
+    """Whether ``line`` (stripped) is a closing fence for ``marker`` (the opening's run)."""
+    return line.startswith(marker) and set(line) == {marker[0]}
+
+
+def fence_closed(fence: BlockToken, text: str, starts: Sequence[int]) -> bool:
+    """Whether a nested fence's last line closes it (container prefixes ``>`` and spaces aside)."""
+    assert fence.map is not None
+    first, last = fence.map
+    if last - first < 2 or last > len(starts):
+        return False
+    end = starts[last] - 1 if last < len(starts) else len(text)
+    return _closes(text[starts[last - 1] : end].strip().lstrip("> \t").rstrip(), fence.markup)
+
+
+def fence_lines(
+    token: BlockToken, text: str, starts: Sequence[int], first: int, last: int, doc: ParsedDocument
+) -> tuple[str, str]:
+    """(opening line, closing line) of a fenced code block; closing is "" when never closed."""
+    opening = text[starts[first] : doc.line_end(first)]
+    if last - first < 2:
+        return opening, ""
+    closing = text[starts[last - 1] : doc.line_end(last - 1)].strip()
+    return opening, closing if _closes(closing, token.markup) else ""
+
+
+def doc_line(doc: ParsedDocument, index: int) -> str:
+    """Line ``index`` (0-based) of the document, without its line break."""
+    return doc.text[doc.line_starts[index] : doc.line_end(index)]
+
+
+def marker_run(line: str, marker: str) -> bool:
+    """Whether ``line`` is a container's closing line: three or more ``marker`` characters."""
+    stripped = line.strip()
+    return len(stripped) >= 3 and set(stripped) == {marker}
+
+
+def frame_lines(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str] | None:
+    """(opening line, closing line or "") of an admonition or ``:::`` container on lines first..last-1;
+    a footnote definition's label (``[^1]:``); None for a definition list, split only before a term."""
+    if token.type == "dl_open":
+        return None
+    if token.type == "footnote_reference_open":
+        line = doc_line(doc, first)
+        return line[: line.index("]:") + 2], ""
+    closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
+    marker = CONTAINER_MARKERS.get(token.type)
+    return doc_line(doc, first), closing if marker and marker_run(closing, marker) else ""
