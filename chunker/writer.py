@@ -107,6 +107,12 @@ def _write_all(fd: int, data: bytes | memoryview) -> None:
 
 def _stage(path: Path, data: bytes, where: str, sync: bool = True) -> str:
     """Write ``data`` to a new temporary file next to ``path`` (on disk with ``sync``); return its name."""
+    return stage_parts(path, (data,), where, sync)
+
+
+def stage_parts(path: Path, parts: Iterable[bytes | memoryview], where: str, sync: bool = True) -> str:
+    """Write ``parts`` one after the other to a new temporary file next to ``path`` (on disk with
+    ``sync``); return its name. On any failure (of the file system or of ``parts``) it is removed."""
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
     except OSError as exc:
@@ -114,7 +120,8 @@ def _stage(path: Path, data: bytes, where: str, sync: bool = True) -> str:
     try:
         try:
             os.fchmod(fd, _file_mode())
-            _write_all(fd, data)
+            for part in parts:
+                _write_all(fd, part)
             if sync:
                 os.fsync(fd)
         finally:

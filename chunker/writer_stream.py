@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,15 +18,13 @@ from chunker.folder_locks import O_CLOEXEC, ensure_folder, folder_lock
 from chunker.folder_locks import error as _error
 from chunker.writer import (
     REPORT_NAME,
-    TMP_SUFFIX,
     Durability,
     _check_name,
-    _file_mode,
     _fsync_dir,
     _remove_stale_tmp,
     _stage_and_commit,
     _unlink_quietly,
-    _write_all,
+    stage_parts,
 )
 
 if TYPE_CHECKING:
@@ -106,26 +103,15 @@ def _fsync_file(path: str, where: str) -> None:
 def _stage_parts(path: Path, parts: Iterable[Part], where: str, sync: bool = True) -> tuple[str, str, int]:
     """Write ``parts`` one after the other to a new temporary file next to ``path`` (on disk with
     ``sync``), hashing them as they go; return its name, the sha256 and the size of its bytes."""
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
-    except OSError as exc:
-        raise _error("cannot create a file in the output folder", where, exc) from None
     digest = hashlib.sha256()
     size = 0
-    try:
-        try:
-            os.fchmod(fd, _file_mode())
-            for part in parts:
-                digest.update(part)
-                size += len(part)
-                _write_all(fd, part)
-            if sync:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-    except BaseException as exc:
-        _unlink_quietly(tmp)
-        if isinstance(exc, OSError):
-            raise _error("cannot write", where, exc) from None
-        raise
+
+    def hashed() -> Iterator[Part]:
+        nonlocal size
+        for part in parts:
+            digest.update(part)
+            size += len(part)
+            yield part
+
+    tmp = stage_parts(path, hashed(), where, sync)
     return tmp, digest.hexdigest(), size

@@ -227,18 +227,18 @@ class SectionSpace:
     def html_lines(self, block: Block) -> frozenset[int] | None:
         """Lines (0 = the block's first) where an HTML or JSX block inside ``block`` starts; None
         when unknown."""
-        structure = self._structure(block)
-        if structure is None:
-            return None
-        return frozenset(t.map[0] for t in structure.tokens if t.type == "html_block" and t.map is not None)
+        return self._token_lines(block, "html_block")
 
     def fence_lines(self, block: Block) -> frozenset[int] | None:
         """Lines (0 = the block's first) where a fenced code block inside ``block`` opens; None
         when unknown."""
+        return self._token_lines(block, "fence")
+
+    def _token_lines(self, block: Block, token_type: str) -> frozenset[int] | None:
         structure = self._structure(block)
         if structure is None:
             return None
-        return frozenset(t.map[0] for t in structure.tokens if t.type == "fence" and t.map is not None)
+        return frozenset(t.map[0] for t in structure.tokens if t.type == token_type and t.map is not None)
 
     def _structure(self, block: Block) -> Structure | None:
         """The structure of a list, quote or container block (once per block); None when too large."""
