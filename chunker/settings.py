@@ -8,6 +8,7 @@ line); every option and every override is validated at load time and names its k
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,12 +148,58 @@ def load_settings(path: str | Path | None) -> Settings:
         raise ConfigError(message, path=str(p), line=line) from None
     except OSError as exc:
         raise ConfigError(f"cannot read config file: {exc.strerror or exc}", path=str(p)) from None
-    return settings_from_mapping(_load_yaml(text, str(p)), str(p))
+    where = str(p)
+    data, lines = _load_yaml(text, where)
+    try:
+        return settings_from_mapping(data, where)
+    except ConfigError as exc:
+        if exc.line is not None:
+            raise
+        key, at = _key_line(exc, where, lines)
+        if at is None:
+            raise
+        raise ConfigError(f"{key}: {exc.detail}" if key else exc.detail, path=where, line=at) from None
 
 
-def _load_yaml(text: str, where: str) -> Any:
-    """The YAML document in ``text`` (safe loader); every failure is a ConfigError naming ``where``
-    and, where known, the line."""
+_QUOTED = re.compile(r"^(?:unknown (?:eval )?option )?'([^']+)'")
+
+
+def _key_line(exc: ConfigError, where: str, lines: Mapping[str, int]) -> tuple[str, int | None]:
+    """The key an error about the file's values names (its path after the file name, e.g.
+    ``documents.guide: max_chars``) and the line of that key, or of the nearest enclosing key
+    found (``None`` when none is known)."""
+    path = exc.path or ""
+    suffix = path[len(where) + 2 :] if path.startswith(f"{where}: ") else ""
+    parts = [p for p in suffix.split(": ") if p] if suffix else []
+    quoted = _QUOTED.match(exc.detail)
+    keys = [*parts, quoted.group(1)] if quoted else parts
+    for n in range(len(keys), 0, -1):
+        line = lines.get(".".join(keys[:n]))
+        if line is not None:
+            return ": ".join(parts), line
+    return ": ".join(parts), None
+
+
+def _key_lines(node: Any, prefix: str = "", out: dict[str, int] | None = None, depth: int = 0) -> dict[str, int]:
+    """1-based line of every mapping key of the YAML node tree, by dotted path (``eval.model``,
+    ``documents.guide.max_chars``); the first occurrence of a path wins. Only the levels a
+    config file has (three) are walked."""
+    import yaml
+
+    out = {} if out is None else out
+    if not isinstance(node, yaml.MappingNode) or depth > 3:
+        return out
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode):
+            path = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
+            out.setdefault(path, key_node.start_mark.line + 1)
+            _key_lines(value_node, path, out, depth + 1)
+    return out
+
+
+def _load_yaml(text: str, where: str) -> tuple[Any, dict[str, int]]:
+    """The YAML document in ``text`` (safe loader) and the line of each of its keys
+    (:func:`_key_lines`); every failure is a ConfigError naming ``where`` and, where known, the line."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -170,7 +217,10 @@ def _load_yaml(text: str, where: str) -> Any:
         message = f"invalid YAML: the character #x{exc.character:04x} is not allowed"
         raise ConfigError(message, path=where, line=at) from None
     try:
-        return loader.get_single_data()
+        root = loader.get_single_node()
+        if root is None:
+            return None, {}
+        return loader.construct_document(root), _key_lines(root)
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem_mark", None)
         line = problem.line + 1 if problem is not None else None

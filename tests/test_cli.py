@@ -207,7 +207,8 @@ def test_an_integer_option_over_its_bound_exits_2_naming_the_config_file_and_the
     (work / "config.yaml").write_text(yaml_text, encoding="utf-8")
     assert cli() == 2
     err = capsys.readouterr().err
-    assert "config.yaml: " in err and f"'{key}': must be at most" in err, err
+    line = yaml_text.count("\n")  # the key is on the file's last line
+    assert f"config.yaml:{line}: " in err and f"'{key}': must be at most" in err, err
     assert "internal error" not in err and "inherited" not in err
     assert not (work / "chunks").exists()
 
@@ -245,7 +246,8 @@ def test_a_surrogate_escape_in_a_config_string_exits_2_naming_the_key(
     (work / "config.yaml").write_text(yaml_text, encoding="utf-8")
     assert cli() == 2
     err = capsys.readouterr().err
-    assert "config.yaml: " in err and f"'{key}': holds the escape \\ud" in err and "surrogate" in err, err
+    line = yaml_text.count("\n")  # the key is on the file's last line
+    assert f"config.yaml:{line}: " in err and f"'{key}': holds the escape \\ud" in err and "surrogate" in err, err
 
 
 def test_library_configs_refuse_integers_past_their_bounds_and_surrogates() -> None:
@@ -278,12 +280,12 @@ def test_a_missing_tokenizer_is_refused_at_load_time_naming_the_config_file(
     (work / "config.yaml").write_text("size_unit: tokens\ntokenizer: missing.json\n", encoding="utf-8")
     assert cli() == 2
     err = capsys.readouterr().err
-    assert "config.yaml: tokenizer:" in err and "missing.json" in err
+    assert "config.yaml:2: tokenizer:" in err and "missing.json" in err
     assert not (work / "chunks").exists()
     override = "documents:\n  guide:\n    size_unit: tokens\n    tokenizer: missing.json\n"
     (work / "config.yaml").write_text(override, encoding="utf-8")
     assert cli() == 2
-    assert "config.yaml: documents.guide: tokenizer:" in capsys.readouterr().err
+    assert "config.yaml:4: documents.guide: tokenizer:" in capsys.readouterr().err
 
 
 def test_an_undecodable_source_exits_3_naming_file_and_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:

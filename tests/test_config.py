@@ -25,31 +25,46 @@ def test_one_list_of_strategy_names_and_every_name_has_its_function() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "where", "expected"),
+    ("text", "where", "expected", "line"),
     [
-        ("strategy: bogus\n", "strategy", "must be one of headings, recursive, faq, pages, off, got 'bogus'"),
-        ("context_prefix: quote\n", "context_prefix", "must be one of breadcrumb, heading, blockquote, none"),
-        ("size_unit: words\n", "size_unit", "must be one of chars, tokens, got 'words'"),
-        ("section_level: top\n", "section_level", "must be an integer or 'auto', got 'top'"),
-        ("atomic_types: [table, note]\n", "atomic_types", "each one of table, code, list, math, html"),
-        ("atomic_types: table\n", "atomic_types", "must be a list of items"),
-        ("skip_headings: [a, 3]\n", "skip_headings", "must be a list of strings, got 3"),
-        ("max_chars: many\n", "max_chars", "max_chars: must be an integer, got 'many'"),
-        ("merge_short: 1\n", "merge_short", "must be true or false, got 1"),
-        ("documents:\n  faq:\n    strategy: qa\n", "documents.faq: strategy", "got 'qa'"),
-        ("eval:\n  model: 5\n", "eval.model", "eval.model: must be a string or empty, got 5"),
-        ("eval:\n  modle: x\n", "eval", "unknown eval option 'modle' (known: model)"),
+        ("strategy: bogus\n", "strategy", "must be one of headings, recursive, faq, pages, off, got 'bogus'", 1),
+        ("context_prefix: quote\n", "context_prefix", "must be one of breadcrumb, heading, blockquote, none", 1),
+        ("size_unit: words\n", "size_unit", "must be one of chars, tokens, got 'words'", 1),
+        ("section_level: top\n", "section_level", "must be an integer or 'auto', got 'top'", 1),
+        ("atomic_types: [table, note]\n", "atomic_types", "each one of table, code, list, math, html", 1),
+        ("atomic_types: table\n", "atomic_types", "must be a list of items", 1),
+        ("skip_headings: [a, 3]\n", "skip_headings", "must be a list of strings, got 3", 1),
+        ("max_chars: many\n", "max_chars", "max_chars: must be an integer, got 'many'", 1),
+        ("merge_short: 1\n", "merge_short", "must be true or false, got 1", 1),
+        ("documents:\n  faq:\n    strategy: qa\n", "documents.faq: strategy", "got 'qa'", 3),
+        ("eval:\n  model: 5\n", "eval.model", "eval.model: must be a string or empty, got 5", 2),
+        ("eval:\n  modle: x\n", "eval", "unknown eval option 'modle' (known: model)", 2),
     ],
 )
 def test_a_value_of_the_wrong_type_is_refused_naming_file_and_key(
-    tmp_path: Path, text: str, where: str, expected: str
+    tmp_path: Path, text: str, where: str, expected: str, line: int
 ) -> None:
     with pytest.raises(ConfigError) as info:
         load(tmp_path, text)
     message = str(info.value)
-    assert message.startswith(f"{tmp_path / 'config.yaml'}: {where}"), message
+    assert message.startswith(f"{tmp_path / 'config.yaml'}:{line}: {where}"), message
     assert expected in message
     assert f"'{where.rsplit(' ', 1)[-1].rsplit('.', 1)[-1]}' must be" not in message  # the key is named once
+
+
+def test_an_error_names_the_line_of_its_key_in_a_longer_file(tmp_path: Path) -> None:
+    text = "# options\nmax_chars: 1200\n\ndocuments:\n  guide:\n    strategy: faq\n  notes:\n    min_chars: few\n"
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text)
+    assert str(info.value) == f"{tmp_path / 'config.yaml'}:8: documents.notes: min_chars: must be an integer, got 'few'"
+
+
+def test_an_inherited_value_in_a_relation_error_names_no_line_it_does_not_have(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, "# budgets\nmax_chars: 100\n")
+    # target_chars is not in the file: no line is made up for it
+    assert str(info.value).startswith(f"{tmp_path / 'config.yaml'}: 'target_chars': must lie between")
+    assert "(target_chars is inherited: set it too)" in str(info.value)
 
 
 def test_a_config_file_that_is_not_utf8_is_refused_naming_its_line(tmp_path: Path) -> None:
