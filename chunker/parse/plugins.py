@@ -13,7 +13,14 @@
   (``pymdownx.blocks``: admonitions, tabs, details in MkDocs sites), ended on the same terms; the name
   must be a word followed by nothing or by ``|`` and a title, so that a ``/// comment`` line of prose is no
   block;
-- ``admon``: ``!!! type "title"``, ``??? type``, ``???+ type`` admonitions with an indented body;
+- ``admon``: ``!!! type "title"``, ``??? type``, ``???+ type`` admonitions with an indented body. The
+  plugin ends one at two blank lines in a row; Python-Markdown (MkDocs), whose syntax this is, goes on
+  while the next line of text is indented into the body: code in an admonition often holds two blank
+  lines (PEP 8 between definitions), and the rest of the example was read as code outside it. Blank lines
+  followed by a line indented into the body are part of it here too (:func:`_admonition_through_blanks`);
+- a ``:::`` line naming a dotted identifier (``::: package.module.Object``, or a name with ``_``) that
+  no ``:::`` line closes is mkdocstrings' directive (the API reference of the object, with indented
+  options below), a line of text, not a container;
 - ``footnote``: footnote definitions ``[^label]: text`` with indented further blocks, left in place
   (not moved to the end of the token stream: blocks follow the source);
 - ``deflist``: definition lists (a term line, then ``: definition`` or ``~ definition`` lines);
@@ -50,6 +57,9 @@ SLASH_CONTAINER_RULE = "container_blocks"
 CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_open": "/"}
 """The marker character of each container's opening token: its closing line is a run of it."""
 
+_AUTODOC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z]\w*_\w*")
+"""mkdocstrings' ``::: identifier``: a dotted path, or a name with an underscore (``pydantic_core``),
+which no container name of VitePress, Docusaurus or MyST has."""
 _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 
@@ -77,6 +87,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     container_plugin(md, SLASH_CONTAINER_RULE.removeprefix("container_"), marker="/", validate=_block_name)
     _bounded(md, SLASH_CONTAINER_RULE, "/", _block_name)
     md.use(admon_plugin)
+    _admonition_through_blanks(md)
     md.use(footnote_plugin, inline=False, move_to_end=False)
     md.use(deflist_plugin)
     _deflist_marker_first(md)
@@ -102,6 +113,52 @@ def _no_liquid(md: MarkdownIt) -> None:
         return bool(original(state, start_line, end_line, silent))
 
     md.block.ruler.at(ATTRS_BLOCK_RULE, attr)
+
+
+def _admonition_through_blanks(md: MarkdownIt) -> None:
+    """The admon rule, with an admonition going on past two or more blank lines where the next line
+    of text is indented into its body, as in Python-Markdown (the module's docstring). The plugin
+    counts a line as blank when its indentation is below the body's; for its call, each such run of
+    blank lines is given the body's indentation (the state of blank lines that hold the body's
+    spaces, which the plugin keeps), and restored after it."""
+    from markdown_it.rules_block.state_block import StateBlock
+    from mdit_py_plugins.admon.index import MARKERS
+
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == "admonition")
+    original = rule.fn
+    longest = sorted(MARKERS, key=len, reverse=True)
+
+    def admonition(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if silent:
+            return bool(original(state, start_line, end_line, silent))
+        src, b_marks, t_shift, e_marks, s_count = state.src, state.bMarks, state.tShift, state.eMarks, state.sCount
+        start = b_marks[start_line] + t_shift[start_line]
+        marker = next((m for m in longest if src.startswith(m, start)), None)
+        if marker is None:
+            return False
+        after = start + len(marker)
+        spaces = len(src[after : e_marks[start_line]]) - len(src[after : e_marks[start_line]].lstrip(" "))
+        body = state.blkIndent + 3 + spaces  # the plugin's body indentation (marker length counts as 3)
+        raised: list[tuple[int, int]] = []
+        run: list[int] = []
+        for line in range(start_line + 1, end_line):
+            if b_marks[line] + t_shift[line] >= e_marks[line]:
+                run.append(line)
+                continue
+            if s_count[line] < body:
+                break
+            if len(run) >= 2 and s_count[run[0]] < body:
+                raised.extend((blank, s_count[blank]) for blank in run)
+            run = []
+        for blank, _ in raised:
+            s_count[blank] = body
+        try:
+            return bool(original(state, start_line, end_line, silent))
+        finally:
+            for blank, count in raised:
+                s_count[blank] = count
+
+    md.block.ruler.at("admonition", admonition, {"alt": list(rule.alt)})
 
 
 def _deflist_marker_first(md: MarkdownIt) -> None:
@@ -172,6 +229,8 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         if run < 3:
             return False
         end = _unclosed_end(state, start_line, end_line, marker, run, valid)
+        if end is not None and marker == ":" and _AUTODOC.fullmatch(opening[run:].strip()):
+            return False  # mkdocstrings' directive line, not a container
         if end is None or silent:
             return bool(original(state, start_line, end_line, silent))
         first = len(state.tokens)

@@ -1,0 +1,121 @@
+"""MkDocs pages (Python-Markdown with pymdownx and mkdocstrings) read as MkDocs reads them: an
+admonition goes on past blank lines while its text is indented into its body, and a mkdocstrings
+``::: package.module.Object`` line is a directive, not a container left open."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+
+# the shape of pydantic's docs: code in a collapsible admonition, two blank lines between definitions
+EXAMPLE = (
+    "## Type hints\n\nText before the example.\n\n"
+    '???+ example "Example - just type hints"\n'
+    "    ```python\n"
+    "    from typing import Literal\n\n"
+    "    from pydantic import BaseModel\n\n\n"
+    "    class Fruit(BaseModel):\n"
+    "        name: str  # (1)!\n"
+    "        color: Literal['red', 'green']  # (2)!\n\n\n"
+    "    print(Fruit(name='Apple', color='red'))\n"
+    "    ```\n\n"
+    "    1. The `name` field is simply annotated with `str`.\n"
+    "    2. The `Literal` type is used to enforce the colour.\n\n"
+    '!!! tip "Learn more"\n    See the documentation on supported types.\n\n'
+    "## Performance\n\nFast.\n"
+)
+
+
+def kinds(text: str, cfg: ChunkerConfig = CFG) -> list[tuple[str, int, int]]:
+    result = chunk_markdown(text, cfg, "p", "p.md")
+    return [(b.kind, b.start_line, b.end_line) for b in result.blocks]
+
+
+def codes(text: str, cfg: ChunkerConfig = CFG) -> list[str]:
+    return [d.code for d in chunk_markdown(text, cfg, "p", "p.md").diagnostics.diagnostics]
+
+
+def test_an_admonition_goes_on_past_two_blank_lines_in_its_code() -> None:
+    assert kinds(EXAMPLE) == [
+        ("heading", 1, 1),
+        ("paragraph", 3, 3),
+        ("container", 5, 21),
+        ("container", 23, 24),
+        ("heading", 26, 26),
+        ("paragraph", 28, 28),
+    ]
+    assert codes(EXAMPLE) == []
+
+
+def test_a_split_admonition_re_opens_its_code_and_reports_no_unclosed_fence() -> None:
+    cfg = replace(CFG, max_chars=300, target_chars=200, min_chars=20)
+    result = chunk_markdown(EXAMPLE, cfg, "p", "p.md")
+    assert "unclosed-fence" not in [d.code for d in result.diagnostics.diagnostics]
+    assert not result.diagnostics.errors
+    pieces = [c for c in result.chunks if "class Fruit" in c.content_original or "print(Fruit" in c.content_original]
+    assert pieces and all(c.content_original.count("```") % 2 == 0 or c.added_lines for c in pieces)
+
+
+def test_an_admonition_ends_at_a_line_not_indented_into_its_body() -> None:
+    text = "!!! note\n    first\n\n\n\nnot in it\n\n    indented code\n"
+    assert kinds(text) == [("container", 1, 2), ("paragraph", 6, 6), ("code", 8, 8)]
+
+
+def test_blank_lines_then_text_indented_into_the_body_stay_in_the_admonition() -> None:
+    text = "!!! note\n    first\n\n\n\n    second\n\nafter\n"
+    assert kinds(text) == [("container", 1, 6), ("paragraph", 8, 8)]
+
+
+def test_an_admonition_inside_a_list_item_keeps_its_body_past_blank_lines() -> None:
+    text = "- item\n\n    !!! note\n        first\n\n\n        second\n\nafter\n"
+    assert kinds(text) == [("list", 1, 7), ("paragraph", 9, 9)]
+
+
+@pytest.mark.parametrize(
+    "directive",
+    ["::: fastapi.APIRouter", "::: pydantic_core", "::: pydantic.main.BaseModel"],
+)
+def test_a_mkdocstrings_directive_is_a_line_of_text_not_an_unclosed_container(directive: str) -> None:
+    options = "    options:\n        members:\n            - websocket\n"
+    text = f"# API\n\nIntro.\n\n{directive}\n{options}\nMore.\n\n## Next\n\nx\n"
+    assert ("container", 5, 10) not in kinds(text)
+    assert [k for k in kinds(text) if k[0] == "container"] == []
+    assert codes(text) == []
+    assert ("paragraph", 5, 8) in kinds(text)
+
+
+def test_a_closed_container_with_a_dotted_name_is_still_a_container() -> None:
+    text = "::: v1.2\nbody\n:::\n\ntext\n"
+    assert kinds(text) == [("container", 1, 3), ("paragraph", 5, 5)]
+
+
+def test_an_unclosed_container_with_a_plain_name_is_still_reported() -> None:
+    text = "::: tip\nbody\n\n## Next\n\nx\n"
+    assert "container-unclosed" in codes(text)
+
+
+pyromark = pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        EXAMPLE,
+        "# API\n\n::: fastapi.APIRouter\n    options:\n        members: [a]\n\n## Next\n\nx\n",
+        "| a | b |\n| --- -- | --- |\n| 1 | 2 |\n",  # no delimiter row in GFM: no table for either path
+    ],
+)
+def test_the_pulldown_path_gives_the_same_chunks(text: str) -> None:
+    fast = replace(CFG, parser="pulldown-cmark")
+    ref = chunk_markdown(text, CFG, "p", "p.md")
+    got = chunk_markdown(text, fast, "p", "p.md")
+    assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
+    assert [(b.kind, b.start_line, b.end_line) for b in got.blocks] == [
+        (b.kind, b.start_line, b.end_line) for b in ref.blocks
+    ]
