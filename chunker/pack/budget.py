@@ -16,6 +16,7 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after
+from chunker.filler import is_filler
 from chunker.models import Block, Diagnostic
 from chunker.outline import LineToken
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
@@ -77,9 +78,19 @@ class SectionSpace:
         ending there adds (:mod:`chunker.pack.split_html`)."""
         self.unopened: set[tuple[int, int]] = set()
         """(block start offset, offset) of pieces whose containers are too many to re-open."""
+        self.fillers: dict[int, bool] = {}
+        """Whether a block is filler (:func:`chunker.filler.is_filler`), by its start offset."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
+
+    def filler(self, block: Block) -> bool:
+        """:func:`chunker.filler.is_filler` of a block of the section, once per block (a block cut
+        into many pieces is read whole for it, by each piece that starts with it)."""
+        found = self.fillers.get(block.start_offset)
+        if found is None:
+            found = self.fillers[block.start_offset] = is_filler(block)
+        return found
 
     @functools.cached_property
     def budget(self) -> int:
