@@ -100,7 +100,8 @@ def test_an_unclosed_container_with_a_plain_name_is_still_reported() -> None:
     assert "container-unclosed" in codes(text)
 
 
-pyromark = pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+def needs_pyromark() -> None:
+    pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
 
 
 @pytest.mark.parametrize(
@@ -112,6 +113,7 @@ pyromark = pytest.importorskip("pyromark", reason="the pulldown-cmark path needs
     ],
 )
 def test_the_pulldown_path_gives_the_same_chunks(text: str) -> None:
+    needs_pyromark()
     fast = replace(CFG, parser="pulldown-cmark")
     ref = chunk_markdown(text, CFG, "p", "p.md")
     got = chunk_markdown(text, fast, "p", "p.md")
@@ -119,3 +121,56 @@ def test_the_pulldown_path_gives_the_same_chunks(text: str) -> None:
     assert [(b.kind, b.start_line, b.end_line) for b in got.blocks] == [
         (b.kind, b.start_line, b.end_line) for b in ref.blocks
     ]
+
+
+TABS = (
+    "## Setup\n\nPick your language:\n\n"
+    '=== "Python"\n\n    Install the package, then run:\n\n    ```python\n    import client\n\n\n'
+    "    client.run()\n    ```\n\n"
+    '===+ "Go"\n\n    ```go\n    client.Run()\n    ```\n\n'
+    "After the tabs.\n"
+)
+
+
+def test_content_tabs_are_containers_with_their_title_line() -> None:
+    assert kinds(TABS) == [
+        ("heading", 1, 1),
+        ("paragraph", 3, 3),
+        ("container", 5, 14),
+        ("container", 16, 20),
+        ("paragraph", 22, 22),
+    ]
+    assert codes(TABS) == []
+
+
+def test_a_piece_of_a_split_tab_re_opens_its_title_and_fence() -> None:
+    body = "\n".join(f"    step_{i} = compute({i})  # the step {i} of the example" for i in range(30))
+    text = f'# Install\n\n=== "Python"\n\n    ```python\n{body}\n    ```\n\nDone.\n'
+    cfg = replace(CFG, max_chars=400, target_chars=300, min_chars=20)
+    result = chunk_markdown(text, cfg, "p", "p.md")
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    later = [c for c in result.chunks if c.start_line > 6 and "step_" in c.content_original]
+    assert later
+    for chunk in later:
+        assert chunk.content_original.startswith('=== "Python"\n    ```python\n'), chunk.content_original[:60]
+
+
+def test_a_tab_line_right_below_a_paragraph_line_continues_the_paragraph() -> None:
+    # Python-Markdown starts a tab only as a block of its own (after a blank line)
+    assert kinds('Text\n=== "A"\n    body\n') == [("paragraph", 1, 3)]
+
+
+def test_the_pulldown_path_gives_the_same_chunks_for_tabs() -> None:
+    needs_pyromark()
+    fast = replace(CFG, parser="pulldown-cmark")
+    for cfg_small in (CFG, replace(CFG, max_chars=200, target_chars=150, min_chars=20)):
+        ref = chunk_markdown(TABS, cfg_small, "p", "p.md")
+        got = chunk_markdown(
+            TABS,
+            replace(
+                fast, max_chars=cfg_small.max_chars, target_chars=cfg_small.target_chars, min_chars=cfg_small.min_chars
+            ),
+            "p",
+            "p.md",
+        )
+        assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]

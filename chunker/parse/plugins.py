@@ -17,7 +17,9 @@
   plugin ends one at two blank lines in a row; Python-Markdown (MkDocs), whose syntax this is, goes on
   while the next line of text is indented into the body: code in an admonition often holds two blank
   lines (PEP 8 between definitions), and the rest of the example was read as code outside it. Blank lines
-  followed by a line indented into the body are part of it here too (:func:`_admonition_through_blanks`);
+  followed by a line indented into the body are part of it here too (:func:`_through_blanks`);
+- content tabs of pymdownx.tabbed (``=== "Title"``, ``===+``, ``===!`` with an indented body, MkDocs
+  Material): the admon rule with these markers (:func:`_content_tabs`), the same tokens;
 - a ``:::`` line naming a dotted identifier (``::: package.module.Object``, or a name with ``_``) that
   no ``:::`` line closes is mkdocstrings' directive (the API reference of the object, with indented
   options below), a line of text, not a container;
@@ -45,6 +47,7 @@ __all__ = [
     "ATTRS_RESOLVE_RULE",
     "CONTAINER_MARKERS",
     "CONTAINER_RULE",
+    "CONTENT_TAB_RULE",
     "SLASH_CONTAINER_RULE",
     "unclosed_at",
     "use_block_plugins",
@@ -87,7 +90,9 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     container_plugin(md, SLASH_CONTAINER_RULE.removeprefix("container_"), marker="/", validate=_block_name)
     _bounded(md, SLASH_CONTAINER_RULE, "/", _block_name)
     md.use(admon_plugin)
-    _admonition_through_blanks(md)
+    _content_tabs(md)
+    _through_blanks(md, "admonition", ("!!!", "???", "???+"))
+    _through_blanks(md, CONTENT_TAB_RULE, _TAB_MARKERS)
     md.use(footnote_plugin, inline=False, move_to_end=False)
     md.use(deflist_plugin)
     _deflist_marker_first(md)
@@ -115,20 +120,43 @@ def _no_liquid(md: MarkdownIt) -> None:
     md.block.ruler.at(ATTRS_BLOCK_RULE, attr)
 
 
-def _admonition_through_blanks(md: MarkdownIt) -> None:
-    """The admon rule, with an admonition going on past two or more blank lines where the next line
-    of text is indented into its body, as in Python-Markdown (the module's docstring). The plugin
-    counts a line as blank when its indentation is below the body's; for its call, each such run of
-    blank lines is given the body's indentation (the state of blank lines that hold the body's
-    spaces, which the plugin keeps), and restored after it."""
+CONTENT_TAB_RULE = "content_tab"
+"""Name of the content tab rule (tokens ``admonition_open``/``_close`` with the markup ``===``)."""
+_TAB_MARKERS = ("===", "===+", "===!")
+
+
+def _content_tabs(md: MarkdownIt) -> None:
+    """pymdownx.tabbed's content tabs (``=== "Title"``, ``===+``, ``===!``, an indented body): the
+    admon plugin's own rule with the tab markers, so a tab is a container with its title line as an
+    admonition is (kept whole, its title re-opened in every piece of it). Unlike an admonition it
+    interrupts no paragraph (a tab starts a block after a blank line, as in Python-Markdown)."""
+    import types
+
+    from mdit_py_plugins.admon.index import admonition
+
+    names = {
+        **admonition.__globals__,
+        "MARKERS": _TAB_MARKERS,
+        "MARKER_CHARS": {"="},
+        "MAX_MARKER_LEN": max(len(m) for m in _TAB_MARKERS),
+    }
+    rule = types.FunctionType(admonition.__code__, names, CONTENT_TAB_RULE, admonition.__defaults__)
+    md.block.ruler.after("admonition", CONTENT_TAB_RULE, rule, {"alt": []})
+
+
+def _through_blanks(md: MarkdownIt, name: str, markers: Sequence[str]) -> None:
+    """The admon rule ``name`` (admonitions, content tabs), going on past two or more blank lines
+    where the next line of text is indented into its body, as in Python-Markdown (the module's
+    docstring). The plugin counts a line as blank when its indentation is below the body's; for its
+    call, each such run of blank lines is given the body's indentation (the state of blank lines that
+    hold the body's spaces, which the plugin keeps), and restored after it."""
     from markdown_it.rules_block.state_block import StateBlock
-    from mdit_py_plugins.admon.index import MARKERS
 
-    rule = next(r for r in md.block.ruler.__rules__ if r.name == "admonition")
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == name)
     original = rule.fn
-    longest = sorted(MARKERS, key=len, reverse=True)
+    longest = sorted(markers, key=len, reverse=True)
 
-    def admonition(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    def through_blanks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
         if silent:
             return bool(original(state, start_line, end_line, silent))
         src, b_marks, t_shift, e_marks, s_count = state.src, state.bMarks, state.tShift, state.eMarks, state.sCount
@@ -158,7 +186,7 @@ def _admonition_through_blanks(md: MarkdownIt) -> None:
             for blank, count in raised:
                 s_count[blank] = count
 
-    md.block.ruler.at("admonition", admonition, {"alt": list(rule.alt)})
+    md.block.ruler.at(name, through_blanks, {"alt": list(rule.alt)})
 
 
 def _deflist_marker_first(md: MarkdownIt) -> None:

@@ -192,6 +192,7 @@ _FIRST_CHARS = {
     "container_block": ":",
     "container_blocks": "/",
     "admonition": "!?",
+    "content_tab": "=",
     "footnote_def": "[",
     "attr": "{",
 }
