@@ -174,3 +174,8 @@ def test_the_pulldown_path_gives_the_same_chunks_for_tabs() -> None:
             "p.md",
         )
         assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
+
+
+@pytest.mark.parametrize("line", ["====", "=== no quote", "===+"])
+def test_a_line_of_equals_signs_without_a_quoted_title_is_no_tab(line: str) -> None:
+    assert [k[0] for k in kinds(f"\n{line}\n    body\n")] == ["paragraph"]

@@ -19,7 +19,7 @@ _STARTS_BLOCK = re.compile(
     r"|(?:[=]+|[-]+|(?:[-*_][ \t]*){3,})[ \t]*$"  # a setext underline, a thematic break
     r"|<[A-Za-z/!?]"  # an HTML block (a tag alone on its line is one)
     r"|\[(?:[^\]\\\n]++|\\.)++\]:"  # a link reference definition (possessive: see below)
-    r"|\$\$|:::|!!!|\?\?\?|///|===[+!]?[ \t]"  # display math, a container, an admonition or a content tab
+    r"|\$\$|:::|!!!|\?\?\?|///|===[+!]?[ \t]+\""  # display math, a container, an admonition or a content tab
     r"|%|\+[ \t]*\+[ \t]*\+|\([^\n]{1,256}?\)=[ \t]*$",  # a MyST comment, block break or target (bounded)
     re.MULTILINE,
 )

@@ -123,6 +123,8 @@ def _no_liquid(md: MarkdownIt) -> None:
 CONTENT_TAB_RULE = "content_tab"
 """Name of the content tab rule (tokens ``admonition_open``/``_close`` with the markup ``===``)."""
 _TAB_MARKERS = ("===", "===+", "===!")
+_TAB_LINE = re.compile(r'===[+!]?[ \t]+"')
+"""The start of a content tab's line: its marker and the quote of its title."""
 
 
 def _content_tabs(md: MarkdownIt) -> None:
@@ -132,6 +134,7 @@ def _content_tabs(md: MarkdownIt) -> None:
     interrupts no paragraph (a tab starts a block after a blank line, as in Python-Markdown)."""
     import types
 
+    from markdown_it.rules_block.state_block import StateBlock
     from mdit_py_plugins.admon.index import admonition
 
     names = {
@@ -141,7 +144,14 @@ def _content_tabs(md: MarkdownIt) -> None:
         "MAX_MARKER_LEN": max(len(m) for m in _TAB_MARKERS),
     }
     rule = types.FunctionType(admonition.__code__, names, CONTENT_TAB_RULE, admonition.__defaults__)
-    md.block.ruler.after("admonition", CONTENT_TAB_RULE, rule, {"alt": []})
+
+    def content_tab(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        if _TAB_LINE.match(state.src, pos, state.eMarks[start_line]) is None:
+            return False  # a tab's title is quoted: a line of ``====`` is text
+        return bool(rule(state, start_line, end_line, silent))
+
+    md.block.ruler.after("admonition", CONTENT_TAB_RULE, content_tab, {"alt": []})
 
 
 def _through_blanks(md: MarkdownIt, name: str, markers: Sequence[str]) -> None:

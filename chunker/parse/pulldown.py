@@ -36,7 +36,7 @@ _PLUGIN_MARKERS = ("!!!", "???", ":::", "///", "[^", ": ", ":\t", "~ ", "~\t", "
 """Substrings one of which a document must hold to have a line of :data:`_PLUGIN_SYNTAX`."""
 _RUNS = (
     r"%|\+[ \t]*\+[ \t]*\+|\([^\n]+\)=[ \t]*$|"  # MyST: comment, block break, target
-    r"!!!|\?\?\?|===[+!]?[ \t]|:::|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
+    r"!!!|\?\?\?|===[+!]?[ \t]+\x22|:::|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
     r"\{[ \t]*(?:[.#]|[^\s{}=%]+=)[^\n]*\}[ \t]*$|\{[ \t]*\}[ \t]*$|"
     r"(?=[^\n]*\|)(?=[|: \t-]*+$)[|: \t-]*?-[ \t]+-"  # a table delimiter row with a space inside a dash run
 )
