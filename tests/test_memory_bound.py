@@ -95,11 +95,13 @@ _PEAK = (
 )
 
 
-def _peak_rss(tmp_path: Path, name: str, text: str) -> int:
-    """Peak RSS in bytes of ``python -m chunker --stem NAME`` on ``text``, measured by a parent
-    process of its own (whose only child the command is)."""
+def _peak_rss(tmp_path: Path, name: str, text: str, config: str = "") -> int:
+    """Peak RSS in bytes of ``python -m chunker --stem NAME`` on ``text`` (with ``config`` as its
+    config.yaml), measured by a parent process of its own (whose only child the command is)."""
     work = tmp_path / name
     (work / "sources").mkdir(parents=True)
+    if config:
+        (work / "config.yaml").write_text(config, encoding="utf-8")
     (work / "sources" / f"{name}.md").write_text(text, encoding="utf-8")
     command = [sys.executable, "-c", _PEAK, sys.executable, "-m", "chunker", "--stem", name, "--quiet"]
     done = subprocess.run(command, cwd=work, capture_output=True, text=True, check=True)
@@ -136,4 +138,40 @@ def test_peak_memory_over_the_base_is_linear_in_the_input(
     peak = _peak_rss(tmp_path, name, text)
     size = len(text.encode())
     assert size > 1_500_000
+    assert peak - base <= bound * size, f"{(peak - base) / size:.1f} x the input over a {base / 2**20:.1f} MB base"
+
+
+def _emphasis_ladder(units: int) -> str:
+    return "# Ladder\n\n" + "".join("*" * (i % 50 + 1) + "a " for i in range(units)) + "\n\nEnd.\n"
+
+
+def _open_brackets(count: int) -> str:
+    return "# Brackets\n\n" + "[" * count + "\n\nEnd.\n"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss in kilobytes (Linux)")
+@pytest.mark.parametrize(
+    ("name", "make", "bound"),
+    [
+        ("table", lambda: _narrow_table(60_000), 15),
+        ("ladder", lambda: _emphasis_ladder(40_000), 12),
+        ("brackets", lambda: _open_brackets(400_000), 12),
+    ],
+)
+def test_peak_memory_of_the_pulldown_cmark_path_is_linear_in_the_input(
+    tmp_path: Path, name: str, make: object, bound: float
+) -> None:
+    """``parser: pulldown-cmark``: a body whose pulldown-cmark parse would hold many items per byte
+    goes to markdown-it-py (:func:`chunker.parse.pulldown_cost.too_many_events`). Before, pyromark's own
+    memory made the peak (bench/README.md, hostile inputs, fifth pass): the table 22.4 x, the ladder
+    50.5 x, the brackets 67.5 x over the base; now 10.5, 6.7 and 8.1 x (markdown-it-py's path: 10.4,
+    6.3, 6.7 x)."""
+    pytest.importorskip("pyromark")
+    text = make()  # type: ignore[operator]
+    config = "parser: pulldown-cmark\n"
+    base = _peak_rss(tmp_path, "base", "# Base\n\nA tiny document.\n", config)
+    peak = _peak_rss(tmp_path, name, text, config)
+    size = len(text.encode())
+    assert size > 390_000
     assert peak - base <= bound * size, f"{(peak - base) / size:.1f} x the input over a {base / 2**20:.1f} MB base"

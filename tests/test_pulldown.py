@@ -329,3 +329,64 @@ def test_a_surrogate_in_a_library_caller_s_text_is_parsed_by_markdown_it() -> No
     fast = chunk_markdown(text, ChunkerConfig(parser="pulldown-cmark", **options), "d", "d.md")
     assert [c.content_original for c in fast.chunks] == [c.content_original for c in reference.chunks]
     assert len(reference.chunks) > 1
+
+
+def _no_pyromark_parse(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the bodies handed to pyromark's parse (which runs whole before its first event)."""
+    import pyromark
+
+    calls: list[int] = []
+    real = pyromark.events_with_range
+
+    def counted(body: str, **kwargs: Any) -> Any:
+        calls.append(len(body))
+        return real(body, **kwargs)
+
+    monkeypatch.setattr(pyromark, "events_with_range", counted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Ladder\n\n" + "".join("*" * (i % 50 + 1) + "a " for i in range(2_000)) + "\n\nEnd.\n",
+        "# Brackets\n\n" + "[" * 20_000 + "\n",
+        "| id | name |\n|---|---|\n" + "".join(f"| {i} | x |\n" for i in range(10_000)),
+        "- " * 30_000 + "deep\n",
+        "1. " * 30_000 + "deep\n",
+        "".join(f"{i % 10}\n" for i in range(20_000)),
+    ],
+    ids=["emphasis", "brackets", "table", "list-line", "ordered-line", "short-lines"],
+)
+def test_a_body_of_many_parse_items_per_byte_goes_to_markdown_it(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # pyromark's memory grows with pulldown-cmark's items, 48-115 bytes for each marker or line end:
+    # 13-58 x the text for such bodies (parse.pulldown_cost.too_many_events); markdown-it-py parses them
+    reference = shapes(text, REFERENCE)
+    calls = _no_pyromark_parse(monkeypatch)
+    assert shapes(text, FAST) == reference
+    assert calls == []
+
+
+def test_prose_lists_and_small_dense_bodies_keep_the_pulldown_cmark_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    sentence = "Der Antrag ist nach § 3 Abs. 2 Nr. 1 schriftlich zu stellen, die Frist beträgt zwei Wochen. "
+    section = "## § {k}\n\n({k}) {text}\n\n- a point, see [§ {k}](#s{k})\n- another\n\n"
+    law = "".join(section.format(k=k, text=sentence * 6) for k in range(300))
+    small = "[" * 9_000 + "\n"  # under PARSE_BASE whatever it holds
+    calls = _no_pyromark_parse(monkeypatch)
+    for text in (law, small):
+        assert shapes(text, FAST) == shapes(text, REFERENCE)
+    assert len(calls) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from("ab ä*_[]`<|&!\\$>-+#~.)\n\r"), max_size=300).map(lambda s: s * 200),
+    st.integers(0, 50),
+)
+def test_the_item_estimate_counts_markers_past_the_frontmatter_lines(body: str, blank: int) -> None:
+    from chunker.parse.pulldown_cost import EVENT_BYTES, PARSE_BASE, PARSE_BYTES, too_many_events
+
+    text = "\n" * blank + body
+    markers = sum(body.count(c) for c in "*_[]`<|&!\\$>-+#~.)\n\r")
+    expected = markers * EVENT_BYTES > PARSE_BYTES * len(body.encode()) + PARSE_BASE
+    assert too_many_events(text.encode("utf-8"), blank) == expected

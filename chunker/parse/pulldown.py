@@ -28,6 +28,7 @@ from chunker.models import Diagnostic
 from chunker.parse.document import ParsedDocument
 from chunker.parse.mixed import mixed_pieces
 from chunker.parse.pieces import BlockTokens
+from chunker.parse.pulldown_cost import too_many_events
 from chunker.parse.token import BlockToken
 
 __all__ = ["PulldownTokens", "available"]
@@ -128,27 +129,36 @@ class PulldownTokens:
             yield []
             return
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
-        pieces: list[Sequence[BlockToken]] | None = None
+        tokens: list[_Token] | None = None
+        plugin_lines: list[int] = []
         if self._cfg.syntax != "mdx" and "$$" not in body:
-            plugin_lines = _plugin_lines(body)
-            options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
-            builder = _Builder(body)
-            try:
-                tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
-            except UnicodeEncodeError:  # a surrogate (a library caller's text): pyromark takes UTF-8 only
-                tokens = None
-            del body
-            if tokens is None or builder.deepest >= self._cfg.max_nesting - 1:
-                pieces = None  # markdown-it-py flattens what lies past the nesting limit: do as it does
-            elif plugin_lines:
-                pieces = mixed_pieces(doc, self._cfg, tokens, plugin_lines)
-            else:
-                pieces = [tokens]
+            data = body.encode("utf-8", "surrogatepass")
+            if not too_many_events(data, doc.body_start_line):
+                plugin_lines = _plugin_lines(body)
+                tokens = self._pulldown_tokens(pyromark, body, data)
+            del data
+        del body  # neither is held while the pieces are made and consumed
+        pieces: list[Sequence[BlockToken]] | None = None
+        if tokens is not None:
+            pieces = mixed_pieces(doc, self._cfg, tokens, plugin_lines) if plugin_lines else [tokens]
         if pieces is None:
             self._fallback = BlockTokens(doc, self._cfg)
             yield from self._fallback
             return
         yield from pieces
+
+    def _pulldown_tokens(self, pyromark: Any, body: str, data: bytes) -> list[_Token] | None:
+        """pulldown-cmark's block tokens of ``body`` (``data``: its UTF-8 bytes), or None where
+        markdown-it-py must parse it."""
+        options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
+        builder = _Builder(body, data)
+        try:
+            tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
+        except UnicodeEncodeError:  # a surrogate (a library caller's text): pyromark takes UTF-8 only
+            return None
+        if builder.deepest >= self._cfg.max_nesting - 1:
+            return None  # markdown-it-py flattens what lies past the nesting limit: do as it does
+        return tokens
 
 
 class _Builder:
@@ -158,9 +168,9 @@ class _Builder:
     token is emitted at its end), or None where the segmenter needs no token. Its length is the
     markdown-it-py level of a token emitted there."""
 
-    def __init__(self, body: str) -> None:
-        self.data: Any = body if body.isascii() else body.encode("utf-8", "surrogatepass")
-        """``body``, or its UTF-8 bytes (the events' ranges are byte offsets)."""
+    def __init__(self, body: str, data: bytes) -> None:
+        self.data: Any = body if len(data) == len(body) else data
+        """``body`` if it is ASCII, else ``data``, its UTF-8 bytes (the events' ranges are byte offsets)."""
         self.newline: Any = "\n" if isinstance(self.data, str) else b"\n"
         self.cursor = (0, 0)
         """(offset, its line): lines are counted on from the last token's start (starts only grow)."""
