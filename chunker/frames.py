@@ -14,7 +14,10 @@ __all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "marker_run
 
 
 def _closes(line: str, marker: str) -> bool:
-    """Whether ``line`` (stripped) is a closing fence for ``marker`` (the opening's run)."""
+    """Whether ``line`` (stripped) is a closing fence for ``marker`` (the opening's run; for code
+    written as a template tag, its closing tag line: :mod:`chunker.parse.templates`)."""
+    if marker.startswith("{"):
+        return line == marker
     return line.startswith(marker) and set(line) == {marker[0]}
 
 

@@ -23,6 +23,7 @@ from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_pre
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
 from chunker.pack.tables import HEADER_SHARE, Padding, header_of
+from chunker.parse.templates import is_template_fence
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
@@ -293,7 +294,10 @@ def repeated_before(block: Block, source: str) -> str:
 
 
 def repeated_after(block: Block) -> str:
-    """The closing line a piece of a container (not its last) repeats after itself, if it has one."""
+    """The closing line a piece of a container (not its last) repeats after itself, if it has one;
+    for code written as template tags, the closing tag (a backtick fence is closed by the draft)."""
+    if block.kind == "code" and block.fence is not None and is_template_fence(block.fence[0]):
+        return "\n" + block.fence[1]
     if block.frame is None or not block.frame[1]:
         return ""
     return ("\n\n" if block.frame[1] == "</details>" else "\n") + block.frame[1]
@@ -304,6 +308,8 @@ def closing_text(block: Block) -> str:
     if block.fence is None:
         return ""
     opening = block.fence[0]
+    if is_template_fence(opening):
+        return block.fence[1]  # the closing tag (:mod:`chunker.parse.templates`)
     stripped = opening.lstrip(" ")
     run = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
     return closing_line(opening, run)

@@ -31,6 +31,7 @@ from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.plugins import unclosed_at
+from chunker.parse.templates import open_at
 from chunker.parse.token import BlockToken
 
 __all__ = ["mixed_pieces"]
@@ -105,7 +106,12 @@ def _stretch(
         if tokens is None:
             return None
         cut = _heading_at(tokens, end - offset)
-        if cut is not None and unclosed_at(tokens[:cut]) is None and dangling_details(tokens, cut) is None:
+        if (
+            cut is not None
+            and unclosed_at(tokens[:cut]) is None
+            and dangling_details(tokens, cut) is None
+            and not open_at(text[starts[start] : starts[end]], starts[end] - starts[start])
+        ):
             return _shifted(tokens[:cut], offset), end
     tokens = _parse("\n" * lead + text[starts[start] :], cfg)
     return None if tokens is None else (_shifted(tokens, offset), len(starts))

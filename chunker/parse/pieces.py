@@ -21,6 +21,7 @@ from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.plugins import unclosed_at
+from chunker.parse.templates import open_at
 
 __all__ = ["PIECE_CHARS", "BlockTokens"]
 
@@ -122,10 +123,12 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     ``///`` container never closed in the piece ends before a heading, where in the whole document
     a closing line past the piece may close it (:mod:`chunker.parse.plugins`): the heading must
     come before such a container too; and no ``<details>`` opened before it may be left unclosed
-    there (one that a block past the heading closes holds the heading, :mod:`chunker.parse.details`)."""
+    there (one that a block past the heading closes holds the heading, :mod:`chunker.parse.details`),
+    nor a template code block (:func:`chunker.parse.templates.open_at`)."""
     dollars = piece.find("$$")
     unclosed = unclosed_at(tokens)
     details = _DETAILS.search(piece) is not None
+    line_offsets: list[int] | None = None
     for index in range(len(tokens) - 1 if unclosed is None else unclosed - 1, 0, -1):
         token = tokens[index]
         if token.level != 0 or token.type != "heading_open" or not token.markup.startswith("#"):
@@ -133,6 +136,11 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
         assert token.map is not None
         if dollars != -1 and not _line_before(piece, token.map[0], dollars):
             continue
+        if "{%" in piece or "{{" in piece:
+            if line_offsets is None:
+                line_offsets = [0, *(m.end() for m in re.finditer("\n", piece))]
+            if open_at(piece, line_offsets[token.map[0]]):
+                continue  # a template code block open before it may close after it
         if details and dangling_details(tokens, index) is not None:
             continue
         return index if token.map[0] > first else None

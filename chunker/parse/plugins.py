@@ -2,6 +2,8 @@
 (the parser, the token-identity checks and the tests build the same parser from here).
 
 - ``dollarmath``: ``$$`` math blocks;
+- code blocks written as template tags (Jekyll's ``{% highlight %}``, Hugo's ``{{< highlight >}}``,
+  ``{{< code >}}``, ``{{< code-toggle >}}``): fenced code (:mod:`chunker.parse.templates`);
 - ``container``: ``:::name title`` ... ``:::`` blocks of VitePress, Docusaurus, MyST's colon fences
   (``:::{note}``) and markdown-it-container (any name). A heading inside one is part of it (the example
   of a ``:::{myst-example}``, a section of a ``::: details``): it opens no section. An unclosed one
@@ -42,6 +44,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
+
+from chunker.parse.templates import use_template_code
 
 __all__ = [
     "ATTRS_RESOLVE_RULE",
@@ -85,6 +89,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     from mdit_py_plugins.myst_blocks import myst_block_plugin
 
     md.use(dollarmath_plugin)
+    use_template_code(md)
     container_plugin(md, CONTAINER_RULE.removeprefix("container_"), validate=_any_name)
     _bounded(md, CONTAINER_RULE, ":", _any_name)
     container_plugin(md, SLASH_CONTAINER_RULE.removeprefix("container_"), marker="/", validate=_block_name)

@@ -160,7 +160,7 @@ def _reject_lheadings(ruler: Ruler[BlockRule]) -> None:
 
 # -- paragraph_terminators, first_char_dispatch (rebuilt on every compile of the chains) --------
 
-_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:/!?[")
+_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:/!?[{")
 """First characters with which a line can start a block that interrupts a paragraph (fence,
 blockquote, hr, list, html_block, heading, container, admonition, footnote definition); a table
 interrupts it only if the next line starts with '|', '-' or ':' (its delimiter row)."""
@@ -177,6 +177,7 @@ _KNOWN_TERMINATORS = frozenset(
         "container_blocks",
         "admonition",
         "footnote_def",
+        "template_code",
     }
 )
 
@@ -193,6 +194,7 @@ _FIRST_CHARS = {
     "container_blocks": "/",
     "admonition": "!?",
     "content_tab": "=",
+    "template_code": "{",
     "footnote_def": "[",
     "attr": "{",
 }

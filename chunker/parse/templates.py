@@ -1,0 +1,117 @@
+"""Code blocks written as template tags of static site generators, read as code: Jekyll's Liquid
+``{% highlight ruby %}`` ... ``{% endhighlight %}`` and Hugo's shortcodes ``{{< highlight go >}}``
+... ``{{< /highlight >}}`` (also ``{{% %}}``), ``{{< code >}}`` and ``{{< code-toggle >}}``.
+
+The site renders their lines as code (Liquid runs before Markdown; a ``{{< >}}`` shortcode gets its
+inner text raw), while Markdown alone reads a ``# comment`` line in them as a heading, which opened a
+section in the middle of an example and put the rest of the page under it. Such a block is a
+``fence`` token: its opening tag line is the opening fence, its closing tag line the closing marker
+(the token's ``markup``), so a piece of an oversize one re-opens and closes it with its tags
+(:mod:`chunker.frames`, :func:`chunker.pack.budget.closing_text`). An opening tag no closing tag
+follows is text, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+__all__ = ["TEMPLATE_CODE_RULE", "is_template_fence", "open_at", "use_template_code"]
+
+TEMPLATE_CODE_RULE = "template_code"
+
+_LIQUID_OPEN = re.compile(r"\{%-?[ \t]*highlight(?:[ \t]+([^\s%]+))?[^\n%]*-?%\}[ \t]*")
+_HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*(highlight|code-toggle|code)(?:[ \t]+([^\s>%]+))?[^\n]*?[ \t]*(>|%)\}\}[ \t]*")
+_LIQUID_CLOSE = re.compile(r"\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*")
+_NO_CLOSE = "chunker.template_code.no_close"
+"""``state.env`` key: per closing pattern (and the range parsed: its end line and indentation), the
+first line from which no closing line follows: a document of many unclosed tags is scanned once,
+not once per tag."""
+
+
+def is_template_fence(opening: str) -> bool:
+    """Whether a code block's opening line is a template tag (not a backtick or tilde fence)."""
+    return opening.lstrip(" \t>").startswith("{")
+
+
+_TAG_LINE = re.compile(
+    r"^[ \t>]*(\{%-?[ \t]*(?:end)?highlight\b[^\n]*|\{\{[<%][ \t]*/?(?:highlight|code-toggle|code)\b[^\n]*)$",
+    re.MULTILINE,
+)
+
+
+def open_at(text: str, end: int) -> bool:
+    """Whether a template code block opened in ``text`` before offset ``end`` is still open there
+    (no closing tag between): a heading line at ``end`` may then be code in the whole document, so
+    a piecewise parse may not cut there (:mod:`chunker.parse.pieces`, :mod:`chunker.parse.mixed`).
+    Conservative: nesting aside, any opening line counts."""
+    if "{%" not in text and "{{" not in text:
+        return False
+    closing: re.Pattern[str] | None = None
+    for match in _TAG_LINE.finditer(text, 0, end):
+        line = match.group(1)
+        if closing is None:
+            found = _opening(line)
+            closing = found[0] if found is not None else None
+        elif closing.fullmatch(line):
+            closing = None
+    return closing is not None
+
+
+def use_template_code(md: MarkdownIt) -> None:
+    md.block.ruler.before(
+        "fence", TEMPLATE_CODE_RULE, _template_code, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+    )
+
+
+def _opening(line: str) -> tuple[re.Pattern[str], str] | None:
+    """(the pattern of the closing line, the language) of a template code opening line, or None."""
+    liquid = _LIQUID_OPEN.fullmatch(line)
+    if liquid is not None:
+        return _LIQUID_CLOSE, liquid.group(1) or ""
+    hugo = _HUGO_OPEN.fullmatch(line)
+    if hugo is None or (hugo.group(1) == "<") != (hugo.group(4) == ">"):
+        return None
+    name = re.escape(hugo.group(2))
+    closing = re.compile(r"\{\{(?:<[ \t]*/" + name + r"[ \t]*>|%[ \t]*/" + name + r"[ \t]*%)\}\}[ \t]*")
+    language = hugo.group(3) if hugo.group(2) == "highlight" else ""
+    return closing, (language or "").strip("\"'")
+
+
+def _template_code(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    src = state.src
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    if pos >= len(src) or src[pos] != "{":
+        return False
+    found = _opening(src[pos : state.eMarks[start_line]])
+    if found is None:
+        return False
+    closing, language = found
+    no_close: dict[tuple[str, int, int], int] = state.env.setdefault(_NO_CLOSE, {})
+    key = (closing.pattern, end_line, state.blkIndent)
+    if start_line >= no_close.get(key, end_line + 1):
+        return False
+    end = None
+    for line in range(start_line + 1, end_line):
+        first = state.bMarks[line] + state.tShift[line]
+        if first < state.eMarks[line] and state.sCount[line] < state.blkIndent:
+            return False  # a line outside the container this block is in
+        if closing.fullmatch(src, first, state.eMarks[line]):
+            end = line
+            break
+    if end is None:
+        no_close[key] = min(start_line, no_close.get(key, start_line))
+        return False
+    if silent:
+        return True
+    token = state.push("fence", "code", 0)
+    token.info = language
+    token.markup = src[state.bMarks[end] + state.tShift[end] : state.eMarks[end]].strip()
+    token.content = state.getLines(start_line + 1, end, state.sCount[start_line], True)
+    token.map = [start_line, end + 1]
+    state.line = end + 1
+    return True

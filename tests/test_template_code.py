@@ -1,0 +1,114 @@
+"""Code written as template tags of static site generators is code: Jekyll's ``{% highlight %}``,
+Hugo's ``{{< highlight >}}``, ``{{< code >}}`` and ``{{< code-toggle >}}``. A ``# comment`` in one
+opens no section; a piece of an oversize one re-opens and closes it with its tags."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+SMALL = replace(CFG, max_chars=100, target_chars=60, min_chars=10)
+
+PAGE = (
+    "## Generators\n\nText about generators.\n\n"
+    "{% highlight ruby %}\n# A generator\nmodule Jekyll\n  class Gen < Generator\n  end\nend\n{% endhighlight %}\n\n"
+    "More text.\n"
+    '{{< highlight go "linenos=table" >}}\n# not a heading\npackage main\n{{< /highlight >}}\n\n'
+    "{{% code-toggle file=hugo %}}\n# a TOML comment\n[params]\n  foo = 'bar'\n{{% /code-toggle %}}\n\n"
+    "## Next\n\nx\n"
+)
+
+
+def blocks(text: str, cfg: ChunkerConfig = CFG) -> list[tuple[str, int, int, str]]:
+    result = chunk_markdown(text, cfg, "p", "p.md")
+    return [(b.kind, b.start_line, b.end_line, " > ".join(h.text for h in b.header_path)) for b in result.blocks]
+
+
+def test_comment_lines_in_template_code_open_no_section() -> None:
+    assert blocks(PAGE) == [
+        ("heading", 1, 1, "Generators"),
+        ("paragraph", 3, 3, "Generators"),
+        ("code", 5, 11, "Generators"),
+        ("paragraph", 13, 13, "Generators"),
+        ("code", 14, 17, "Generators"),
+        ("code", 19, 23, "Generators"),
+        ("heading", 25, 25, "Next"),
+        ("paragraph", 27, 27, "Next"),
+    ]
+    result = chunk_markdown(PAGE, CFG, "p", "p.md")
+    assert [c.section for c in result.chunks] == ["Generators", "Next"]
+    assert result.chunks[0].has_code
+    assert not result.diagnostics.diagnostics
+
+
+def test_pieces_of_oversize_template_code_re_open_and_close_it_with_its_tags() -> None:
+    result = chunk_markdown(PAGE, SMALL, "p", "p.md")
+    assert not result.diagnostics.diagnostics  # the rendering check included
+    code = [c for c in result.chunks if "{%" in c.content_original or "{{" in c.content_original]
+    assert len(code) > 3
+    for chunk in code:
+        lines = chunk.content_original.split("\n")
+        opened = [x for x in lines if x.startswith(("{% highlight", "{{< highlight", "{{% code-toggle"))]
+        closed = [x for x in lines if x in ("{% endhighlight %}", "{{< /highlight >}}", "{{% /code-toggle %}}")]
+        assert len(opened) == len(closed) >= 1, lines  # every piece opens and closes what it holds
+    assert sum(1 for c in code if c.added_lines) >= 3  # the pieces say which tag lines they repeat
+
+
+def test_an_opening_tag_that_nothing_closes_is_text() -> None:
+    text = "{% highlight ruby %}\n# A real heading\n\ntext\n"
+    assert blocks(text) == [
+        ("paragraph", 1, 1, ""),
+        ("heading", 2, 2, "A real heading"),
+        ("paragraph", 4, 4, "A real heading"),
+    ]
+
+
+def test_mismatched_hugo_delimiters_and_other_shortcodes_are_text() -> None:
+    for text in ("{{< highlight go %}}\n# h\n{{< /highlight >}}\n", "{{< tabs >}}\n# h\n{{< /tabs >}}\n"):
+        assert ("heading", 2, 2, "h") in blocks(text)
+
+
+def test_template_code_interrupts_a_paragraph_and_nests_in_a_list_item() -> None:
+    text = "Example:\n{% highlight sh %}\n# install\ngem install jekyll\n{% endhighlight %}\n"
+    assert blocks(text) == [("paragraph", 1, 1, ""), ("code", 2, 5, "")]
+    item = "- Step:\n\n  {% highlight sh %}\n  # install\n  gem install jekyll\n  {% endhighlight %}\n\nafter\n"
+    assert blocks(item) == [("list", 1, 6, ""), ("paragraph", 8, 8, "")]
+
+
+def test_many_unclosed_tags_are_text() -> None:
+    text = "".join(f"{{% highlight x %}}\n# h{i}\n\n" for i in range(2000))
+    kinds = [b[0] for b in blocks(text)]
+    assert kinds.count("heading") == 2000 and kinds.count("paragraph") == 2000
+
+
+@pytest.mark.parametrize("cfg", [CFG, SMALL])
+def test_the_pulldown_path_gives_the_same_chunks(cfg: ChunkerConfig) -> None:
+    pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+    ref = chunk_markdown(PAGE, cfg, "p", "p.md")
+    got = chunk_markdown(PAGE, replace(cfg, parser="pulldown-cmark"), "p", "p.md")
+    assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
+
+
+def test_a_piecewise_parse_never_cuts_at_a_comment_line_inside_template_code() -> None:
+    from chunker.parse import BlockTokens, read_document
+
+    sections = "".join(f"# H{i}\n\ntext {i}\n\n" for i in range(20))
+    code = "".join(f"# comment {i}\nline {i}\n" for i in range(20))
+    text = sections + "{% highlight sh %}\n" + code + "{% endhighlight %}\n\n" + sections
+    text += "{{< highlight go >}}\n" + code + "{{< /highlight >}}\n\n# Last\n"
+    doc = read_document(text, CFG)
+    pieces = list(BlockTokens(doc, CFG, piece_chars=40))
+    whole = list(BlockTokens(doc, CFG, piece_chars=None))
+    assert len(pieces) > 10 and len(whole) == 1
+    assert [t for piece in pieces for t in piece] == whole[0]
+    assert [t.type for t in whole[0]].count("fence") == 2
+    # and the pulldown-cmark path's markdown-it-py stretches do not cut there either
+    pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+    ref = chunk_markdown(text, CFG, "p", "p.md")
+    got = chunk_markdown(text, replace(CFG, parser="pulldown-cmark"), "p", "p.md")
+    assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
