@@ -112,3 +112,21 @@ def test_a_piecewise_parse_never_cuts_at_a_comment_line_inside_template_code() -
     ref = chunk_markdown(text, CFG, "p", "p.md")
     got = chunk_markdown(text, replace(CFG, parser="pulldown-cmark"), "p", "p.md")
     assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
+
+
+def test_a_paired_shortcode_naming_a_language_is_code() -> None:
+    # Docsy's tab panes: a tab with lang= shows its text as code (here YAML frontmatter with its --- lines)
+    text = (
+        '{{< tabpane >}}\n{{< tab header="yaml" lang="yaml" >}}\n---\ntitle: "New section"\nweight: 1\n---\n'
+        "{{< /tab >}}\n{{< /tabpane >}}\n\nAfter.\n"
+    )
+    assert blocks(text) == [
+        ("paragraph", 1, 1, ""),
+        ("code", 2, 7, ""),
+        ("paragraph", 8, 8, ""),
+        ("paragraph", 10, 10, ""),
+    ]
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert not result.diagnostics.diagnostics  # no empty setext heading made of the tags
+    # a paired shortcode without a language stays Markdown
+    assert ("heading", 2, 2, "h") in blocks('{{< tab header="x" >}}\n# h\n{{< /tab >}}\n')

@@ -1,6 +1,7 @@
 """Code blocks written as template tags of static site generators, read as code: Jekyll's Liquid
 ``{% highlight ruby %}`` ... ``{% endhighlight %}`` and Hugo's shortcodes ``{{< highlight go >}}``
-... ``{{< /highlight >}}`` (also ``{{% %}}``), ``{{< code >}}`` and ``{{< code-toggle >}}``.
+... ``{{< /highlight >}}`` (also ``{{% %}}``), ``{{< code >}}``, ``{{< code-toggle >}}`` and any paired
+shortcode that names a language (``{{< tab header="yaml" lang="yaml" >}}`` of Docsy's tab panes).
 
 The site renders their lines as code (Liquid runs before Markdown; a ``{{< >}}`` shortcode gets its
 inner text raw), while Markdown alone reads a ``# comment`` line in them as a heading, which opened a
@@ -23,7 +24,11 @@ __all__ = ["TEMPLATE_CODE_RULE", "is_template_fence", "open_at", "use_template_c
 TEMPLATE_CODE_RULE = "template_code"
 
 _LIQUID_OPEN = re.compile(r"\{%-?[ \t]*highlight(?:[ \t]+([^\s%]+))?[^\n%]*-?%\}[ \t]*")
-_HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*(highlight|code-toggle|code)(?:[ \t]+([^\s>%]+))?[^\n]*?[ \t]*(>|%)\}\}[ \t]*")
+_HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*([\w-]+)([^\n]*?)(>|%)\}\}[ \t]*")
+_HUGO_CODE = frozenset({"highlight", "code", "code-toggle"})
+"""Shortcodes whose inner text is code; any other paired one is when it names a language (``lang=``,
+as a Docsy ``{{< tab header="yaml" lang="yaml" >}}``)."""
+_LANG = re.compile(r"""\blang=(?:"([^"]*)"|'([^']*)'|([^\s"'>%]+))""")
 _LIQUID_CLOSE = re.compile(r"\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*")
 _NO_CLOSE = "chunker.template_code.no_close"
 """``state.env`` key: per closing pattern (and the range parsed: its end line and indentation), the
@@ -37,7 +42,7 @@ def is_template_fence(opening: str) -> bool:
 
 
 _TAG_LINE = re.compile(
-    r"^[ \t>]*(\{%-?[ \t]*(?:end)?highlight\b[^\n]*|\{\{[<%][ \t]*/?(?:highlight|code-toggle|code)\b[^\n]*)$",
+    r"^[ \t>]*(\{%-?[ \t]*(?:end)?highlight\b[^\n]*|\{\{[<%][^\n]*)$",
     re.MULTILINE,
 )
 
@@ -74,10 +79,17 @@ def _opening(line: str) -> tuple[re.Pattern[str], str] | None:
     hugo = _HUGO_OPEN.fullmatch(line)
     if hugo is None or (hugo.group(1) == "<") != (hugo.group(4) == ">"):
         return None
-    name = re.escape(hugo.group(2))
+    shortcode, params = hugo.group(2), hugo.group(3)
+    lang = _LANG.search(params)
+    if shortcode not in _HUGO_CODE and lang is None:
+        return None
+    name = re.escape(shortcode)
     closing = re.compile(r"\{\{(?:<[ \t]*/" + name + r"[ \t]*>|%[ \t]*/" + name + r"[ \t]*%)\}\}[ \t]*")
-    language = hugo.group(3) if hugo.group(2) == "highlight" else ""
-    return closing, (language or "").strip("\"'")
+    if lang is not None:
+        language = next(g for g in lang.groups() if g is not None)
+    else:
+        language = params.split()[0] if shortcode == "highlight" and params.split() else ""
+    return closing, language.strip("\"'")
 
 
 def _template_code(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
