@@ -5,6 +5,7 @@ block structure of every piece with its source's."""
 # ruff: noqa: E501  (the documents below are real-looking Markdown with long lines)
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from markdown_it.token import Token
 
 import chunker.rendering as rendering
 from chunker.config import ChunkerConfig
-from chunker.models import Chunk, ChunkingResult
+from chunker.models import AddedText, Chunk, ChunkingResult
 from chunker.pack.budget import SectionSpace
 from chunker.parse.markdown import markdown_parser
 from chunker.pipeline import chunk_markdown
@@ -280,3 +281,103 @@ def test_rows_of_a_table_whose_header_is_not_repeated_are_declared_not_an_error(
     codes = [d.code for d in result.diagnostics.diagnostics]
     assert "table-header" in codes
     assert not [d for d in result.diagnostics.errors if d.code == "rendering-changed"]
+
+
+def _pieces(result: ChunkingResult, text: str) -> tuple[list[Chunk], list[Chunk]]:
+    """The pieces of a result, and those of them equivalent by construction."""
+    by_id = {b.id: b for b in result.blocks}
+    pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
+    return pieces, [c for c in pieces if rendering._by_construction(text, c, [by_id[i] for i in c.block_ids])]
+
+
+def test_pieces_of_fenced_code_and_table_ends_are_equivalent_by_construction(monkeypatch: pytest.MonkeyPatch) -> None:
+    code = "\n".join(f"value_{k} = compute({k}, 'words in the code line')" for k in range(30))
+    rows = "\n".join(f"| row {k} | " + "cell text " * 5 + "|" for k in range(20))
+    text = f"# Doc\n\n```python\n{code}\n```\n\n## Table\n\n| a | b |\n|---|---|\n{rows}\n"
+    cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
+    result = _run(text, cfg)
+    by_id = {b.id: b for b in result.blocks}
+    pieces, skipped = _pieces(result, text)
+    code_pieces = [c for c in pieces if by_id[c.block_ids[0]].kind == "code"]
+    assert len(code_pieces) > 2 and all(c in skipped for c in code_pieces)
+    table_ends = [c for c in pieces if by_id[c.block_ids[-1]].kind == "table" and c.end_offset < by_id[c.block_ids[-1]].end_offset]
+    assert table_ends and all(c in skipped for c in table_ends)
+    monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
+    assert not _findings(_run(text, cfg))  # the full check finds nothing in them either
+
+
+def test_a_broken_piece_of_fenced_code_is_still_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pieces of a fence that re-open no fence line: their code would render as paragraphs
+    code = "\n".join(f"value_{k} = compute({k}, 'words in the code line')" for k in range(30))
+    text = f"# Doc\n\n```python\n{code}\n```\n"
+    cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
+    monkeypatch.setattr(SectionSpace, "repeated", lambda self, block: "")
+    findings = _findings(_run(text, cfg))
+    assert findings and "renders as paragraph in the chunk but as fence in the source" in findings[0]
+
+
+def test_a_piece_of_fenced_code_starting_with_a_fence_run_is_still_checked() -> None:
+    # cut inside the line 'x ```' before its run: in the piece the run closes the fence
+    text = "```\nfirst line\nx ```\nlast line\n```\n"
+    result = _run(text, ChunkerConfig())
+    (block,) = result.blocks
+    start = text.index("```\nlast")
+    piece = replace(
+        result.chunks[0],
+        start_offset=start,
+        start_line=3,
+        content_original="```\n" + text[start : block.end_offset],
+        added_lines=(AddedText("before", "```\n"),),
+    )
+    assert not rendering._by_construction(text, piece, [block])
+    (finding,) = rendering.check_rendering(text, result.blocks, [piece], ChunkerConfig())
+    assert "line 4 renders as paragraph (from line 4) in the chunk but as fence in the source" in finding.message
+
+
+def test_a_table_piece_ending_between_its_header_and_delimiter_is_still_checked() -> None:
+    text = "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n"
+    result = _run(text, ChunkerConfig())
+    (block,) = result.blocks
+    end = text.index("\n")
+    piece = replace(result.chunks[0], end_offset=end, end_line=1, content_original=text[:end])
+    assert rendering.is_piece(piece, {block.id: block})
+    assert not rendering._by_construction(text, piece, [block])
+    (finding,) = rendering.check_rendering(text, result.blocks, [piece], ChunkerConfig())
+    assert "line 1 renders as paragraph in the chunk but as table > thead > tr in the source" in finding.message
+
+
+def test_pieces_of_link_definitions_only_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    definitions = "\n".join(f"[label-{k}]: https://example.com/a/long/path/to/page-{k}.html" for k in range(40))
+    text = f"# Links\n\n{definitions}\n"
+    cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
+    result = _run(text, cfg)
+    pieces, _ = _pieces(result, text)
+    assert pieces  # the definitions are cut
+    parsed: list[str] = []
+    real = rendering.shapes
+
+    def counting(tokens: Any, first_line: int) -> Any:
+        parsed.append("x")
+        return real(tokens, first_line)
+
+    monkeypatch.setattr(rendering, "shapes", counting)
+    assert not list(rendering.check_rendering(text, result.blocks, result.chunks, cfg))
+    by_id = {b.id: b for b in result.blocks}
+    only_definitions = [c for c in pieces if {by_id[i].kind for i in c.block_ids} == {"raw"}]
+    assert len(only_definitions) >= 3
+    # the heading's and the definitions' source tokens, and the one piece with the heading: the
+    # pieces of definitions alone are not parsed (their lines render as nothing in the source)
+    assert len(parsed) == 3
+
+
+def test_pieces_of_code_written_as_template_tags_are_parsed() -> None:
+    # their opening line is no Markdown fence: the fence rule says nothing about their lines
+    code = "\n".join(f"value_{k} = compute({k}, 'words in the code line')" for k in range(30))
+    text = f"# Doc\n\n{{% highlight ruby %}}\n{code}\n{{% endhighlight %}}\n"
+    cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
+    result = _run(text, cfg)
+    by_id = {b.id: b for b in result.blocks}
+    pieces, skipped = _pieces(result, text)
+    assert len([c for c in pieces if by_id[c.block_ids[0]].kind == "code"]) > 2
+    assert not [c for c in skipped if by_id[c.block_ids[0]].kind == "code"]
+    assert not _findings(result)
