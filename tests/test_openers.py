@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from chunker.config import ChunkerConfig
 from chunker.filler import is_filler_text
 from chunker.models import Chunk
+from chunker.pack import openers
 from chunker.pipeline import chunk_markdown
 
 CFG = ChunkerConfig()
@@ -138,3 +139,17 @@ def test_a_list_in_a_container_is_cut_between_items_not_inside_them() -> None:
     assert len(out) > 1
     for chunk in out:
         assert last_line(chunk).endswith(".") or last_line(chunk) == ":::", last_line(chunk)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet=" \t>#:!?/<-*+1٣.)a~`|dtailsumry=\"：", max_size=14))
+def test_a_line_any_opener_pattern_matches_may_open(line: str) -> None:
+    # the pre-test of opener() never turns away a line one of its patterns would take
+    matched = (
+        openers._lead_in(line)
+        or openers._CONTAINER.match(line) is not None
+        or openers._ITEM.match(line) is not None
+        or openers._HEADING.match(line) is not None
+        or openers._OPEN_TAGS.fullmatch(line) is not None
+    )
+    assert not matched or openers._may_open(line), line
