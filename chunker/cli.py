@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError, UsageError
+from chunker.errors import shown as quoted
 
 if TYPE_CHECKING:
     from chunker.settings import Settings
@@ -62,6 +63,18 @@ def load(config: Path | None) -> Settings:
     return load_settings(config)
 
 
+def selected(stems: list[str] | None, docs: list[str] | None) -> tuple[str, ...]:
+    """The documents a command is limited to: ``--stem`` names (a file name without extension, never a
+    path) and ``--doc`` ids (a path below sources/ without extension), in the order given."""
+    for stem in stems or ():
+        if "/" in stem:
+            raise UsageError(
+                f"--stem {quoted(stem)}: a stem is a file name, not a path; "
+                f"select the document at that path with --doc {quoted(stem)}"
+            )
+    return (*(stems or ()), *(docs or ()))
+
+
 @app.callback(invoke_without_command=True)
 def main_command(  # over 60 lines: most are its options, which Typer reads from the signature
     ctx: typer.Context,
@@ -69,8 +82,14 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
         list[str] | None,
         typer.Option(
             "--stem",
-            help="Chunk only this document (repeatable): its id (path below sources/ without extension) "
-            "or an unambiguous name.",
+            help="Chunk only the document of this name (file name without extension; repeatable). "
+            "A name several documents share is refused, listing their ids: use --doc.",
+        ),
+    ] = None,
+    docs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--doc", help="Chunk only the document of this id (its path below sources/ without extension; repeatable)."
         ),
     ] = None,
     sources: SourcesOpt = Path("sources"),
@@ -102,7 +121,7 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
     ] = False,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:
-    """Chunk every document in sources/ (or --stem X), incrementally."""
+    """Chunk every document in sources/ (or --stem NAME, --doc ID), incrementally."""
     if ctx.invoked_subcommand is not None:
         return
     if version:
@@ -114,13 +133,14 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
     from chunker.runner import run
 
     mode = _durability(durability)
+    chosen = selected(stem, docs)
     settings = load(config)
     summary = render_run(
         lambda progress: run(
             settings,
             sources,
             out,
-            stem or (),
+            chosen,
             force=force,
             keep_orphans=keep_orphans,
             jobs=jobs,
@@ -129,7 +149,7 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
             progress=progress,
             durability=mode,
         ),
-        expected=len(stem) if stem else None,
+        expected=len(chosen) if chosen else None,
         sources=sources,
         quiet=quiet,
         json_out=json_out,
@@ -151,8 +171,9 @@ def _durability(value: str) -> Durability:
 def eval_command(
     cases: Annotated[Path, typer.Option("--cases", help="JSONL file of retrieval cases, one per line.")],
     stem: Annotated[
-        list[str] | None, typer.Option("--stem", help="Only the cases of this document (repeatable).")
+        list[str] | None, typer.Option("--stem", help="Only the cases of the document of this name (repeatable).")
     ] = None,
+    docs: Annotated[list[str] | None, typer.Option("--doc", help="Only the cases of the document of this id.")] = None,
     k: Annotated[int, typer.Option("--k", min=1, help="Depth of hit@k.")] = 5,
     retriever: Annotated[str, typer.Option("--retriever", help="bm25 (default) or dense.")] = "bm25",
     model: Annotated[
@@ -175,7 +196,7 @@ def eval_command(
     from chunker.eval_command import EvalOptions, run_eval
 
     opts = EvalOptions(
-        cases, sources, out, tuple(stem or ()), k, retriever, model, min_hit_at_k, min_mrr, forbid, json_out
+        cases, sources, out, selected(stem, docs), k, retriever, model, min_hit_at_k, min_mrr, forbid, json_out
     )
     raise typer.Exit(run_eval(load(config), opts))
 
@@ -184,7 +205,11 @@ def eval_command(
 def export_command(
     fmt: Annotated[str, typer.Option("--format", help="md (one file per chunk) or jsonl (one line per chunk).")],
     stem: Annotated[
-        list[str] | None, typer.Option("--stem", help="Export only this document (repeatable); default: all.")
+        list[str] | None,
+        typer.Option("--stem", help="Export only the document of this name (repeatable); default: all."),
+    ] = None,
+    docs: Annotated[
+        list[str] | None, typer.Option("--doc", help="Export only the document of this id (repeatable).")
     ] = None,
     out: Annotated[Path, typer.Option("--out", help="Export folder.")] = Path("chunks/_export"),
     chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
@@ -200,7 +225,7 @@ def export_command(
     """Export chunks written by `chunker` as Markdown files with frontmatter, or as JSON Lines."""
     from chunker.export import export
 
-    done = export(chunks, out, fmt, tuple(stem or ()), force=force)
+    done = export(chunks, out, fmt, selected(stem, docs), force=force)
     for doc in done:
         if verbose and not quiet:
             if not doc.written:
@@ -240,7 +265,10 @@ def _export_line(fmt: str, done: Any, out: Path) -> str:
 @app.command("view")
 def view_command(
     stem: Annotated[
-        list[str] | None, typer.Option("--stem", help="Write only this document's page (repeatable); default: all.")
+        list[str] | None, typer.Option("--stem", help="Write only the page of the document of this name (repeatable).")
+    ] = None,
+    docs: Annotated[
+        list[str] | None, typer.Option("--doc", help="Write only the page of the document of this id.")
     ] = None,
     chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
     out: Annotated[Path, typer.Option("--out", help="Folder for the HTML pages.")] = Path("chunks/_view"),
@@ -249,7 +277,7 @@ def view_command(
     """Write static HTML pages of the chunks: the source with every chunk shaded, and an index."""
     from chunker.view import build_view
 
-    result = build_view(chunks, out, tuple(stem or ()))
+    result = build_view(chunks, out, selected(stem, docs))
     for name, note in result.notes:
         typer.echo(f"warning: {name}: {note}", err=True)
     if not quiet:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from _hostile import Case, assert_contract, cases_matching, make_work, run_in, tree
 
+from chunker.cli import run_cli
 from chunker.doc_ids import validate_stem
 from chunker.errors import UsageError
 
@@ -43,11 +44,6 @@ def test_every_stem_case_of_the_suite_is_refused_without_writing(
     if case is None:
         pytest.skip("../shared/badinput is not present")
     work = baseline_work(tmp_path)
-    if case.case == "stem_with_slash":
-        # A document id is its path below sources/: sub/baseline_valid names sources/sub/baseline_valid.md.
-        out = run_in(work, case.value, capsys, monkeypatch)
-        assert out.code == 0 and (work / "chunks" / "sub" / "baseline_valid" / "chunks.json").is_file()
-        return
     stem = case.value.replace("@ABS@", str(tmp_path / "zqx_abs"))
     stderr = assert_refused(work, stem, capsys, monkeypatch)
     if case.checks.get("msg"):
@@ -158,3 +154,14 @@ def test_a_stem_that_differs_only_in_case_from_an_existing_output_is_reported_as
         assert any(w["code"] == "case-collision" for w in out.report()["warnings"])
         assert "collision" in out.stdout + out.stderr or "conflict" in out.stdout + out.stderr
     assert os.path.isdir(work / "chunks" / first)
+
+
+def test_a_document_below_a_folder_is_chosen_by_its_id_with_doc(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --stem takes a name (the suite's stem_with_slash is refused); --doc takes the id, a path below sources/
+    work = baseline_work(tmp_path)
+    monkeypatch.chdir(work)
+    assert run_cli(["--doc", "sub/baseline_valid"]) == 0
+    assert (work / "chunks" / "sub" / "baseline_valid" / "chunks.json").is_file()
+    assert not (work / "chunks" / "baseline_valid").exists()

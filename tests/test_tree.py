@@ -98,18 +98,23 @@ def test_a_removed_page_is_an_orphan_and_its_folder_goes_but_not_the_folders_of_
     assert not (site / "chunks" / "ref").exists()  # emptied folders above an orphan go too
 
 
-def test_stem_takes_an_id_or_a_bare_name_and_lists_candidates_when_ambiguous(
+def test_doc_takes_an_id_stem_a_bare_name_and_an_ambiguous_name_lists_candidates(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert statuses(summary(capsys, "--stem", "guides/cms/umbraco")) == {"guides/cms/umbraco": "new"}
+    assert statuses(summary(capsys, "--doc", "guides/cms/umbraco")) == {"guides/cms/umbraco": "new"}
     assert statuses(summary(capsys, "--stem", "umbraco")) == {"guides/cms/umbraco": "unchanged"}
     assert statuses(summary(capsys, "--stem", "old-notes")) == {"ref/old-notes": "new"}
     capsys.readouterr()
     assert run_cli(["--stem", "index"]) == 2
     err = capsys.readouterr().err
     assert "names 2 documents" in err and "guides/cms/index" in err and "ref/index" in err
-    assert run_cli(["--stem", "ref/old notes"]) == 2
+    assert run_cli(["--doc", "ref/old notes"]) == 2
     assert "did you mean 'ref/old-notes'" in capsys.readouterr().err
+    # a stem is a name: a path is refused, naming the option that takes one
+    assert run_cli(["--stem", "guides/cms/umbraco"]) == 2
+    assert "a stem is a file name, not a path; select the document at that path with --doc" in (
+        capsys.readouterr().err
+    )
 
 
 def test_include_and_exclude_globs_leave_files_out_and_each_is_listed_with_its_reason(
@@ -128,7 +133,7 @@ def test_include_and_exclude_globs_leave_files_out_and_each_is_listed_with_its_r
         "sources/ref/logo.png": "not-a-source",
     }
     capsys.readouterr()
-    assert run_cli(["--stem", "ref/old-notes"]) == 2
+    assert run_cli(["--doc", "ref/old-notes"]) == 2
     assert "sources/ref/old notes.markdown is not chunked: matches an exclude pattern" in capsys.readouterr().err
 
 
@@ -235,7 +240,7 @@ def test_a_very_deep_tree_is_read_to_its_limit_and_the_rest_is_listed_as_too_dee
     assert len(chunked) == MAX_DEPTH
     deep = [x for x in data["left_out"] if x["reason"] == "too-deep"]  # type: ignore[attr-defined, index]
     assert len(deep) == 1 and deep[0]["folder"] is True
-    assert run_cli(["--stem", "d0/" + "/".join(f"d{k}" for k in range(1, 40)) + "/page"]) == 2
+    assert run_cli(["--doc", "d0/" + "/".join(f"d{k}" for k in range(1, 40)) + "/page"]) == 2
 
 
 def test_dot_dot_in_a_stem_never_reaches_outside(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -243,6 +248,8 @@ def test_dot_dot_in_a_stem_never_reaches_outside(site: Path, capsys: pytest.Capt
     for stem in ("../outside", "guides/../../outside", "guides/./cms/umbraco"):
         capsys.readouterr()
         assert run_cli(["--stem", stem]) == 2
+        capsys.readouterr()
+        assert run_cli(["--doc", stem]) == 2
         assert "'..'" in capsys.readouterr().err or "'.'" in capsys.readouterr().err
     assert not (site / "chunks").exists()
 
