@@ -130,3 +130,25 @@ def test_a_paired_shortcode_naming_a_language_is_code() -> None:
     assert not result.diagnostics.diagnostics  # no empty setext heading made of the tags
     # a paired shortcode without a language stays Markdown
     assert ("heading", 2, 2, "h") in blocks('{{< tab header="x" >}}\n# h\n{{< /tab >}}\n')
+
+
+def test_a_shortcode_whose_text_is_markdown_is_not_code() -> None:
+    # Docsy's text tabs: '%' delimiters (Hugo renders the body as Markdown) or text=true; their lang= is the
+    # tab's language (a fenced block inside, or a natural language), not a code block of the whole tab
+    toml = "```toml\n[params]\n# a TOML comment\nx = 1\n```\n"
+    text = (
+        '{{< tabpane text=true >}}\n{{% tab header="hugo.toml" lang="toml" %}}\n\n' + toml + "\n"
+        '{{% /tab %}} {{% tab header="English" lang="en" %}}\n\n**Welcome!**\n\n{{% /tab %}}\n{{< /tabpane >}}\n\n'
+        "## Later\n\nText.\n\n"
+        '{{< tab header="x" lang="md" text=true >}}\n# Inside\n{{< /tab >}}\n\n'
+        '{{< tab header="y" lang="yaml" >}}\n# yaml comment\n{{< /tab >}}\n'
+    )
+    assert [b for b in blocks(text) if b[0] in ("code", "heading")] == [
+        ("code", 4, 8, ""),
+        ("heading", 17, 17, "Later"),
+        ("heading", 22, 22, "Inside"),
+        ("code", 25, 27, "Inside"),
+    ]
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert [c.section for c in result.chunks] == ["p", "Later", "Inside"]
+    assert not result.diagnostics.diagnostics

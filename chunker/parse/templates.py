@@ -1,7 +1,10 @@
 """Code blocks written as template tags of static site generators, read as code: Jekyll's Liquid
 ``{% highlight ruby %}`` ... ``{% endhighlight %}`` and Hugo's shortcodes ``{{< highlight go >}}``
 ... ``{{< /highlight >}}`` (also ``{{% %}}``), ``{{< code >}}``, ``{{< code-toggle >}}`` and any paired
-shortcode that names a language (``{{< tab header="yaml" lang="yaml" >}}`` of Docsy's tab panes).
+shortcode that names a language (``{{< tab header="yaml" lang="yaml" >}}`` of Docsy's tab panes) unless
+it says its text is Markdown: written with ``%`` delimiters (``{{% tab lang="toml" %}}``, whose body Hugo
+renders as Markdown: a fenced block, prose, images) or with ``text=true`` (Docsy's text tabs, whose
+``lang`` may be a natural language: ``lang="en"``).
 
 The site renders their lines as code (Liquid runs before Markdown; a ``{{< >}}`` shortcode gets its
 inner text raw), while Markdown alone reads a ``# comment`` line in them as a heading, which opened a
@@ -27,8 +30,9 @@ _LIQUID_OPEN = re.compile(r"\{%-?[ \t]*highlight(?:[ \t]+([^\s%]+))?[^\n%]*-?%\}
 _HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*([\w-]+)([^\n]*?)(>|%)\}\}[ \t]*")
 _HUGO_CODE = frozenset({"highlight", "code", "code-toggle"})
 """Shortcodes whose inner text is code; any other paired one is when it names a language (``lang=``,
-as a Docsy ``{{< tab header="yaml" lang="yaml" >}}``)."""
+as a Docsy ``{{< tab header="yaml" lang="yaml" >}}``) with ``<`` delimiters and no ``text=true``."""
 _LANG = re.compile(r"""\blang=(?:"([^"]*)"|'([^']*)'|([^\s"'>%]+))""")
+_TEXT = re.compile(r"""\btext=(?:"true"|'true'|true)(?![^\s>%])""")
 _LIQUID_CLOSE = re.compile(r"\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*")
 _NO_CLOSE = "chunker.template_code.no_close"
 """``state.env`` key: per closing pattern (and the range parsed: its end line and indentation), the
@@ -81,8 +85,8 @@ def _opening(line: str) -> tuple[re.Pattern[str], str] | None:
         return None
     shortcode, params = hugo.group(2), hugo.group(3)
     lang = _LANG.search(params)
-    if shortcode not in _HUGO_CODE and lang is None:
-        return None
+    if shortcode not in _HUGO_CODE and (lang is None or hugo.group(1) == "%" or _TEXT.search(params)):
+        return None  # a shortcode whose text is Markdown (Docsy's text tabs)
     name = re.escape(shortcode)
     closing = re.compile(r"\{\{(?:<[ \t]*/" + name + r"[ \t]*>|%[ \t]*/" + name + r"[ \t]*%)\}\}[ \t]*")
     if lang is not None:
