@@ -10,7 +10,7 @@ from chunker.parse import ParsedDocument
 from chunker.parse.plugins import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 
-__all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "marker_run"]
+__all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "least_run", "marker_run"]
 
 
 def _closes(line: str, marker: str) -> bool:
@@ -47,10 +47,11 @@ def doc_line(doc: ParsedDocument, index: int) -> str:
     return doc.text[doc.line_starts[index] : doc.line_end(index)]
 
 
-def marker_run(line: str, marker: str) -> bool:
-    """Whether ``line`` is a container's closing line: three or more ``marker`` characters."""
+def marker_run(line: str, marker: str, least: int = 3) -> bool:
+    """Whether ``line`` is a container's closing line: ``least`` (three, two for an MDC component
+    opened with ``::``) or more ``marker`` characters."""
     stripped = line.strip()
-    return len(stripped) >= 3 and set(stripped) == {marker}
+    return len(stripped) >= least and set(stripped) == {marker}
 
 
 def frame_lines(token: BlockToken, first: int, last: int, doc: ParsedDocument) -> tuple[str, str] | None:
@@ -63,4 +64,9 @@ def frame_lines(token: BlockToken, first: int, last: int, doc: ParsedDocument) -
         return line[: line.index("]:") + 2], ""
     closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
     marker = CONTAINER_MARKERS.get(token.type)
-    return doc_line(doc, first), closing if marker and marker_run(closing, marker) else ""
+    return doc_line(doc, first), closing if marker and marker_run(closing, marker, least_run(token)) else ""
+
+
+def least_run(token: BlockToken) -> int:
+    """The fewest markers of a container's closing line: two for an MDC component (``::name``), else three."""
+    return 2 if token.markup == "::" else 3

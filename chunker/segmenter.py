@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from types import MappingProxyType
 
 from chunker.config import ChunkerConfig
-from chunker.frames import doc_line, fence_closed, fence_lines, frame_lines, marker_run
+from chunker.frames import doc_line, fence_closed, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
 from chunker.outline import Outline, budget, make_outline
@@ -199,7 +199,7 @@ class _Blocks:
         if kind == "container":
             doc = self.doc
             marker = CONTAINER_MARKERS.get(token.type)
-            if marker and last < self.nlines and marker_run(doc_line(doc, last), marker):
+            if marker and last < self.nlines and marker_run(doc_line(doc, last), marker, least_run(token)):
                 last += 1  # the closing line, which the token's map leaves out
             frame = frame_lines(token, first, last, doc)
         elif token.type == "html_block" and opens_details(token.content):

@@ -345,7 +345,7 @@ def _after(pending: tuple[str, int] | None, text: str) -> str:
 
 def _colons(line: str) -> bool:
     text = line.strip()
-    return len(text) >= 3 and text == ":" * len(text)
+    return len(text) >= 2 and text == ":" * len(text)  # two: an MDC component's ``::``
 
 
 def _lines(token: LineToken) -> tuple[int, int]:

@@ -30,6 +30,7 @@ from chunker.config import ChunkerConfig
 from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
+from chunker.parse.mdc import mdc_open_at
 from chunker.parse.plugins import unclosed_at
 from chunker.parse.templates import open_at
 from chunker.parse.token import BlockToken
@@ -111,6 +112,7 @@ def _stretch(
             and unclosed_at(tokens[:cut]) is None
             and dangling_details(tokens, cut) is None
             and not open_at(text[starts[start] : starts[end]], starts[end] - starts[start])
+            and not mdc_open_at(text[starts[start] : starts[end]], starts[end] - starts[start])
         ):
             return _shifted(tokens[:cut], offset), end
     tokens = _parse("\n" * lead + text[starts[start] :], cfg)

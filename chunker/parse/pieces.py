@@ -20,6 +20,7 @@ from chunker.models import Diagnostic
 from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
+from chunker.parse.mdc import mdc_open_at
 from chunker.parse.plugins import unclosed_at
 from chunker.parse.templates import open_at
 
@@ -124,7 +125,8 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     a closing line past the piece may close it (:mod:`chunker.parse.plugins`): the heading must
     come before such a container too; and no ``<details>`` opened before it may be left unclosed
     there (one that a block past the heading closes holds the heading, :mod:`chunker.parse.details`),
-    nor a template code block (:func:`chunker.parse.templates.open_at`)."""
+    nor a template code block (:func:`chunker.parse.templates.open_at`) or an MDC component
+    (:func:`chunker.parse.mdc.mdc_open_at`)."""
     dollars = piece.find("$$")
     unclosed = unclosed_at(tokens)
     details = _DETAILS.search(piece) is not None
@@ -136,11 +138,11 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
         assert token.map is not None
         if dollars != -1 and not _line_before(piece, token.map[0], dollars):
             continue
-        if "{%" in piece or "{{" in piece:
+        if "{%" in piece or "{{" in piece or "::" in piece:
             if line_offsets is None:
                 line_offsets = [0, *(m.end() for m in re.finditer("\n", piece))]
-            if open_at(piece, line_offsets[token.map[0]]):
-                continue  # a template code block open before it may close after it
+            if open_at(piece, line_offsets[token.map[0]]) or mdc_open_at(piece, line_offsets[token.map[0]]):
+                continue  # a template code block or MDC component open before it may close after it
         if details and dangling_details(tokens, index) is not None:
             continue
         return index if token.map[0] > first else None

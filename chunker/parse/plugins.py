@@ -11,6 +11,8 @@
   the next ATX heading (or at the end of the input); so does one whose closing line comes only after a
   heading and another opening line of at least as many markers (the closing line is that container's).
   Such a container's opening token has ``meta["unclosed"]`` (:func:`unclosed_at`);
+- MDC block components (``::name{props}`` ... ``::``, Nuxt Content): ``container_block`` tokens with the
+  markup ``::`` (:mod:`chunker.parse.mdc`);
 - ``container`` again, with the marker ``/``: ``/// name | title`` ... ``///`` blocks of PyMdown Extensions
   (``pymdownx.blocks``: admonitions, tabs, details in MkDocs sites), ended on the same terms; the name
   must be a word followed by nothing or by ``|`` and a title, so that a ``/// comment`` line of prose is no
@@ -45,6 +47,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from chunker.parse.mdc import use_mdc_blocks
 from chunker.parse.templates import use_template_code
 
 __all__ = [
@@ -92,6 +95,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     use_template_code(md)
     container_plugin(md, CONTAINER_RULE.removeprefix("container_"), validate=_any_name)
     _bounded(md, CONTAINER_RULE, ":", _any_name)
+    use_mdc_blocks(md)
     container_plugin(md, SLASH_CONTAINER_RULE.removeprefix("container_"), marker="/", validate=_block_name)
     _bounded(md, SLASH_CONTAINER_RULE, "/", _block_name)
     md.use(admon_plugin)

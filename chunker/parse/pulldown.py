@@ -33,26 +33,26 @@ from chunker.parse.token import BlockToken
 
 __all__ = ["PulldownTokens", "available"]
 
-_PLUGIN_MARKERS = ("!!!", "???", ":::", "///", "[^", ": ", ":\t", "~ ", "~\t", "{", "%", "+", ")=", "- ", "-\t", "===")
+_PLUGIN_MARKERS = ("!!!", "???", "::", "///", "[^", ": ", ":\t", "~ ", "~\t", "{", "%", "+", ")=", "- ", "-\t", "===")
 """Substrings one of which a document must hold to have a line of :data:`_PLUGIN_SYNTAX`."""
 _RUNS = (
     r"%|\+[ \t]*\+[ \t]*\+|\([^\n]+\)=[ \t]*$|"  # MyST: comment, block break, target
-    r"!!!|\?\?\?|===[+!]?[ \t]+\x22|:::|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
+    r"!!!|\?\?\?|===[+!]?[ \t]+\x22|:::|::[A-Za-z]|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
     r"\{[ \t]*(?:[.#]|[^\s{}=%]+=)[^\n]*\}[ \t]*$|\{[ \t]*\}[ \t]*$|"
     r"\{%-?[ \t]*highlight\b|\{\{[<%][ \t]*(?:highlight|code|[^\n]*\blang=)|"  # code as template tags
     r"(?=[^\n]*\|)(?=[|: \t-]*+$)[|: \t-]*?-[ \t]+-"  # a table delimiter row with a space inside a dash run
 )
 _PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)
-"""Lines whose text (after indentation and quote markers) may open an admonition, a content tab (``=== "Title"``)
-or a ``:::`` or ``///`` container, a footnote definition (``[^1]:``), a definition of a definition list (``:
-text``, ``~ text``) or an attribute line (one the attrs parser may accept: ``{}``, ``{.class}``, ``{#id}``,
-``{key=value}``), a MyST comment (``% text``), block break (``+++``) or target (``(name)=``): mdit-py-plugins'
-``admon``, ``container``, ``footnote``, ``deflist``, ``attrs``, ``myst_blocks``
-(:mod:`chunker.parse.plugins`), which pulldown-cmark does not parse alike; and a table delimiter row whose
-dash run holds a space (``| --- -- |``): no delimiter cell in GFM (markdown-it-py reads no table), a table for
-pulldown-cmark (found in pydantic's docs). A document with one is parsed by markdown-it-py on this path too.
-So are MDX (the rules of :mod:`chunker.parse.mdx`) and a document with ``$$``: dollarmath's math block runs to
-its closing ``$$`` whatever lies between, pulldown-cmark's display math is inline and ends where a block (a
+"""Lines whose text (after indentation and quote markers) may open an admonition, a content tab (``=== "Title"``) or a
+``:::`` or ``///`` container or an MDC component (``::name``), a footnote definition (``[^1]:``), a definition of a
+definition list (``: text``, ``~ text``) or an attribute line (one the attrs parser may accept: ``{}``, ``{.class}``,
+``{#id}``, ``{key=value}``), a MyST comment (``% text``), block break (``+++``) or target (``(name)=``):
+mdit-py-plugins' ``admon``, ``container``, ``footnote``, ``deflist``, ``attrs``, ``myst_blocks``
+(:mod:`chunker.parse.plugins`, :mod:`chunker.parse.mdc`), which pulldown-cmark does not parse alike; and a table
+delimiter row whose dash run holds a space (``| --- -- |``): no delimiter cell in GFM (markdown-it-py reads no
+table), a table for pulldown-cmark (found in pydantic's docs). A document with one is parsed by markdown-it-py on
+this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`) and a document with ``$$``: dollarmath's math block
+runs to its closing ``$$`` whatever lies between, pulldown-cmark's display math is inline and ends where a block (a
 list item, a quote) interrupts its paragraph."""
 _LINE_START_RUN = re.compile(r"\n[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)
 """A newline and a line of :data:`_PLUGIN_SYNTAX` after it: a pattern that starts with a literal

@@ -178,6 +178,7 @@ _KNOWN_TERMINATORS = frozenset(
         "admonition",
         "footnote_def",
         "template_code",
+        "mdc_block",
     }
 )
 
@@ -195,6 +196,7 @@ _FIRST_CHARS = {
     "admonition": "!?",
     "content_tab": "=",
     "template_code": "{",
+    "mdc_block": ":",
     "footnote_def": "[",
     "attr": "{",
 }

@@ -1,0 +1,120 @@
+"""Block components of MDC (Markdown Components, the syntax of Nuxt Content): ``::name`` (with
+optional ``[label]`` and ``{props}``) on a line of its own, the component's Markdown, then a line
+``::``. Nested components take more colons (``:::card``, read by the ``:::`` container rule) or the
+same two, indented or not; a ``::`` line closes the innermost one open at its indentation.
+
+The component may begin with its props as YAML between two ``---`` lines. Markdown alone reads
+``::card`` followed by ``---`` as a setext heading, and the props up to their closing ``---`` as
+another: a card grid of a changelog page became a run of headings named ``::card-group ::card`` and
+``icon: i-simple-icons-github title: nuxt/cli ...``, each an orphan heading. Here such a block is a
+container (the tokens of the ``:::`` rule, ``container_block_open``/``_close`` with the markup
+``::``): its headings open no section, it is kept whole like any container and a piece of an
+oversize one re-opens its opening line and closes it. An opening line that no ``::`` line closes
+is text, as before (so is a line with text after the name: ``::std::move`` or ``::name text``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+__all__ = ["MDC_RULE", "mdc_open_at", "use_mdc_blocks"]
+
+MDC_RULE = "mdc_block"
+
+_OPEN = re.compile(r"::[A-Za-z][\w-]*(?:\[[^\]\n]*\])?(?:\{[^\n]*\})?[ \t]*")
+"""An opening line's text (after its indentation): two colons, the component's name, an optional
+``[label]`` and ``{props}``."""
+_CLOSE = re.compile(r"::[ \t]*")
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+_LINE = re.compile(r"^[ \t>]*(::[^\n]*)$", re.MULTILINE)
+
+
+def use_mdc_blocks(md: MarkdownIt) -> None:
+    md.block.ruler.before("fence", MDC_RULE, _mdc_block, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+
+
+def _closing_line(state: Any, start_line: int, end_line: int) -> int | None:
+    """The line of the ``::`` that closes the component opened on ``start_line``, or None: the
+    first ``::`` line at its indentation with no other component opened at that indentation still
+    open, outside code fences, before a line of text indented less than the block it is in."""
+    src = state.src
+    indent = state.sCount[start_line]
+    depth = 0  # components opened at the same indentation and not yet closed
+    fence = ""  # the marker run of a code fence open at this line
+    for line in range(start_line + 1, end_line):
+        first = state.bMarks[line] + state.tShift[line]
+        last = state.eMarks[line]
+        if first >= last:
+            continue
+        if state.sCount[line] < state.blkIndent:
+            return None
+        text = src[first:last]
+        opened = _FENCE.match(text)
+        if opened is not None:
+            run = opened.group(1)
+            if not fence:
+                fence = run
+            elif run[0] == fence[0] and len(run) >= len(fence) and not text[len(run) :].strip():
+                fence = ""
+            continue
+        if fence or state.sCount[line] != indent or not text.startswith("::"):
+            continue
+        if _CLOSE.fullmatch(text):
+            if depth == 0:
+                return line
+            depth -= 1
+        elif _OPEN.fullmatch(text):
+            depth += 1
+    return None
+
+
+def _mdc_block(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    src = state.src
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    maximum = state.eMarks[start_line]
+    if not src.startswith("::", pos) or src.startswith(":::", pos) or not _OPEN.fullmatch(src, pos, maximum):
+        return False
+    end = _closing_line(state, start_line, end_line)
+    if end is None:
+        return False
+    if silent:
+        return True
+    old_parent, old_line_max = state.parentType, state.lineMax
+    state.parentType = "container"
+    state.lineMax = end
+    token = state.push("container_block_open", "div", 1)
+    token.markup = "::"
+    token.block = True
+    token.info = src[pos + 2 : maximum]
+    token.map = [start_line, end]
+    state.md.block.tokenize(state, start_line + 1, end)
+    token = state.push("container_block_close", "div", -1)
+    token.markup = "::"
+    token.block = True
+    state.parentType = old_parent
+    state.lineMax = old_line_max
+    state.line = end + 1
+    return True
+
+
+def mdc_open_at(text: str, end: int) -> bool:
+    """Whether a component opened in ``text`` before offset ``end`` may still be open there (an
+    opening line with fewer ``::`` lines than opening lines after it before ``end``): a heading
+    line at ``end`` may then be inside it in the whole document, so a piecewise parse may not cut
+    there (:mod:`chunker.parse.pieces`, :mod:`chunker.parse.mixed`). Conservative: indentation and
+    code fences aside."""
+    if "::" not in text:
+        return False
+    open_count = 0
+    for match in _LINE.finditer(text, 0, end):
+        line = match.group(1)
+        if _OPEN.fullmatch(line) and not line.startswith(":::"):
+            open_count += 1
+        elif open_count and _CLOSE.fullmatch(line):
+            open_count -= 1
+    return open_count > 0
