@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chunker.config import ChunkerConfig
+from chunker.pack import junk
 from chunker.pipeline import chunk_markdown
 
 CFG = ChunkerConfig()
@@ -96,3 +97,19 @@ def test_footnote_definitions_that_are_only_a_link_are_not_a_chunk_of_their_own(
     assert not result.diagnostics.errors
     holder = next(c for c in result.chunks if "[^n0]:" in c.content_original)
     assert "beta39." in holder.content_original or "alpha69." in holder.content_original
+
+
+_PARTS = ["ab", "Xyzé", "12", " ", "\n", "[", "]", "(", ")", "!", "<", ">", "<b>", "https", "://", "x.org"]
+_PARTS += ["_", "+", "-", "."]
+_PIECE = st.lists(st.sampled_from(_PARTS), max_size=16).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PIECE, _PIECE, _PIECE)
+@example("", "abcdefghhttps://[a](b)", "")
+def test_text_with_enough_letters_before_any_link_is_no_link_piece(before: str, text: str, after: str) -> None:
+    # the pre-test of _kind never calls a piece prose that the link scan would call a link piece
+    source, start = before + text + after, len(before)
+    end = start + len(text)
+    if junk._prose_first(source, start, end):
+        assert junk._link_kind(source, start, end) is None, text
