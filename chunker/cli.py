@@ -228,7 +228,7 @@ def export_command(
     done = export(chunks, out, fmt, selected(stem, docs), force=force)
     for doc in done:
         if verbose and not quiet:
-            if not doc.written:
+            if doc.gone:
                 typer.echo(f"{doc.stem}: no longer chunked, {len(doc.removed)} exported file(s) removed from {out}")
             else:
                 stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
@@ -248,8 +248,8 @@ def export_command(
 
 def _export_line(fmt: str, done: Any, out: Path) -> str:
     """``export jsonl: 299 documents, 299 files in chunks/_export (2 stale removed; 1 no longer chunked)``."""
-    exported = [d for d in done if d.written]
-    gone = [d for d in done if not d.written]
+    exported = [d for d in done if not d.gone]
+    gone = [d for d in done if d.gone]
     files = sum(len(d.written) for d in exported)
     stale = sum(len(d.removed) for d in exported)
     same = sum(len(d.unchanged) for d in exported)

@@ -48,6 +48,9 @@ class ExportedDocument:
     """Files named like exports that no export of this folder provably wrote: never touched."""
     unchanged: tuple[Path, ...] = ()
     """Files of :attr:`written` that already held the very bytes: not rewritten."""
+    gone: bool = False
+    """The document is no longer chunked (its export is removed); a document chunked into no chunk
+    (frontmatter only) is exported, into no file in ``md``."""
 
 
 def _load_json(path: Path, stem: str) -> Any:
@@ -235,6 +238,7 @@ def export(
     gone = [] if stems else sorted(set(before) - set(names))
     plans = [_plan(out_dir, manifest, stem, fmt, files) for stem, files in rendered]
     plans += [_plan(out_dir, manifest, stem, fmt, []) for stem in gone]
+    removed = set(gone)
     manifest.exports[fmt] = sorted({*before, *names}) if stems else sorted(names)
     unchanged = _apply(out_dir, manifest, plans)
     _write(out_dir, MANIFEST, manifest.to_bytes())
@@ -245,6 +249,7 @@ def export(
             tuple(out_dir / key for key in plan.stale),
             tuple(out_dir / key for key in plan.left_alone),
             tuple(out_dir / key for key, _ in plan.files if key in unchanged),
+            plan.stem in removed,
         )
         for plan in plans
     )

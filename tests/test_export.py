@@ -182,9 +182,32 @@ def test_a_full_export_removes_the_exports_of_documents_no_longer_chunked_and_no
     assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code == 0  # removes chunks/other
     done = export(out, target, fmt)
     assert [d.stem for d in done if d.removed and not d.written] == ["other"]
+    assert [d.stem for d in done if d.gone] == ["other"]
     left = {p.name for p in target.iterdir()}
     assert "other.jsonl" not in left and "other" not in left
     assert "mine.jsonl" in left and ("guide.jsonl" in left if fmt == "jsonl" else "guide" in left)
+
+
+@pytest.mark.parametrize("fmt", ["md", "jsonl"])
+def test_a_document_of_no_chunks_is_exported_not_reported_gone(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sources, out = chunked(tmp_path)
+    (sources / "section.md").write_text("---\ntitle: A section page\n---\n", encoding="utf-8")  # frontmatter only
+    assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code == 0
+    target = tmp_path / "export"
+    args = ["export", "--format", fmt, "--chunks", str(out), "--out", str(target)]
+    assert run_cli(args) == 0
+    printed = capsys.readouterr().out
+    assert "no longer chunked" not in printed and f"export {fmt}: 2 document(s)" in printed
+    assert run_cli([*args, "--verbose"]) == 0
+    printed = capsys.readouterr().out
+    assert "no longer chunked" not in printed
+    assert f"section: {0 if fmt == 'md' else 1} file(s)" in printed  # md: a file per chunk, jsonl: one per document
+    (sources / "section.md").unlink()
+    assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code == 0
+    assert run_cli(args) == 0
+    assert f"export {fmt}: 1 document(s)" in capsys.readouterr().out
 
 
 def test_chunk_keys_of_documents_whose_stems_slug_alike_never_meet(tmp_path: Path) -> None:
