@@ -140,7 +140,8 @@ def chunk_blocks(
     if not text or text.isspace():  # not text.strip(), which copies the whole text
         found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
     elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:
-        found.append(Diagnostic("warning", "empty", "the document has frontmatter only: no chunks"))
+        # a section or list page of a site (Hugo's _index.md, an index.md of only a title): nothing is wrong
+        found.append(Diagnostic("info", "empty", "the document has frontmatter only: no chunks"))
     from chunker.assets import with_assets
 
     chunks = with_assets(packed.chunks, text, blocks, source_path)

@@ -393,3 +393,15 @@ def test_the_frontmatter_closes_at_a_dash_line_at_column_0_also_when_parsed_in_p
     pieces = list(BlockTokens(doc, CFG, piece_chars))
     assert len(pieces) > 1 or piece_chars == PIECE_CHARS
     assert [t for piece in pieces for t in piece] == [t for piece in BlockTokens(doc, CFG, None) for t in piece]
+
+
+@pytest.mark.parametrize("text", ["---\ntitle: Guides\nweight: 2\n---\n", "+++\ntitle = 'Guides'\n+++\n\n\n"])
+def test_a_page_of_frontmatter_only_is_an_info_entry_not_a_warning(text: str) -> None:
+    # a site's section page (Hugo's _index.md, an index.md of only its title): no chunks, nothing wrong
+    from chunker.pipeline import chunk_markdown
+
+    result = chunk_markdown(text, ChunkerConfig(), "guides", "guides/_index.md")
+    assert result.chunks == ()
+    assert [(d.severity, d.code) for d in result.diagnostics.diagnostics] == [("info", "empty")]
+    empty = chunk_markdown(" \n\n", ChunkerConfig(), "blank", "blank.md")  # no text at all stays a warning
+    assert [(d.severity, d.code) for d in empty.diagnostics.diagnostics] == [("warning", "empty")]
