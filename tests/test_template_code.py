@@ -152,3 +152,38 @@ def test_a_shortcode_whose_text_is_markdown_is_not_code() -> None:
     result = chunk_markdown(text, CFG, "p", "p.md")
     assert [c.section for c in result.chunks] == ["p", "Later", "Inside"]
     assert not result.diagnostics.diagnostics
+
+
+def test_a_tab_of_a_code_pane_is_code_without_lang() -> None:
+    # Docsy shows a tab's text as code unless the tab or its pane says text=true
+    pane = (
+        "{{< tabpane langEqualsHeader=true >}}\n"
+        '{{< tab header="Front matter:" disabled=true />}}\n'
+        "{{< tab toml >}}\n+++\ntitle = 'x'\n+++\n{{< /tab >}}\n"
+        "{{< tab yaml >}}\n---\ntitle: x\n---\n{{< /tab >}}\n"
+        '{{< tab "Python" >}}\n# a comment\nprint("hi")\n{{< /tab >}}\n'
+        "{{< /tabpane >}}\n\n"
+    )
+    text = "## Page\n\n" + pane
+    text += '{{< tabpane text=true >}}\n{{< tab "Notes" >}}\n# Heading\n{{< /tab >}}\n{{< /tabpane >}}\n'
+    assert [b for b in blocks(text) if b[0] in ("code", "heading")] == [
+        ("heading", 1, 1, "Page"),
+        ("code", 5, 9, "Page"),
+        ("code", 10, 14, "Page"),
+        ("code", 15, 18, "Page"),
+        ("heading", 23, 23, "Heading"),
+    ]
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert [d.code for d in result.diagnostics.diagnostics] == []  # no empty setext heading made of the tags
+    # outside a pane, a tab without lang stays Markdown
+    assert ("heading", 2, 2, "h") in blocks('{{< tab "x" >}}\n# h\n{{< /tab >}}\n')
+
+
+def test_the_pulldown_path_reads_a_pane_tab_as_code_too() -> None:
+    pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+    text = '## Page\n\n{{< tabpane >}}\n{{< tab "Python" >}}\n# a comment\nprint("hi")\n{{< /tab >}}\n'
+    text += "{{< /tabpane >}}\n"
+    ref = chunk_markdown(text, CFG, "p", "p.md")
+    got = chunk_markdown(text, replace(CFG, parser="pulldown-cmark"), "p", "p.md")
+    assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
+    assert [b.kind for b in ref.blocks] == ["heading", "paragraph", "code", "paragraph"]

@@ -39,7 +39,7 @@ _RUNS = (
     r"%|\+[ \t]*\+[ \t]*\+|\([^\n]+\)=[ \t]*$|"  # MyST: comment, block break, target
     r"!!!|\?\?\?|===[+!]?[ \t]+\x22|:::|::[A-Za-z]|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
     r"\{[ \t]*(?:[.#]|[^\s{}=%]+=)[^\n]*\}[ \t]*$|\{[ \t]*\}[ \t]*$|"
-    r"\{%-?[ \t]*highlight\b|\{\{[<%][ \t]*(?:highlight|code|[^\n]*\blang=)|"  # code as template tags
+    r"\{%-?[ \t]*highlight\b|\{\{[<%][ \t]*(?:highlight|code|tab\b|[^\n]*\blang=)|"  # code as template tags
     r"(?=[^\n]*\|)(?=[|: \t-]*+$)[|: \t-]*?-[ \t]+-"  # a table delimiter row with a space inside a dash run
 )
 _PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)

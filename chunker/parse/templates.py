@@ -4,7 +4,9 @@
 shortcode that names a language (``{{< tab header="yaml" lang="yaml" >}}`` of Docsy's tab panes) unless
 it says its text is Markdown: written with ``%`` delimiters (``{{% tab lang="toml" %}}``, whose body Hugo
 renders as Markdown: a fenced block, prose, images) or with ``text=true`` (Docsy's text tabs, whose
-``lang`` may be a natural language: ``lang="en"``).
+``lang`` may be a natural language: ``lang="en"``). A Docsy ``{{< tab >}}`` without ``lang`` (``{{< tab
+"Java" >}}``, ``{{< tab toml >}}``) is code too inside a ``{{< tabpane >}}`` without ``text=true``: Docsy
+shows a tab's text as code unless the tab or its pane says ``text=true``.
 
 The site renders their lines as code (Liquid runs before Markdown; a ``{{< >}}`` shortcode gets its
 inner text raw), while Markdown alone reads a ``# comment`` line in them as a heading, which opened a
@@ -18,6 +20,8 @@ follows is text, as before.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -33,6 +37,8 @@ _HUGO_CODE = frozenset({"highlight", "code", "code-toggle"})
 as a Docsy ``{{< tab header="yaml" lang="yaml" >}}``) with ``<`` delimiters and no ``text=true``."""
 _LANG = re.compile(r"""\blang=(?:"([^"]*)"|'([^']*)'|([^\s"'>%]+))""")
 _TEXT = re.compile(r"""\btext=(?:"true"|'true'|true)(?![^\s>%])""")
+_PANE_TAG = re.compile(r"\{\{<[ \t]*(/?)tabpane\b([^\n]*?)>\}\}")
+"""A Docsy ``{{< tabpane ... >}}`` opening (group 1 empty, its parameters in group 2) or closing tag."""
 _LIQUID_CLOSE = re.compile(r"\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*")
 _NO_CLOSE = "chunker.template_code.no_close"
 """``state.env`` key: per closing pattern (and the range parsed: its end line and indentation), the
@@ -59,14 +65,30 @@ def open_at(text: str, end: int) -> bool:
     if "{%" not in text and "{{" not in text:
         return False
     closing: re.Pattern[str] | None = None
+    pane = False  # inside a Docsy tab pane of code
     for match in _TAG_LINE.finditer(text, 0, end):
         line = match.group(1)
+        for tag in _PANE_TAG.finditer(line):
+            pane = not tag.group(1) and _TEXT.search(tag.group(2)) is None
         if closing is None:
-            found = _opening(line)
+            found = _opening(line, partial(bool, pane))
             closing = found[0] if found is not None else None
         elif closing.fullmatch(line):
             closing = None
     return closing is not None
+
+
+def _in_code_pane(src: str, pos: int) -> bool:
+    """Whether offset ``pos`` lies inside a Docsy ``{{< tabpane >}}`` without ``text=true``: the last
+    tabpane tag before it opens one."""
+    at = src.rfind("tabpane", 0, pos)
+    while at != -1:
+        start = src.rfind("{{", 0, at)
+        tag = _PANE_TAG.match(src, start) if start != -1 else None
+        if tag is not None and tag.end() > at:
+            return not tag.group(1) and _TEXT.search(tag.group(2)) is None
+        at = src.rfind("tabpane", 0, at)
+    return False
 
 
 def use_template_code(md: MarkdownIt) -> None:
@@ -75,8 +97,9 @@ def use_template_code(md: MarkdownIt) -> None:
     )
 
 
-def _opening(line: str) -> tuple[re.Pattern[str], str] | None:
-    """(the pattern of the closing line, the language) of a template code opening line, or None."""
+def _opening(line: str, in_code_pane: Callable[[], bool]) -> tuple[re.Pattern[str], str] | None:
+    """(the pattern of the closing line, the language) of a template code opening line, or None;
+    ``in_code_pane`` tells whether the line lies in a Docsy tab pane of code (asked only of a tab)."""
     liquid = _LIQUID_OPEN.fullmatch(line)
     if liquid is not None:
         return _LIQUID_CLOSE, liquid.group(1) or ""
@@ -86,7 +109,9 @@ def _opening(line: str) -> tuple[re.Pattern[str], str] | None:
     shortcode, params = hugo.group(2), hugo.group(3)
     lang = _LANG.search(params)
     if shortcode not in _HUGO_CODE and (lang is None or hugo.group(1) == "%" or _TEXT.search(params)):
-        return None  # a shortcode whose text is Markdown (Docsy's text tabs)
+        pane_tab = shortcode == "tab" and hugo.group(1) == "<" and not params.rstrip().endswith("/")
+        if not (pane_tab and _TEXT.search(params) is None and in_code_pane()):
+            return None  # a shortcode whose text is Markdown (Docsy's text tabs), or no code at all
     name = re.escape(shortcode)
     closing = re.compile(r"\{\{(?:<[ \t]*/" + name + r"[ \t]*>|%[ \t]*/" + name + r"[ \t]*%)\}\}[ \t]*")
     if lang is not None:
@@ -103,7 +128,7 @@ def _template_code(state: Any, start_line: int, end_line: int, silent: bool) -> 
     pos = state.bMarks[start_line] + state.tShift[start_line]
     if pos >= len(src) or src[pos] != "{":
         return False
-    found = _opening(src[pos : state.eMarks[start_line]])
+    found = _opening(src[pos : state.eMarks[start_line]], lambda: _in_code_pane(src, pos))
     if found is None:
         return False
     closing, language = found
