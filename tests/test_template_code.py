@@ -5,6 +5,7 @@ opens no section; a piece of an oversize one re-opens and closes it with its tag
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -187,3 +188,24 @@ def test_the_pulldown_path_reads_a_pane_tab_as_code_too() -> None:
     got = chunk_markdown(text, replace(CFG, parser="pulldown-cmark"), "p", "p.md")
     assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
     assert [b.kind for b in ref.blocks] == ["heading", "paragraph", "code", "paragraph"]
+
+
+def test_the_tab_panes_of_a_page_are_found_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a page of many tab lines was searched back for its tabpane tag once per line (quadratic)
+    from chunker.parse import templates
+
+    scans: list[int] = []
+
+    class Counting:
+        def __init__(self, pattern: Any) -> None:
+            self.pattern = pattern
+
+        def finditer(self, text: str, *args: int) -> Any:
+            scans.append(len(text))
+            return self.pattern.finditer(text, *args)
+
+    monkeypatch.setattr(templates, "_PANE_TAG", Counting(templates._PANE_TAG))
+    text = "intro\n\n" + "".join(f'{{{{< tab "x{i}" >}}}}\n\n' for i in range(300))
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert [b.kind for b in result.blocks].count("paragraph") == 301  # no pane: every tab line is text
+    assert len(scans) == 1

@@ -20,6 +20,7 @@ follows is text, as before.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -40,6 +41,8 @@ _TEXT = re.compile(r"""\btext=(?:"true"|'true'|true)(?![^\s>%])""")
 _PANE_TAG = re.compile(r"\{\{<[ \t]*(/?)tabpane\b([^\n]*?)>\}\}")
 """A Docsy ``{{< tabpane ... >}}`` opening (group 1 empty, its parameters in group 2) or closing tag."""
 _LIQUID_CLOSE = re.compile(r"\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*")
+_PANES = "chunker.template_code.panes"
+"""``state.env`` key: (the source, the offsets of its tabpane tags, whether each opens a pane of code)."""
 _NO_CLOSE = "chunker.template_code.no_close"
 """``state.env`` key: per closing pattern (and the range parsed: its end line and indentation), the
 first line from which no closing line follows: a document of many unclosed tags is scanned once,
@@ -78,17 +81,18 @@ def open_at(text: str, end: int) -> bool:
     return closing is not None
 
 
-def _in_code_pane(src: str, pos: int) -> bool:
+def _in_code_pane(state: Any, pos: int) -> bool:
     """Whether offset ``pos`` lies inside a Docsy ``{{< tabpane >}}`` without ``text=true``: the last
-    tabpane tag before it opens one."""
-    at = src.rfind("tabpane", 0, pos)
-    while at != -1:
-        start = src.rfind("{{", 0, at)
-        tag = _PANE_TAG.match(src, start) if start != -1 else None
-        if tag is not None and tag.end() > at:
-            return not tag.group(1) and _TEXT.search(tag.group(2)) is None
-        at = src.rfind("tabpane", 0, at)
-    return False
+    tabpane tag before it opens one. The tags are found once per source (``state.env``), so a page
+    of many tab lines is not searched back once per line."""
+    panes: tuple[str, list[int], list[bool]] | None = state.env.get(_PANES)
+    if panes is None or panes[0] is not state.src:
+        tags = list(_PANE_TAG.finditer(state.src))
+        code = [not t.group(1) and _TEXT.search(t.group(2)) is None for t in tags]
+        panes = (state.src, [t.start() for t in tags], code)
+        state.env[_PANES] = panes
+    k = bisect_right(panes[1], pos) - 1
+    return k >= 0 and panes[2][k]
 
 
 def use_template_code(md: MarkdownIt) -> None:
@@ -128,7 +132,7 @@ def _template_code(state: Any, start_line: int, end_line: int, silent: bool) -> 
     pos = state.bMarks[start_line] + state.tShift[start_line]
     if pos >= len(src) or src[pos] != "{":
         return False
-    found = _opening(src[pos : state.eMarks[start_line]], lambda: _in_code_pane(src, pos))
+    found = _opening(src[pos : state.eMarks[start_line]], lambda: _in_code_pane(state, pos))
     if found is None:
         return False
     closing, language = found
