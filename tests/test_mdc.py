@@ -89,3 +89,21 @@ def test_a_piecewise_parse_never_cuts_at_a_heading_inside_a_component() -> None:
     ref = chunk_markdown(text, CFG, "p", "p.md")
     got = chunk_markdown(text, replace(CFG, parser="pulldown-cmark"), "p", "p.md")
     assert [c.to_dict() for c in got.chunks] == [c.to_dict() for c in ref.chunks]
+
+
+def test_the_lines_of_a_page_of_unclosed_components_are_matched_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a page of many opening lines that nothing closes was searched to its end once per line (quadratic)
+    from chunker.parse import mdc
+
+    passes: list[int] = []
+    matches = mdc._matches
+
+    def counting(state: object, first: int, end_line: int) -> dict[int, int | None]:
+        passes.append(first)
+        return matches(state, first, end_line)
+
+    monkeypatch.setattr(mdc, "_matches", counting)
+    text = "intro\n\n" + "::note\n\n" * 500 + "::tip\ntext\n::\n"
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert [b.kind for b in result.blocks].count("paragraph") == 501 and result.blocks[-1].kind == "container"
+    assert len(passes) <= 2  # the page's lines, then the tip's own lines

@@ -29,6 +29,8 @@ _OPEN = re.compile(r"::[A-Za-z][\w-]*(?:\[[^\]\n]*\])?(?:\{[^\n]*\})?[ \t]*")
 ``[label]`` and ``{props}``."""
 _CLOSE = re.compile(r"::[ \t]*")
 _FENCE = re.compile(r"(`{3,}|~{3,})")
+_MATCHES = "chunker.mdc.matches"
+"""``state.env`` key: (the source, (end line, block indentation), opening line -> closing line or None)."""
 _LINE = re.compile(r"^[ \t>]*(::[^\n]*)$", re.MULTILINE)
 
 
@@ -39,19 +41,32 @@ def use_mdc_blocks(md: MarkdownIt) -> None:
 def _closing_line(state: Any, start_line: int, end_line: int) -> int | None:
     """The line of the ``::`` that closes the component opened on ``start_line``, or None: the
     first ``::`` line at its indentation with no other component opened at that indentation still
-    open, outside code fences, before a line of text indented less than the block it is in."""
+    open, outside code fences, before a line of text indented less than the block it is in. The
+    lines are matched once for every opening line from ``start_line`` on (``state.env``): a page of
+    many opening lines that nothing closes is not searched to its end once per line."""
+    key = (end_line, state.blkIndent)
+    cached = state.env.get(_MATCHES)
+    if cached is not None and cached[0] is state.src and cached[1] == key and start_line in cached[2]:
+        return cached[2][start_line]  # type: ignore[no-any-return]
+    matches = _matches(state, start_line, end_line)
+    state.env[_MATCHES] = (state.src, key, matches)
+    return matches.get(start_line)
+
+
+def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
+    """Every opening line from ``first`` (an opening line) on, with its closing line or None."""
     src = state.src
-    indent = state.sCount[start_line]
-    depth = 0  # components opened at the same indentation and not yet closed
+    out: dict[int, int | None] = {first: None}
+    open_at: dict[int, list[int]] = {state.sCount[first]: [first]}  # opening lines still open, per indentation
     fence = ""  # the marker run of a code fence open at this line
-    for line in range(start_line + 1, end_line):
-        first = state.bMarks[line] + state.tShift[line]
+    for line in range(first + 1, end_line):
+        start = state.bMarks[line] + state.tShift[line]
         last = state.eMarks[line]
-        if first >= last:
+        if start >= last:
             continue
         if state.sCount[line] < state.blkIndent:
-            return None
-        text = src[first:last]
+            break
+        text = src[start:last]
         opened = _FENCE.match(text)
         if opened is not None:
             run = opened.group(1)
@@ -60,15 +75,16 @@ def _closing_line(state: Any, start_line: int, end_line: int) -> int | None:
             elif run[0] == fence[0] and len(run) >= len(fence) and not text[len(run) :].strip():
                 fence = ""
             continue
-        if fence or state.sCount[line] != indent or not text.startswith("::"):
+        if fence or not text.startswith("::"):
             continue
+        stack = open_at.setdefault(state.sCount[line], [])
         if _CLOSE.fullmatch(text):
-            if depth == 0:
-                return line
-            depth -= 1
+            if stack:
+                out[stack.pop()] = line
         elif _OPEN.fullmatch(text):
-            depth += 1
-    return None
+            stack.append(line)
+            out[line] = None
+    return out
 
 
 def _mdc_block(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
