@@ -82,6 +82,8 @@ class Structure:
         self.paragraphs = [_lines(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
         self.leaf_starts = {t.map[0] for t in tokens if t.map is not None and t.type not in _CONTAINERS}
         self.containers = any(t.type == "container_block_open" for t in self.opens)
+        self.colon_lines: list[int] | None = None
+        """The lines that are runs of colons (``:::``, ``::``), found once when first needed."""
         self.items = frozenset(_lines(t)[0] for t in self.opens if t.type == "list_item_open")
         """Lines where a list item opens."""
         self.whole_lines = [_lines(t) for t in tokens if t.type == "heading_open" and t.map is not None]
@@ -295,13 +297,17 @@ class Structure:
         ``end`` (in the block's text) leaves open, innermost first (their source lines)."""
         line = bisect_right(self.starts, max(end - 1, 0)) - 1
         out = []
+        if self.colon_lines is None:
+            self.colon_lines = [n for n, text in enumerate(self.lines) if _colons(text)]
+        colon_lines = self.colon_lines
         for k in reversed(self.chain(line)):
             first, last = _lines(self.opens[k])
             if self.opens[k].type != "container_block_open" or (frame and first == 0):
                 continue
-            close = min(last, len(self.lines) - 1)  # the map ends before the closing line
-            while close > first and not _colons(self.lines[close]):
-                close -= 1
+            # the last colon line at or before the map's end (the map ends before the closing line):
+            # one bisection, not a walk back per container (nested unclosed containers were quadratic)
+            at = bisect_right(colon_lines, min(last, len(self.lines) - 1)) - 1
+            close = colon_lines[at] if at >= 0 and colon_lines[at] > first else first
             if first < close and line < close:
                 out.append("\n" + self.lines[close])
         return "".join(out)
