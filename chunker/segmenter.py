@@ -8,7 +8,7 @@ top-level token for become ``raw`` blocks, so the parser cannot lose text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from types import MappingProxyType
 
 from chunker.config import ChunkerConfig
@@ -77,14 +77,22 @@ def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: Ch
     """Blocks of the document body, in source order, covering every non-blank line. ``pieces``:
     the body's block tokens, one list per piece (:class:`chunker.parse.BlockTokens`); where they
     are markdown-it-py's whole token stream (``pieces.nested``), blocks keep their outline."""
+    return tuple(iter_blocks(doc, pieces, cfg))
+
+
+def iter_blocks(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> Iterator[Block]:
+    """:func:`segment`'s blocks as they are made, a piece of the parse at a time: a caller that
+    drops them as it goes never holds the blocks of the whole document."""
     blocks = _Blocks(doc, cfg)
     covered = doc.body_start_line
     for tokens in pieces:
         blocks.nested = getattr(pieces, "nested", False)
         covered = blocks.piece(tokens, covered)
+        yield from blocks.blocks
+        blocks.blocks.clear()
     if covered < blocks.nlines:
         blocks.add_raw(covered, blocks.nlines)
-    return tuple(blocks.blocks)
+    yield from blocks.blocks
 
 
 _Extent = tuple[int, BlockKind, int, frozenset[str], tuple[int, ...], tuple[str, str] | None]
@@ -99,6 +107,7 @@ class _Blocks:
         "atomic_kinds",
         "attrs_from",
         "blocks",
+        "count",
         "doc",
         "last_end",
         "nested",
@@ -117,6 +126,9 @@ class _Blocks:
         self.nlines = len(self.starts)
         self.atomic_kinds = frozenset(cfg.atomic_types)
         self.blocks: list[Block] = []
+        """The blocks made and not yet handed on."""
+        self.count = 0
+        """How many blocks were made (the last one's number)."""
         self.path: list[Heading] = []
         self.shared_path: tuple[Heading, ...] = ()
         """The current heading path as one tuple, shared by every block under the same heading."""
@@ -277,10 +289,10 @@ class _Blocks:
         end = starts[last] - 1 if last < self.nlines else self.last_end
         if kind == "heading":
             self.enter_heading(level, title, first)
-        blocks = self.blocks
-        blocks.append(
+        self.count += 1
+        self.blocks.append(
             Block(
-                id="blk_" + str(len(blocks) + 1).zfill(4),
+                id="blk_" + str(self.count).zfill(4),
                 kind=kind,
                 start_offset=start,
                 end_offset=end,

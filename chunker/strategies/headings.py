@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from chunker.config import ChunkerConfig
@@ -33,10 +33,18 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
         decisions["section_level"] = {"chosen": level, "by": "auto", **evidence}
     else:
         level = int(cfg.section_level)
-    skip = _skip_options(cfg)
-
-    sections: list[Section] = []
     skipped: list[SkippedRange] = []
+    sections = tuple(heading_sections(blocks, level, cfg, title, skipped))
+    return Grouping(sections, tuple(skipped), (), decisions)
+
+
+def heading_sections(
+    blocks: Iterable[Block], level: int, cfg: ChunkerConfig, title: str, skipped: list[SkippedRange]
+) -> Iterator[Section]:
+    """:func:`by_headings`' sections at ``level``, each as soon as it closes (the heading that opens
+    the next one, or the end, is read); the ranges left out are appended to ``skipped`` as they
+    close, in source order with the sections."""
+    skip = _skip_options(cfg)
     current: list[Block] = []
     current_title = title
     current_level = 0
@@ -44,14 +52,16 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
     """The blocks of a skipped heading's subtree, while inside it."""
     subtree_reason = ""
 
-    def close() -> None:
+    def close() -> Section | None:
         if not current:
-            return
+            return None
+        section = None
         if current_level == 0 and cfg.skip_pre_heading:
             skipped.append(skip_range(current, "text before the first heading (skip_pre_heading)"))
         else:
-            sections.append(Section(current_title, tuple(current), current_level))
+            section = Section(current_title, tuple(current), current_level)
         current.clear()
+        return section
 
     for block in blocks:
         if subtree:
@@ -62,7 +72,8 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
             subtree = []
         if block.kind == "heading" and (option := skip.get(normalise_heading(_heading_text(block)))):
             # the heading and every deeper heading up to the next one of its level or higher
-            close()
+            if (section := close()) is not None:
+                yield section
             subtree = [block]
             subtree_reason = f"section '{_heading_text(block)}' is in {option}"
             if block.heading_level <= level:
@@ -70,8 +81,8 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
         elif block.kind == "heading" and block.heading_level <= level:
             # a parent heading with no body of its own opens this section
             carried = list(current) if _carried(current, current_level, block.heading_level, cfg) else []
-            if not carried:
-                close()
+            if not carried and (section := close()) is not None:
+                yield section
             current[:] = [*carried, block]
             current_title = _heading_text(block)
             current_level = block.heading_level
@@ -79,8 +90,8 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
             current.append(block)
     if subtree:
         skipped.append(skip_range(subtree, subtree_reason))
-    close()
-    return Grouping(tuple(sections), tuple(skipped), (), decisions)
+    if (section := close()) is not None:
+        yield section
 
 
 def _carried(current: list[Block], current_level: int, opening_level: int, cfg: ChunkerConfig) -> bool:
