@@ -42,6 +42,20 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
+STREAMABLE: dict[str, dict[str, Any]] = {
+    "default": {},
+    "level1-quote-overlap": {"section_level": 1, "context_prefix": "blockquote", "overlap_sentences": 1},
+    "level3-heading-small": {
+        "section_level": 3,
+        "context_prefix": "heading",
+        "max_chars": 500,
+        "target_chars": 300,
+        "min_chars": 40,
+    },
+}
+"""Configurations of the streamed path (``--configs streamable``): strategy headings at fixed levels."""
+
+
 def corpus_files(root: Path) -> list[Path]:
     files = [
         p
@@ -51,18 +65,40 @@ def corpus_files(root: Path) -> list[Path]:
     return sorted(files)
 
 
-def digest(root: Path, configs: dict[str, dict[str, Any]]) -> dict[str, str]:
+def digest(root: Path, configs: dict[str, dict[str, Any]], streamed: bool = False) -> dict[str, str]:
     out: dict[str, str] = {}
     cfgs = {name: ChunkerConfig.from_mapping(opts) for name, opts in configs.items()}
     for path in corpus_files(root):
         rel = str(path.relative_to(root))
         text = path.read_bytes().decode("utf-8")
         for name, cfg in cfgs.items():
+            if streamed and _streamable(cfg, rel):
+                out[f"{name}:{rel}"] = _streamed_digest(text, cfg, path.stem, rel)
+                continue
             result = chunk_markdown(text, cfg, path.stem, rel)
             h = hashlib.sha256(chunks_bytes(result))
             h.update(orjson.dumps(result.diagnostics.to_dict()))
             out[f"{name}:{rel}"] = h.hexdigest()
     return out
+
+
+def _streamable(cfg: ChunkerConfig, rel: str) -> bool:
+    from chunker.streamed import streamable
+
+    return streamable(cfg, rel)
+
+
+def _streamed_digest(text: str, cfg: ChunkerConfig, stem: str, rel: str) -> str:
+    """The digest of a document through the streamed path (the runner's), chunks.json as it writes it."""
+    from chunker.core import streamed_parts
+    from chunker.streamed import StreamedChunks
+
+    stream = StreamedChunks(text, cfg, stem, rel)
+    h = hashlib.sha256()
+    for part in streamed_parts(stream):
+        h.update(part)
+    h.update(orjson.dumps(stream.result().diagnostics.to_dict()))
+    return h.hexdigest()
 
 
 def main() -> int:
@@ -73,14 +109,22 @@ def main() -> int:
     parser.add_argument("--default-only", action="store_true", help="only the default configuration")
     parser.add_argument("--repo", type=Path, help="import chunker from this folder (default: this repo)")
     parser.add_argument("--parser", help="add 'parser: NAME' to every configuration (e.g. pulldown-cmark)")
+    parser.add_argument(
+        "--configs", choices=("all", "streamable"), default="all", help="streamable: the streamed path's configurations"
+    )
+    parser.add_argument(
+        "--streamed", action="store_true", help="chunk through the runner's streamed path where it applies"
+    )
     args = parser.parse_args()
-    configs = {"default": {}} if args.default_only else CONFIGS
+    configs = CONFIGS if args.configs == "all" else STREAMABLE
+    if args.default_only:
+        configs = {"default": {}}
     if args.parser:
         configs = {name: {**opts, "parser": args.parser} for name, opts in configs.items()}
     import chunker
 
     print(f"chunker from {Path(chunker.__file__).parent}")
-    hashes = digest(args.corpus, configs)
+    hashes = digest(args.corpus, configs, args.streamed)
     args.output.write_bytes(orjson.dumps(hashes, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
     print(f"{len(hashes)} hashes -> {args.output}")
     if args.compare:

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 
 from chunker.models import Asset, Block, Chunk
 
-__all__ = ["chunk_assets", "with_assets"]
+__all__ = ["AssetFinder", "chunk_assets", "with_assets"]
 
 _TARGET = r"<([^<>\n]*)>|([^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
 _TITLE = r"""(?:[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^()\n]*)\)))?"""
@@ -145,15 +145,32 @@ def chunk_assets(
 
 def with_assets(chunks: Sequence[Chunk], text: str, blocks: Sequence[Block], source_path: str) -> tuple[Chunk, ...]:
     """``chunks`` with their ``assets`` filled in (paths resolved against ``source_path``'s folder)."""
-    if not any(m in text for m in _MARKERS):
-        return tuple(chunks)
-    from dataclasses import replace
+    return AssetFinder(text, source_path).filled(chunks, blocks)
 
-    resolve = _Resolver(posixpath.dirname(source_path.replace(os.sep, "/")))
-    refs = definitions(text)
-    by_id = {b.id: b for b in blocks}
-    out: list[Chunk] = []
-    for chunk in chunks:
-        found = chunk_assets(chunk, text, by_id, resolve, refs)
-        out.append(replace(chunk, assets=found) if found else chunk)  # no copy of a chunk without assets
-    return tuple(out)
+
+class AssetFinder:
+    """:func:`with_assets` for the chunks of one document, a few at a time (with their blocks): the
+    document's reference definitions are read once, each path is looked up on disk once."""
+
+    __slots__ = ("refs", "resolve", "text")
+
+    def __init__(self, text: str, source_path: str) -> None:
+        self.text = text
+        self.resolve: _Resolver | None = None
+        self.refs: dict[str, tuple[str, str]] = {}
+        if any(m in text for m in _MARKERS):
+            self.resolve = _Resolver(posixpath.dirname(source_path.replace(os.sep, "/")))
+            self.refs = definitions(text)
+
+    def filled(self, chunks: Sequence[Chunk], blocks: Sequence[Block]) -> tuple[Chunk, ...]:
+        """``chunks`` with their assets (``blocks``: at least the blocks they hold)."""
+        if self.resolve is None:
+            return tuple(chunks)
+        from dataclasses import replace
+
+        by_id = {b.id: b for b in blocks}
+        out: list[Chunk] = []
+        for chunk in chunks:
+            found = chunk_assets(chunk, self.text, by_id, self.resolve, self.refs)
+            out.append(replace(chunk, assets=found) if found else chunk)  # no copy of a chunk without assets
+        return tuple(out)

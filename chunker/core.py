@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterator, Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ __all__ = [
     "OutcomeStatus",
     "Part",
     "build_artifacts",
+    "check_chunk_count",
     "chunk_decoded",
     "chunk_source",
     "chunks_bytes",
@@ -45,6 +47,8 @@ __all__ = [
     "other_artifacts",
     "read_json",
     "released_parts",
+    "streamed_parts",
+    "with_diagnostics",
 ]
 
 OutcomeStatus = Literal["chunked", "off", "failed"]
@@ -141,7 +145,7 @@ def chunk_decoded(
         result = _chunk(data.text, config, doc_id, source_path)
         extra = [*data.diagnostics, *notes]
         if extra:
-            result = _with_diagnostics(result, extra)
+            result = with_diagnostics(result, extra)
         code = exit_code(result.diagnostics.diagnostics)
         artifacts = build_artifacts(result, config, data.sha256) if build else {}
         return DocumentOutcome(doc_id, source_path, "chunked", code, data.sha256, fingerprint, result, artifacts)
@@ -163,14 +167,18 @@ def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> C
 
 def _within_limit(result: ChunkingResult, config: ChunkerConfig, source_path: str) -> ChunkingResult:
     """The last guard on output size: more chunks than ``max_chunks_per_document`` fail the document."""
-    count = len(result.chunks)
+    check_chunk_count(len(result.chunks), config, source_path)
+    return result
+
+
+def check_chunk_count(count: int, config: ChunkerConfig, source_path: str) -> None:
+    """Raise the error of a document of ``count`` chunks, more than ``max_chunks_per_document``."""
     if count > config.max_chunks_per_document:
         raise SourceError(
             f"{count:,} chunks, more than max_chunks_per_document ({config.max_chunks_per_document:,}); "
             "raise it in config.yaml or split the document",
             path=source_path,
         )
-    return result
 
 
 def describe_failure(exc: Exception, source_path: str) -> tuple[int, str]:
@@ -192,7 +200,7 @@ def describe_failure(exc: Exception, source_path: str) -> tuple[int, str]:
     )
 
 
-def _with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> ChunkingResult:
+def with_diagnostics(result: ChunkingResult, extra: Sequence[Diagnostic]) -> ChunkingResult:
     diagnostics = replace(result.diagnostics, diagnostics=(*extra, *result.diagnostics.diagnostics))
     return replace(result, diagnostics=diagnostics)
 
@@ -263,6 +271,29 @@ def _serialised(chunks: Sequence[Chunk], owned: list[Chunk] | None) -> Iterator[
         yield memoryview(part)[2:-2]  # the items, without the list's "[\n" and "\n]"
         first = False
         del part
+    yield b"\n]\n"
+
+
+def streamed_parts(chunks: Iterable[Chunk]) -> Iterator[Part]:
+    """:func:`chunks_parts` of chunks as they come (:class:`chunker.streamed.StreamedChunks`): a
+    batch is read, serialised and dropped before the next is taken, so the chunks never all exist."""
+    import orjson
+
+    source = iter(chunks)
+    batch = list(itertools.islice(source, _BATCH))
+    if not batch:
+        yield dumps([])
+        return
+    first = True
+    while batch:
+        paths: dict[int, tuple[list[dict[str, Any]], str]] = {}  # per batch: its chunks keep their paths alive
+        part = orjson.dumps([c.to_dict(paths) for c in batch], option=orjson.OPT_INDENT_2)
+        del batch, paths
+        yield b"[\n" if first else b",\n"
+        yield memoryview(part)[2:-2]  # the items, without the list's "[\n" and "\n]"
+        first = False
+        del part
+        batch = list(itertools.islice(source, _BATCH))
     yield b"\n]\n"
 
 

@@ -200,3 +200,16 @@ def _recorded(report: dict[str, Any], severity: Literal["error", "warning"]) -> 
 def _old_metrics(report: dict[str, Any] | None) -> dict[str, Any]:
     metrics = report.get("metrics") if isinstance(report, dict) else None
     return metrics if isinstance(metrics, dict) else {}
+
+
+def previous_hashes(previous: Previous) -> set[Any]:
+    """The content hashes of the previous chunks.json (none when absent or not a list)."""
+    old: Any = None
+    if previous.chunks_bytes:
+        import orjson
+
+        try:
+            old = orjson.loads(previous.chunks_bytes)
+        except orjson.JSONDecodeError:
+            old = None
+    return {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()

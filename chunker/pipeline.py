@@ -23,6 +23,18 @@ from chunker.validator import validate
 def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:
     """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed),
     else the first H1, else the file name (the last part of the document id)."""
+    title = metadata_title(metadata)
+    if title is not None:
+        return title
+    for block in blocks:
+        title = h1_title(block)
+        if title is not None:
+            return title
+    return stem.rsplit("/", 1)[-1]
+
+
+def metadata_title(metadata: dict[str, Any]) -> str | None:
+    """The frontmatter's ``title`` (:func:`document_title`), if it has one with text."""
     from chunker.inline import heading_text
 
     for key, value in metadata.items():
@@ -30,12 +42,16 @@ def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] 
             text = heading_text(" ".join(value.split()))
             if text:
                 return text
-    for block in blocks:
-        if block.kind == "heading" and block.heading_level == 1 and block.header_path:
-            heading = block.header_path[-1]
-            if heading.text.strip() and not heading.untitled:
-                return " ".join(heading.text.split())
-    return stem.rsplit("/", 1)[-1]
+    return None
+
+
+def h1_title(block: Block) -> str | None:
+    """The text of ``block`` when it is an H1 with text of its own (:func:`document_title`)."""
+    if block.kind == "heading" and block.heading_level == 1 and block.header_path:
+        heading = block.header_path[-1]
+        if heading.text.strip() and not heading.untitled:
+            return " ".join(heading.text.split())
+    return None
 
 
 @collector_paused
@@ -48,9 +64,17 @@ def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str
     """
     text = normalise_newlines(text)
     if config.syntax == "auto":
-        config = _with_syntax(config, "mdx" if source_path.lower().endswith(".mdx") else "markdown")
+        config = _with_syntax(config, syntax_of(config, source_path))
     blocks, doc = _blocks(text, config)
     return chunk_blocks(text, blocks, doc, config, stem, source_path)
+
+
+def syntax_of(config: ChunkerConfig, source_path: str) -> Syntax:
+    """The syntax a document is read in: ``config.syntax``, or for ``auto`` MDX when the file name
+    ends in ``.mdx``, else Markdown."""
+    if config.syntax != "auto":
+        return config.syntax
+    return "mdx" if source_path.lower().endswith(".mdx") else "markdown"
 
 
 _SYNTAX_MEMO: dict[tuple[int, Syntax], tuple[ChunkerConfig, ChunkerConfig]] = {}
@@ -78,32 +102,49 @@ def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], Parsed
     return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
 
 
+def empty_findings(text: str, chunked: bool, skipped: bool, frontmatter: bool) -> list[Diagnostic]:
+    """The finding on a document without chunks: no text at all, or only frontmatter (``skipped``:
+    the strategy left ranges out)."""
+    if not text or text.isspace():  # not text.strip(), which copies the whole text
+        return [Diagnostic("warning", "empty", "the document has no text: no chunks")]
+    if not chunked and not skipped and frontmatter:
+        # a section or list page of a site (Hugo's _index.md, an index.md of only a title): nothing is wrong
+        return [Diagnostic("info", "empty", "the document has frontmatter only: no chunks")]
+    return []
+
+
 def _untitled(blocks: Sequence[Block]) -> list[Diagnostic]:
     """A warning per heading without text of its own (``##`` alone, only a comment or a tag)."""
-    out: list[Diagnostic] = []
-    for block in blocks:
-        if block.kind == "heading" and block.header_path and block.header_path[-1].untitled:
-            heading = block.header_path[-1]
-            message = f"a heading without text; named {heading.text!r} after its position"
-            out.append(Diagnostic("warning", "empty-heading", message, line=heading.line))
-    return out
+    return [d for d in map(untitled_finding, blocks) if d is not None]
+
+
+def untitled_finding(block: Block) -> Diagnostic | None:
+    """:func:`_untitled` of one block."""
+    if block.kind == "heading" and block.header_path and block.header_path[-1].untitled:
+        heading = block.header_path[-1]
+        message = f"a heading without text; named {heading.text!r} after its position"
+        return Diagnostic("warning", "empty-heading", message, line=heading.line)
+    return None
 
 
 def _unclosed(blocks: Sequence[Block]) -> list[Diagnostic]:
     """A warning per ``:::`` or ``///`` container never closed: it ends before the next heading (or
     at the end of the document), :mod:`chunker.parse.plugins`."""
-    out: list[Diagnostic] = []
-    for block in blocks:
-        frame = block.frame
-        if block.kind == "container" and frame is not None and not frame[1]:
-            opening = frame[0].lstrip(" \t")
-            if opening.startswith((":::", "///")):
-                message = (
-                    f"the container {opening[:60]!r} is never closed (no {opening[:3]!r} line of its own): "
-                    f"it ends at line {block.end_line}, before the next heading or at the end of the document"
-                )
-                out.append(Diagnostic("warning", "container-unclosed", message, line=block.start_line))
-    return out
+    return [d for d in map(unclosed_finding, blocks) if d is not None]
+
+
+def unclosed_finding(block: Block) -> Diagnostic | None:
+    """:func:`_unclosed` of one block."""
+    frame = block.frame
+    if block.kind == "container" and frame is not None and not frame[1]:
+        opening = frame[0].lstrip(" \t")
+        if opening.startswith((":::", "///")):
+            message = (
+                f"the container {opening[:60]!r} is never closed (no {opening[:3]!r} line of its own): "
+                f"it ends at line {block.end_line}, before the next heading or at the end of the document"
+            )
+            return Diagnostic("warning", "container-unclosed", message, line=block.start_line)
+    return None
 
 
 def chunk_blocks(
@@ -137,11 +178,7 @@ def chunk_blocks(
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
     found.extend(_untitled(blocks))
     found.extend(_unclosed(blocks))
-    if not text or text.isspace():  # not text.strip(), which copies the whole text
-        found.append(Diagnostic("warning", "empty", "the document has no text: no chunks"))
-    elif not packed.chunks and not grouping.skipped and doc.frontmatter is not None:
-        # a section or list page of a site (Hugo's _index.md, an index.md of only a title): nothing is wrong
-        found.append(Diagnostic("info", "empty", "the document has frontmatter only: no chunks"))
+    found.extend(empty_findings(text, bool(packed.chunks), bool(grouping.skipped), doc.frontmatter is not None))
     from chunker.assets import with_assets
 
     chunks = with_assets(packed.chunks, text, blocks, source_path)

@@ -28,7 +28,7 @@ from chunker.core import (
 )
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, UsageError
-from chunker.freshness import Previous, changed_others, read_previous, unchanged
+from chunker.freshness import Previous, changed_others, previous_hashes, read_previous, unchanged
 from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
 from chunker.models import Chunk, ChunkingResult, Diagnostic
@@ -51,15 +51,7 @@ def _delta(previous: Previous, new_hashes: set[str], same: bool) -> dict[str, in
     one read for its hash; it is parsed only when it differs."""
     if same:
         return {"added": 0, "removed": 0, "unchanged": len(new_hashes)}
-    old: Any = None
-    if previous.chunks_bytes:
-        import orjson
-
-        try:
-            old = orjson.loads(previous.chunks_bytes)
-        except orjson.JSONDecodeError:
-            old = None
-    old_hashes = {c.get("content_hash") for c in old if isinstance(c, dict)} if isinstance(old, list) else set()
+    old_hashes = previous_hashes(previous)
     return {
         "added": len(new_hashes - old_hashes),
         "removed": len(old_hashes - new_hashes),
@@ -107,6 +99,11 @@ def process_document(
         # the raw bytes dropped before chunking, chunks.json written as it is serialised (never held whole)
         data = decode_source(raw, source.display, cfg.max_file_bytes)
         del raw
+        from chunker.runner_streamed import goes_streamed, write_streamed_document
+
+        if not check and goes_streamed(cfg, source.display):  # chunks never all held (chunker/streamed.py)
+            check_output_parents(out_dir, source.stem)
+            return write_streamed_document(source, data, cfg, notes, state, folder, _stream_writer(durability))
         outcome = chunk_decoded(
             data, doc_id=source.stem, source_path=source.display, config=cfg, notes=notes, build=False
         )

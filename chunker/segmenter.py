@@ -80,19 +80,31 @@ def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: Ch
     return tuple(iter_blocks(doc, pieces, cfg))
 
 
-def iter_blocks(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> Iterator[Block]:
+def iter_blocks(
+    doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig, release: bool = False
+) -> Iterator[Block]:
     """:func:`segment`'s blocks as they are made, a piece of the parse at a time: a caller that
-    drops them as it goes never holds the blocks of the whole document."""
+    drops them as it goes never holds the blocks of the whole document. ``release``: each piece
+    is a list of the caller's to empty once its blocks are made (its tokens, ~60 times the piece's
+    text, are then freed while the blocks are used), and each block is let go as it is handed on."""
     blocks = _Blocks(doc, cfg)
     covered = doc.body_start_line
     for tokens in pieces:
         blocks.nested = getattr(pieces, "nested", False)
         covered = blocks.piece(tokens, covered)
-        yield from blocks.blocks
-        blocks.blocks.clear()
+        if release and isinstance(tokens, list):
+            tokens.clear()
+        yield from _handed_on(blocks.blocks)
     if covered < blocks.nlines:
         blocks.add_raw(covered, blocks.nlines)
-    yield from blocks.blocks
+    yield from _handed_on(blocks.blocks)
+
+
+def _handed_on(made: list[Block]) -> Iterator[Block]:
+    """The blocks of ``made`` in order, each removed from it as it is handed on (``made`` ends empty)."""
+    made.reverse()
+    while made:
+        yield made.pop()
 
 
 _Extent = tuple[int, BlockKind, int, frozenset[str], tuple[int, ...], tuple[str, str] | None]

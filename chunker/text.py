@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
+from collections.abc import Sequence
 
-__all__ = ["SURROGATE", "compute_line_starts", "normalise_newlines", "text_sha256", "unify_line_breaks"]
+__all__ = ["SURROGATE", "compute_line_starts", "line_starts", "normalise_newlines", "text_sha256", "unify_line_breaks"]
 
 SURROGATE = re.compile("[\ud800-\udfff]")
 """A UTF-16 surrogate: not a character. YAML's and JSON's ``"\\ud800"`` escape makes one; no
@@ -33,6 +35,23 @@ def compute_line_starts(text: str) -> list[int]:
     does not open an empty last line."""
     starts = [0]
     starts.extend(map(re.Match.end, _LF.finditer(text)))  # no temporary list of every line
+    if starts[-1] == len(text) and len(starts) > 1:
+        starts.pop()
+    return starts
+
+
+COMPACT_STARTS_FROM = 1 << 18
+"""Texts longer than this keep their line starts in an array (:func:`line_starts`)."""
+
+
+def line_starts(text: str) -> Sequence[int]:
+    """:func:`compute_line_starts`; for a text over :data:`COMPACT_STARTS_FROM` characters an
+    ``array`` of 4 bytes a line, where a list holds a 28-byte int object and an 8-byte pointer
+    (a document of short lines: 4.5 times its size)."""
+    if len(text) <= COMPACT_STARTS_FROM:
+        return compute_line_starts(text)
+    starts = array("I" if len(text) < 1 << 32 else "q", [0])  # 4 bytes a line
+    starts.extend(map(re.Match.end, _LF.finditer(text)))
     if starts[-1] == len(text) and len(starts) > 1:
         starts.pop()
     return starts

@@ -7,9 +7,10 @@ skipped ranges must lie in exactly one chunk.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -19,7 +20,7 @@ from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
 from chunker.outline import LineToken
 from chunker.policy import gated
 from chunker.rendering import check_rendering
-from chunker.sizes import make_counter
+from chunker.sizes import Counter, make_counter
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -111,29 +112,34 @@ def _check_ids(chunks: Sequence[Chunk]) -> Iterator[Diagnostic]:
 
 
 def _check_slices(source: str, chunks: Sequence[Chunk]) -> Iterator[Diagnostic]:
-    """Each chunk is the exact source slice plus its declared added lines, in order, no overlap.
+    """Each chunk is the exact source slice plus its declared added lines, in order, no overlap."""
+    previous_end = -1
+    for chunk in chunks:
+        yield from slice_findings(source, chunk)
+        if chunk.start_offset < previous_end:
+            yield _error("overlap", "chunk overlaps the previous one or is out of order", chunk)
+        previous_end = max(previous_end, chunk.end_offset)
+
+
+def slice_findings(source: str, chunk: Chunk) -> Iterator[Diagnostic]:
+    """The chunk is the exact source slice plus its declared added lines.
 
     ``added_lines`` lists added text in the order it stands in the chunk: the ``before`` texts from
     the start, the ``after`` texts from the end of the slice on (a fence's closing line, then the
     closing line of the container it lies in), so the ``after`` texts come off the end last first."""
-    previous_end = -1
-    for chunk in chunks:
-        core = chunk.content_original
-        before = [a for a in chunk.added_lines if a.position == "before"]
-        after = [a for a in chunk.added_lines if a.position == "after"]
-        for added in [*before, *reversed(after)]:
-            if added.position == "before" and core.startswith(added.text):
-                core = core[len(added.text) :]
-            elif added.position == "after" and core.endswith(added.text):
-                core = core[: len(core) - len(added.text)]
-            else:
-                yield _error("added-lines", "declared added text is not where it is declared", chunk)
-        if core != source[chunk.start_offset : chunk.end_offset]:
-            message = f"content_original is not the source slice [{chunk.start_offset}:{chunk.end_offset}]"
-            yield _error("content-mismatch", message, chunk)
-        if chunk.start_offset < previous_end:
-            yield _error("overlap", "chunk overlaps the previous one or is out of order", chunk)
-        previous_end = max(previous_end, chunk.end_offset)
+    core = chunk.content_original
+    before = [a for a in chunk.added_lines if a.position == "before"]
+    after = [a for a in chunk.added_lines if a.position == "after"]
+    for added in [*before, *reversed(after)]:
+        if added.position == "before" and core.startswith(added.text):
+            core = core[len(added.text) :]
+        elif added.position == "after" and core.endswith(added.text):
+            core = core[: len(core) - len(added.text)]
+        else:
+            yield _error("added-lines", "declared added text is not where it is declared", chunk)
+    if core != source[chunk.start_offset : chunk.end_offset]:
+        message = f"content_original is not the source slice [{chunk.start_offset}:{chunk.end_offset}]"
+        yield _error("content-mismatch", message, chunk)
 
 
 def _check_coverage(source: str, chunks: Sequence[Chunk], skipped: Sequence[SkippedRange]) -> Iterator[Diagnostic]:
@@ -141,9 +147,14 @@ def _check_coverage(source: str, chunks: Sequence[Chunk], skipped: Sequence[Skip
     covered = sorted(
         [*((s.start_offset, s.end_offset) for s in skipped), *((c.start_offset, c.end_offset) for c in chunks)]
     )
+    return coverage_findings(source, covered)
+
+
+def coverage_findings(source: str, covered: Iterable[tuple[int, int]]) -> Iterator[Diagnostic]:
+    """:func:`_check_coverage` of the ranges ``covered`` (chunks and skipped ranges), in sorted order."""
     lost_lines: list[int] = []
     position = 0
-    for start, end in [*covered, (len(source), len(source))]:
+    for start, end in itertools.chain(covered, [(len(source), len(source))]):
         if start > position:
             match = _NON_SPACE.search(source, position, start)
             while match is not None and len(lost_lines) < 50:
@@ -168,37 +179,82 @@ def _check_chunks(blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: Chunker
     kinds = {b.id: b for b in blocks}
     measure = make_counter(cfg)  # recounted here: the validator trusts no size the packer recorded
     for chunk in chunks:
-        if not is_balanced(chunk.content_original) or not _embedding_balanced(chunk):
-            yield gated("broken-fence", "unbalanced code fence in the chunk", chunk.start_line, chunk.chunk_id)
-        size = measure(chunk.content_for_embedding)  # in cfg.size_unit
-        if size > cfg.max_chars and not chunk.is_overflow:
-            yield _error("oversize", f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}", chunk)
-        elif chunk.is_overflow:
-            message = (
-                f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): one block that cannot be split"
-            )
-            yield gated("overflow", message, chunk.start_line, chunk.chunk_id)
-        last_block = kinds.get(chunk.block_ids[-1]) if chunk.block_ids else None
-        if last_block is not None and last_block.kind == "heading" and not chunk.is_continuation:
-            message = f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})"
-            yield gated("orphan-heading", message, chunk.end_line, chunk.chunk_id)
+        yield from chunk_findings(chunk, kinds, measure, cfg)
+
+
+def chunk_findings(
+    chunk: Chunk, blocks: Mapping[str, Block], measure: Counter, cfg: ChunkerConfig
+) -> Iterator[Diagnostic]:
+    """:func:`_check_chunks` of one chunk (``blocks``: the blocks by id, ``measure``: the size counter)."""
+    if not is_balanced(chunk.content_original) or not _embedding_balanced(chunk):
+        yield gated("broken-fence", "unbalanced code fence in the chunk", chunk.start_line, chunk.chunk_id)
+    size = measure(chunk.content_for_embedding)  # in cfg.size_unit
+    if size > cfg.max_chars and not chunk.is_overflow:
+        yield _error("oversize", f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}", chunk)
+    elif chunk.is_overflow:
+        message = (
+            f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): one block that cannot be split"
+        )
+        yield gated("overflow", message, chunk.start_line, chunk.chunk_id)
+    last_block = blocks.get(chunk.block_ids[-1]) if chunk.block_ids else None
+    if last_block is not None and last_block.kind == "heading" and not chunk.is_continuation:
+        message = f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})"
+        yield gated("orphan-heading", message, chunk.end_line, chunk.chunk_id)
 
 
 def _metrics(chunks: Sequence[Chunk], skipped: Sequence[SkippedRange], cfg: ChunkerConfig) -> dict[str, Any]:
-    sizes = [c.chars for c in chunks]
-    total = sum(sizes)
-    units = [c.size for c in chunks]  # budgets count in cfg.size_unit
-    within = sum(1 for s in units if cfg.min_chars <= s <= cfg.max_chars)
-    return {
-        "total_chunks": len(chunks),
-        "total_chars": total,
-        "avg_chars": round(total / len(sizes), 1) if sizes else 0,
-        "min_chars_actual": min(sizes) if sizes else 0,
-        "max_chars_actual": max(sizes) if sizes else 0,
-        "overflow_count": sum(1 for c in chunks if c.is_overflow),
-        "sparse_count": sum(1 for c in chunks if c.is_sparse),
-        "atomic_count": sum(1 for c in chunks if c.content_type == "atomic_block"),
-        "continuation_count": sum(1 for c in chunks if c.is_continuation),
-        "size_compliance": round(100 * within / len(sizes), 2) if sizes else 100.0,
-        "skipped_lines": sum(s.end_line - s.start_line + 1 for s in skipped if s.reason != "frontmatter"),
-    }
+    metrics = Metrics(cfg)
+    for chunk in chunks:
+        metrics.add(chunk)
+    return metrics.result(skipped)
+
+
+class Metrics:
+    """The metrics of report.json, summed chunk by chunk."""
+
+    __slots__ = (
+        "atomic",
+        "cfg",
+        "continuation",
+        "count",
+        "largest",
+        "overflow",
+        "smallest",
+        "sparse",
+        "total",
+        "within",
+    )
+
+    def __init__(self, cfg: ChunkerConfig) -> None:
+        self.cfg = cfg
+        self.count = self.total = self.overflow = self.sparse = self.atomic = self.continuation = self.within = 0
+        self.smallest: int | None = None
+        self.largest = 0
+
+    def add(self, chunk: Chunk) -> None:
+        chars = chunk.chars
+        self.count += 1
+        self.total += chars
+        self.smallest = chars if self.smallest is None else min(self.smallest, chars)
+        self.largest = max(self.largest, chars)
+        self.overflow += chunk.is_overflow
+        self.sparse += chunk.is_sparse
+        self.atomic += chunk.content_type == "atomic_block"
+        self.continuation += chunk.is_continuation
+        self.within += self.cfg.min_chars <= chunk.size <= self.cfg.max_chars  # budgets count in cfg.size_unit
+
+    def result(self, skipped: Sequence[SkippedRange]) -> dict[str, Any]:
+        count = self.count
+        return {
+            "total_chunks": count,
+            "total_chars": self.total,
+            "avg_chars": round(self.total / count, 1) if count else 0,
+            "min_chars_actual": self.smallest or 0,
+            "max_chars_actual": self.largest,
+            "overflow_count": self.overflow,
+            "sparse_count": self.sparse,
+            "atomic_count": self.atomic,
+            "continuation_count": self.continuation,
+            "size_compliance": round(100 * self.within / count, 2) if count else 100.0,
+            "skipped_lines": sum(s.end_line - s.start_line + 1 for s in skipped if s.reason != "frontmatter"),
+        }

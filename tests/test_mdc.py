@@ -80,7 +80,7 @@ def test_a_piecewise_parse_never_cuts_at_a_heading_inside_a_component() -> None:
     inside = "".join(f"# step {i}\n\nline {i}\n\n" for i in range(20))
     text = sections + "::steps\n" + inside + "::\n\n" + sections + "# Last\n"
     doc = read_document(text, CFG)
-    pieces = list(BlockTokens(doc, CFG, piece_chars=40))
+    pieces = list(BlockTokens(doc, CFG, piece_chars=16))
     whole = list(BlockTokens(doc, CFG, piece_chars=None))
     assert len(pieces) > 10 and len(whole) == 1
     assert [t for piece in pieces for t in piece] == whole[0]

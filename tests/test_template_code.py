@@ -103,7 +103,7 @@ def test_a_piecewise_parse_never_cuts_at_a_comment_line_inside_template_code() -
     text = sections + "{% highlight sh %}\n" + code + "{% endhighlight %}\n\n" + sections
     text += "{{< highlight go >}}\n" + code + "{{< /highlight >}}\n\n# Last\n"
     doc = read_document(text, CFG)
-    pieces = list(BlockTokens(doc, CFG, piece_chars=40))
+    pieces = list(BlockTokens(doc, CFG, piece_chars=16))
     whole = list(BlockTokens(doc, CFG, piece_chars=None))
     assert len(pieces) > 10 and len(whole) == 1
     assert [t for piece in pieces for t in piece] == whole[0]

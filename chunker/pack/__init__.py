@@ -33,7 +33,7 @@ from chunker.pack.units import build_units
 from chunker.sizes import make_counter
 from chunker.strategies import Section
 
-__all__ = ["PackResult", "pack"]
+__all__ = ["PackResult", "pack", "pack_section"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +52,12 @@ def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str
     measure = make_counter(cfg)
     parsed: dict[int, Sequence[LineToken]] = {}
     for index, section in enumerate(sections):
-        _pack_section(SectionSpace(source, section, index, cfg, title, measure), drafts, diagnostics, parsed)
+        pack_section(SectionSpace(source, section, index, cfg, title, measure), drafts, diagnostics, parsed)
     number_parts(drafts)
     return PackResult(finish(drafts, cfg, stem, title, measure), tuple(diagnostics), parsed)
 
 
-def _pack_section(
+def pack_section(
     space: SectionSpace, drafts: list[Draft], diagnostics: list[Diagnostic], parsed: dict[int, Sequence[LineToken]]
 ) -> None:
     """The drafts of one section, added to ``drafts``. Its units are freed on return: one per row

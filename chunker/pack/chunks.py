@@ -12,57 +12,74 @@ from chunker.pack.keys import ziffers_and_keys
 from chunker.sizes import Counter
 
 
+def chunk_id(index: int) -> str:
+    """The id of the chunk at ``index`` (0-based) in its document."""
+    return f"chk_{index + 1:06d}"
+
+
 def finish(drafts: list[Draft], cfg: ChunkerConfig, stem: str, title: str, measure: Counter) -> tuple[Chunk, ...]:
     count = len(drafts)
-    ids = [f"chk_{k + 1:06d}" for k in range(count)]
     ziffers, keys = ziffers_and_keys(drafts, stem)
     chunks: list[Chunk] = []
     previous: Draft | None = None
     for k, draft in enumerate(drafts):
-        key = keys[k]
-        section = draft.section
-        prefix = context_prefix(draft.path, section, title, draft.content, cfg)
-        overlap = ""
-        if cfg.overlap_sentences and previous is not None and previous.section_index == draft.section_index:
-            overlap = overlap_text(previous.content, cfg.overlap_sentences)
-        body = draft.content if draft.embed is None else draft.embed
-        embedding = join(prefix, overlap, body)
-        if overlap and measure(embedding) > cfg.max_chars:
-            embedding = join(prefix, "", body)
+        chunks.append(make_chunk(draft, k, k + 1 < count, previous, ziffers[k], keys[k], cfg, title, measure))
         previous = draft
-        size = measure(embedding)
-        over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix
-        atomic = "<atomic>" in draft.kinds
-        chunks.append(
-            Chunk(
-                chunk_id=ids[k],
-                chunk_index=k,
-                content_original=draft.content,
-                content_for_embedding=embedding,
-                content_type="overflow" if over else ("atomic_block" if atomic else "section_fragment"),
-                start_line=draft.start_line,
-                end_line=draft.end_line,
-                start_offset=draft.start,
-                end_offset=draft.end,
-                header_path=draft.path,
-                section=section.title,
-                block_ids=tuple([b.id for b in draft.blocks]),
-                has_code="code" in draft.kinds,
-                has_table="table" in draft.kinds,
-                has_math="math" in draft.kinds,
-                is_overflow=over,
-                is_sparse=size < cfg.min_chars,
-                previous_chunk_id=ids[k - 1] if k else None,
-                next_chunk_id=ids[k + 1] if k + 1 < count else None,
-                ziffer=ziffers[k],
-                page=section.page,
-                chunk_key=key,
-                content_hash=hashlib.sha256(draft.content.encode("utf-8", "surrogatepass")).hexdigest(),
-                is_continuation=draft.continuation,
-                part=draft.part,
-                parts=draft.parts,
-                added_lines=draft.added,
-                size=size,
-            )
-        )
     return tuple(chunks)
+
+
+def make_chunk(
+    draft: Draft,
+    k: int,
+    has_next: bool,
+    previous: Draft | None,
+    ziffer: str | None,
+    key: str,
+    cfg: ChunkerConfig,
+    title: str,
+    measure: Counter,
+) -> Chunk:
+    """The chunk of ``draft``, the ``k``-th (0-based) of its document; ``previous``: the draft before
+    it (its overlap is taken within one section only)."""
+    section = draft.section
+    prefix = context_prefix(draft.path, section, title, draft.content, cfg)
+    overlap = ""
+    if cfg.overlap_sentences and previous is not None and previous.section_index == draft.section_index:
+        overlap = overlap_text(previous.content, cfg.overlap_sentences)
+    body = draft.content if draft.embed is None else draft.embed
+    embedding = join(prefix, overlap, body)
+    if overlap and measure(embedding) > cfg.max_chars:
+        embedding = join(prefix, "", body)
+    size = measure(embedding)
+    over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix
+    atomic = "<atomic>" in draft.kinds
+    return Chunk(
+        chunk_id=chunk_id(k),
+        chunk_index=k,
+        content_original=draft.content,
+        content_for_embedding=embedding,
+        content_type="overflow" if over else ("atomic_block" if atomic else "section_fragment"),
+        start_line=draft.start_line,
+        end_line=draft.end_line,
+        start_offset=draft.start,
+        end_offset=draft.end,
+        header_path=draft.path,
+        section=section.title,
+        block_ids=tuple([b.id for b in draft.blocks]),
+        has_code="code" in draft.kinds,
+        has_table="table" in draft.kinds,
+        has_math="math" in draft.kinds,
+        is_overflow=over,
+        is_sparse=size < cfg.min_chars,
+        previous_chunk_id=chunk_id(k - 1) if k else None,
+        next_chunk_id=chunk_id(k + 1) if has_next else None,
+        ziffer=ziffer,
+        page=section.page,
+        chunk_key=key,
+        content_hash=hashlib.sha256(draft.content.encode("utf-8", "surrogatepass")).hexdigest(),
+        is_continuation=draft.continuation,
+        part=draft.part,
+        parts=draft.parts,
+        added_lines=draft.added,
+        size=size,
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -104,3 +105,102 @@ def ziffers_and_keys(drafts: Sequence[Keyed], stem: str) -> tuple[list[str | Non
         ziffers.append(ziffer)
         bases.append(base_memo[base_key])
     return ziffers, chunk_keys(bases, [d.section_index for d in drafts])
+
+
+class SectionKeys:
+    """:func:`ziffers_and_keys` a section at a time, for a document whose sections come one after
+    the other (each section's drafts together, in document order): what decides a key besides the
+    section's own drafts is how many sections before it yielded the same base, which is counted here."""
+
+    __slots__ = ("document", "repeated", "seen")
+
+    def __init__(self, stem: str) -> None:
+        self.document = stem_slug(stem)
+        self.seen = StringSet()
+        """The bases (without the document's part) of the sections so far."""
+        self.repeated: dict[str, int] = {}
+        """Base -> how many sections so far yielded it, for those that two or more did."""
+
+    def of_section(self, drafts: Sequence[Keyed]) -> tuple[list[str | None], list[str]]:
+        """The Ziffer and the chunk key of every draft of one section, in order."""
+        ziffers: list[str | None] = []
+        bases: list[str] = []
+        ziffer_memo: dict[int, str | None] = {}
+        base_memo: dict[str | None, str] = {}
+        for draft in drafts:
+            path_id = id(draft.path)
+            if path_id not in ziffer_memo:
+                ziffer_memo[path_id] = ziffer_of(draft.path)
+            ziffer = ziffer_memo[path_id]
+            if ziffer not in base_memo:
+                base_memo[ziffer] = key_base(self.document, ziffer, draft.section)
+            ziffers.append(ziffer)
+            bases.append(base_memo[ziffer])
+        own: dict[str, int] = {}
+        for base in bases:
+            own[base] = own.get(base, 0) + 1
+        prefix = len(self.document) + 1
+        occurrence: dict[str, int] = {}
+        for base in own:
+            tail = base[prefix:]  # every base starts with the document's part and a slash
+            n = 1
+            if self.seen.add(tail):
+                n = self.repeated[tail] = self.repeated.get(tail, 1) + 1
+            occurrence[base] = n
+        seen: dict[str, int] = {}
+        keys: list[str] = []
+        for base in bases:
+            n = occurrence[base]
+            seen[base] = seen.get(base, 0) + 1
+            key = base if n == 1 else f"{base}@{n}"
+            keys.append(key if own[base] == 1 else f"{key}~{seen[base]}")
+        return ziffers, keys
+
+
+class StringSet:
+    """A set of strings kept as their UTF-8 bytes one after the other in one buffer, found through
+    an open-addressing table of (offset, length) slots of 8 bytes: about the string's length plus
+    16 bytes each, where a ``set`` of ``str`` takes ~100 (a document of 100,000 sections)."""
+
+    __slots__ = ("count", "data", "slots")
+
+    _LENGTH_BITS = 24
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.slots = array("Q", bytes(8 * 64))
+        """0: empty; else ``offset << 24 | (length + 1)`` of a string's bytes in ``data``."""
+        self.count = 0
+
+    def add(self, text: str) -> bool:
+        """Add ``text``; whether it was in the set already."""
+        raw = text.encode("utf-8", "surrogatepass")
+        slots, data = self.slots, self.data
+        mask = len(slots) - 1
+        index = hash(raw) & mask
+        while slot := slots[index]:
+            start, length = slot >> self._LENGTH_BITS, (slot & ((1 << self._LENGTH_BITS) - 1)) - 1
+            if length == len(raw) and data[start : start + length] == raw:
+                return True
+            index = (index + 1) & mask
+        if len(raw) + 1 >= 1 << self._LENGTH_BITS:
+            raise ValueError("a key base too long to keep")
+        slots[index] = (len(data) << self._LENGTH_BITS) | (len(raw) + 1)
+        data += raw
+        self.count += 1
+        if 2 * self.count > len(slots):
+            self._grow()
+        return False
+
+    def _grow(self) -> None:
+        old = self.slots
+        slots = self.slots = array("Q", bytes(16 * len(old)))
+        mask = len(slots) - 1
+        data = self.data
+        for slot in old:
+            if slot:
+                start, length = slot >> self._LENGTH_BITS, (slot & ((1 << self._LENGTH_BITS) - 1)) - 1
+                index = hash(bytes(data[start : start + length])) & mask
+                while slots[index]:
+                    index = (index + 1) & mask
+                slots[index] = slot

@@ -9,7 +9,7 @@ from typing import Any
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic, SkippedRange
 from chunker.parse.frontmatter import read_frontmatter
-from chunker.text import compute_line_starts
+from chunker.text import line_starts
 
 __all__ = ["ParsedDocument", "read_document"]
 
@@ -37,7 +37,7 @@ class ParsedDocument:
 def read_document(text: str, cfg: ChunkerConfig) -> ParsedDocument:
     """``text`` (line breaks already normalised) with its line starts and frontmatter, Markdown
     or plain text alike."""
-    starts = compute_line_starts(text)
+    starts = line_starts(text)
     fm = read_frontmatter(text, starts, cfg)
     return ParsedDocument(
         text=text,

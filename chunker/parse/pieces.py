@@ -31,6 +31,12 @@ _DETAILS = re.compile("<details", re.IGNORECASE)
 PIECE_CHARS = 1 << 18
 """A body longer than this is parsed in pieces of about this many characters."""
 
+_ATX_LINE = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
+"""A line that may be an ATX heading (whether it is one, the parse says)."""
+
+_GROW_LIMIT = 16
+"""How many times ``piece_chars`` a growing piece may reach (:class:`BlockTokens` ``grow``)."""
+
 
 class BlockTokens:
     """The block tokens of ``doc``'s body, one list per piece; token maps are document lines.
@@ -45,10 +51,16 @@ class BlockTokens:
     nested = True
     """The pieces are markdown-it-py's whole token stream, nested tokens included."""
 
-    def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig, piece_chars: int | None = PIECE_CHARS) -> None:
+    def __init__(
+        self, doc: ParsedDocument, cfg: ChunkerConfig, piece_chars: int | None = PIECE_CHARS, grow: bool = False
+    ) -> None:
         self._doc = doc
         self._cfg = cfg
         self._piece_chars = piece_chars
+        self._grow = grow
+        """A piece with no safe boundary is parsed again twice as long, up to :data:`_GROW_LIMIT`
+        times ``piece_chars`` (a parse of at most twice that is wasted), before the rest of the
+        document is parsed in one piece."""
         self._limit: tuple[int, int] | None = None
         """(1-based line, nesting) where nesting first reached the limit."""
 
@@ -56,12 +68,14 @@ class BlockTokens:
         self._limit = None
         text, starts, cfg = self._doc.text, self._doc.line_starts, self._cfg
         line = self._doc.body_start_line
+        size = self._piece_chars
+        largest = _GROW_LIMIT * self._piece_chars if self._grow and self._piece_chars else 0
         while line < len(starts):
             # The first piece keeps the frontmatter's lines as empty lines, so its maps are document
             # lines already; a later piece starts at its own first line and its maps are shifted.
             lead, offset = (line, 0) if line == self._doc.body_start_line else (0, line)
             start = starts[line]
-            end = len(text) if self._piece_chars is None else _piece_end(text, start, self._piece_chars)
+            end = len(text) if size is None else _piece_end(text, start, size)
             piece = "\n" * lead + text[start:end] if lead or end < len(text) else text[start:]
             tokens, used = tokenize(piece, cfg)
             next_line = len(starts)
@@ -75,6 +89,10 @@ class BlockTokens:
                 ):
                     next_line = offset + boundary[0]
                     del tokens[split:]
+                elif size is not None and size < largest and boundary is None:
+                    del piece, tokens
+                    size *= 2  # the same lines again, and as many more
+                    continue
                 else:
                     piece = "\n" * lead + text[start:]  # the rest of the document in one parse
                     tokens, used = tokenize(piece, cfg)
@@ -89,6 +107,7 @@ class BlockTokens:
             yield tokens
             del tokens
             line = next_line
+            size = self._piece_chars
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -104,10 +123,14 @@ class BlockTokens:
 
 
 def _piece_end(text: str, start: int, size: int) -> int:
-    """Offset just past the line end at or after ``start + size`` (``len(text)`` if none)."""
+    """Offset just past the first line that may be an ATX heading (:data:`_ATX_LINE`) from ``start +
+    size`` on, if one starts before ``start + 2 * size``; else just past the line end at or after
+    ``start + size`` (``len(text)`` if none). A piece that ends with a heading is cut at it: only
+    that line is parsed again with the next piece, not the text since the piece's last heading."""
     if start + size >= len(text):
         return len(text)
-    newline = text.find("\n", start + size)
+    heading = _ATX_LINE.search(text, start + size, start + 2 * size)
+    newline = text.find("\n", heading.start() if heading is not None else start + size)
     return len(text) if newline == -1 else newline + 1
 
 
