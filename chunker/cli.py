@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError, UsageError
-from chunker.errors import shown as quoted
+from chunker.lookup import selected
 
 if TYPE_CHECKING:
     from chunker.settings import Settings
@@ -61,18 +61,6 @@ def load(config: Path | None) -> Settings:
         default = Path("config.yaml")
         return load_settings(default if default.is_file() else None)
     return load_settings(config)
-
-
-def selected(stems: list[str] | None, docs: list[str] | None) -> tuple[str, ...]:
-    """The documents a command is limited to: ``--stem`` names (a file name without extension, never a
-    path) and ``--doc`` ids (a path below sources/ without extension), in the order given."""
-    for stem in stems or ():
-        if "/" in stem:
-            raise UsageError(
-                f"--stem {quoted(stem)}: a stem is a file name, not a path; "
-                f"select the document at that path with --doc {quoted(stem)}"
-            )
-    return (*(stems or ()), *(docs or ()))
 
 
 @app.callback(invoke_without_command=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from chunker.doc_ids import id_segment, validate_stem
 from chunker.errors import UsageError
+from chunker.errors import shown as quoted
 from chunker.selection import Selection
 from chunker.sources import (
     AUTO_DIR,
@@ -102,3 +103,15 @@ def _id_of_display(display: str, sources_dir: Path) -> str:
     except ValueError:
         return ""
     return os.path.splitext(rel)[0].replace(os.sep, "/")
+
+
+def selected(stems: list[str] | None, docs: list[str] | None) -> tuple[str, ...]:
+    """The documents a command is limited to: ``--stem`` names (a file name without extension, never a
+    path) and ``--doc`` ids (a path below sources/ without extension), in the order given."""
+    for stem in stems or ():
+        if "/" in stem:
+            raise UsageError(
+                f"--stem {quoted(stem)}: a stem is a file name, not a path; "
+                f"select the document at that path with --doc {quoted(stem)}"
+            )
+    return (*(stems or ()), *(docs or ()))

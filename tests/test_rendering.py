@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from markdown_it.token import Token
 
 import chunker.rendering as rendering
+import chunker.rendering_rules as rendering_rules
 from chunker.config import ChunkerConfig
 from chunker.models import AddedText, Chunk, ChunkingResult
 from chunker.pack.budget import SectionSpace
@@ -217,10 +218,10 @@ def test_pieces_skipped_as_equivalent_by_construction_would_pass_the_full_check(
     result = _run(text, cfg)
     by_id = {b.id: b for b in result.blocks}
     pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
-    skipped = [c for c in pieces if rendering._by_construction(text, c, [by_id[i] for i in c.block_ids])]
+    skipped = [c for c in pieces if rendering_rules.by_construction(text, c, [by_id[i] for i in c.block_ids])]
     kinds = {by_id[c.block_ids[0]].kind for c in skipped}
     assert {"list", "table", "paragraph"} <= kinds
-    monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
+    monkeypatch.setattr(rendering, "by_construction", lambda *args: False)
     assert not _findings(_run(text, cfg))  # the full check finds nothing in them either
 
 
@@ -234,11 +235,11 @@ def test_pieces_of_indented_code_and_numbered_paragraph_lines_are_equivalent_by_
     result = _run(text, cfg)
     by_id = {b.id: b for b in result.blocks}
     pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
-    skipped = [c for c in pieces if rendering._by_construction(text, c, [by_id[i] for i in c.block_ids])]
+    skipped = [c for c in pieces if rendering_rules.by_construction(text, c, [by_id[i] for i in c.block_ids])]
     assert {"code", "paragraph"} <= {by_id[c.block_ids[0]].kind for c in skipped}
     assert any(c.start_offset > by_id[c.block_ids[0]].start_offset for c in skipped if by_id[c.block_ids[0]].kind == "code")
     assert any(c.content_original[0].isdigit() for c in skipped if by_id[c.block_ids[0]].kind == "paragraph")
-    monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
+    monkeypatch.setattr(rendering, "by_construction", lambda *args: False)
     assert not _findings(_run(text, cfg))
 
 
@@ -249,7 +250,7 @@ _HEADS = st.text(alphabet="0123456789.) \t`~§(-*+#>|[:!<a\n", min_size=1, max_s
 @given(_HEADS, st.sampled_from(["", " text", "\nmore text"]))
 def test_a_line_said_to_open_no_block_parses_as_a_paragraph(head: str, tail: str) -> None:
     text = head + tail
-    if text[:1].isspace() or not rendering._opens_no_block(text):
+    if text[:1].isspace() or not rendering_rules.opens_no_block(text):
         return
     tokens = markdown_parser(ChunkerConfig().max_nesting).parse(text)
     # a paragraph, or a setext heading: a paragraph underlined by a later line of the text ('0\n-')
@@ -261,13 +262,13 @@ def test_a_line_said_to_open_no_block_parses_as_a_paragraph(head: str, tail: str
 def test_a_line_made_another_block_by_the_lines_after_it_is_not_said_to_open_none(text: str) -> None:
     # a definition under it (or after one blank line), a setext underline, a delimiter row
     assert markdown_parser(ChunkerConfig().max_nesting).parse(text)[0].type != "paragraph_open"
-    assert not rendering._opens_no_block(text)
+    assert not rendering_rules.opens_no_block(text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=" \tx-1.`>\n", min_size=1, max_size=10))
 def test_a_line_said_to_be_indented_code_parses_as_code(text: str) -> None:
-    if not rendering._indented_code_line(text, 0):
+    if not rendering_rules._indented_code_line(text, 0):
         return
     tokens = markdown_parser(ChunkerConfig().max_nesting).parse(text)
     assert tokens[0].type == "code_block", text
@@ -287,7 +288,7 @@ def _pieces(result: ChunkingResult, text: str) -> tuple[list[Chunk], list[Chunk]
     """The pieces of a result, and those of them equivalent by construction."""
     by_id = {b.id: b for b in result.blocks}
     pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
-    return pieces, [c for c in pieces if rendering._by_construction(text, c, [by_id[i] for i in c.block_ids])]
+    return pieces, [c for c in pieces if rendering_rules.by_construction(text, c, [by_id[i] for i in c.block_ids])]
 
 
 def test_pieces_of_fenced_code_and_table_ends_are_equivalent_by_construction(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -302,7 +303,7 @@ def test_pieces_of_fenced_code_and_table_ends_are_equivalent_by_construction(mon
     assert len(code_pieces) > 2 and all(c in skipped for c in code_pieces)
     table_ends = [c for c in pieces if by_id[c.block_ids[-1]].kind == "table" and c.end_offset < by_id[c.block_ids[-1]].end_offset]
     assert table_ends and all(c in skipped for c in table_ends)
-    monkeypatch.setattr(rendering, "_by_construction", lambda *args: False)
+    monkeypatch.setattr(rendering, "by_construction", lambda *args: False)
     assert not _findings(_run(text, cfg))  # the full check finds nothing in them either
 
 
@@ -329,7 +330,7 @@ def test_a_piece_of_fenced_code_starting_with_a_fence_run_is_still_checked() -> 
         content_original="```\n" + text[start : block.end_offset],
         added_lines=(AddedText("before", "```\n"),),
     )
-    assert not rendering._by_construction(text, piece, [block])
+    assert not rendering_rules.by_construction(text, piece, [block])
     (finding,) = rendering.check_rendering(text, result.blocks, [piece], ChunkerConfig())
     assert "line 4 renders as paragraph (from line 4) in the chunk but as fence in the source" in finding.message
 
@@ -341,7 +342,7 @@ def test_a_table_piece_ending_between_its_header_and_delimiter_is_still_checked(
     end = text.index("\n")
     piece = replace(result.chunks[0], end_offset=end, end_line=1, content_original=text[:end])
     assert rendering.is_piece(piece, {block.id: block})
-    assert not rendering._by_construction(text, piece, [block])
+    assert not rendering_rules.by_construction(text, piece, [block])
     (finding,) = rendering.check_rendering(text, result.blocks, [piece], ChunkerConfig())
     assert "line 1 renders as paragraph in the chunk but as table > thead > tr in the source" in finding.message
 

@@ -5,7 +5,7 @@ range of budgets and no piece may carry a ``rendering-changed`` finding."""
 # ruff: noqa: E501  (the documents below are real Markdown with long lines)
 from __future__ import annotations
 
-import chunker.rendering as rendering
+import chunker.rendering_rules as rendering_rules
 from chunker.config import ChunkerConfig
 from chunker.models import ChunkingResult
 from chunker.parse.markdown import markdown_parser
@@ -367,5 +367,5 @@ def test_no_piece_starts_on_a_paragraph_line_that_a_definition_marker_follows() 
     for m in BUDGETS:
         for chunk in _run(TERM_SHAPED_LINE, m).chunks:
             assert not line_start <= chunk.start_offset <= line_end, (m, chunk.content_original[:40])
-    assert not rendering._opens_no_block("Zuletzt geändert durch\n:   Art. 1 V")
-    assert rendering._opens_no_block("Zuletzt geändert durch\nArt. 1 V")
+    assert not rendering_rules.opens_no_block("Zuletzt geändert durch\n:   Art. 1 V")
+    assert rendering_rules.opens_no_block("Zuletzt geändert durch\nArt. 1 V")

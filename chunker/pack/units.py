@@ -27,7 +27,7 @@ from chunker.pack.strength import (
     Strength,
     Unit,
 )
-from chunker.rendering import unclosed_comment
+from chunker.rendering_rules import unclosed_comment
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
