@@ -27,7 +27,7 @@ from chunker.core import (
     released_parts,
 )
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
-from chunker.errors import EXIT_OK, EXIT_USAGE, EXIT_VALIDATION, UsageError
+from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_USAGE, EXIT_VALIDATION, UsageError
 from chunker.freshness import Previous, changed_others, previous_hashes, read_previous, unchanged
 from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
@@ -328,27 +328,26 @@ def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:
 
 def _execute(tasks: Sequence[_Task], jobs: int, progress: Any) -> list[DocOutcome]:
     """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
-    documents first)."""
-    outcomes: list[DocOutcome] = []
+    documents first; a document whose worker dies is run again alone, and named if it dies again)."""
     if jobs <= 1:
+        outcomes: list[DocOutcome] = []
         for task in tasks:
             outcomes.append(_run_one(task))
             if progress is not None:
                 progress()
         return outcomes
-    from concurrent.futures import as_completed
-
-    from chunker.workers import worker_pool
+    from chunker.workers import run_in_workers
 
     order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
-    results: dict[int, DocOutcome] = {}
-    with worker_pool(jobs) as pool:
-        futures = {pool.submit(_run_one, tasks[k]): k for k in order}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            if progress is not None:
-                progress()
-    return [results[k] for k in range(len(tasks))]
+    return run_in_workers(_run_one, tasks, order, jobs, _died, progress)
+
+
+def _died(task: _Task, cause: str, killed: bool) -> DocOutcome:
+    """The outcome of a document whose process died twice, alone the second time: exit 3 when it
+    was killed (most likely for memory), 5 for a crash."""
+    source = task[0]
+    message = f"{source.display}: the process chunking it died ({cause}); not chunked in this run"
+    return DocOutcome(source.stem, source.display, "failed", EXIT_SOURCE if killed else EXIT_INTERNAL, message=message)
 
 
 def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:

@@ -6,6 +6,9 @@
   killed with SIGKILL or SIGTERM leaves no worker holding its stdout open (a reader of the
   output would wait for them).
 - Workers ignore Ctrl-C; the parent, interrupted, stops them and reports the interrupt once.
+- A worker that dies (killed by the out-of-memory killer, a crash in native code) breaks its pool
+  and fails every task still in it; each of those runs again in a process of its own
+  (:func:`run_isolated`), so the others complete and the one that dies again is named.
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # imported when a pool starts: a --jobs 1 run needs no multiprocessing (~14 ms)
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.connection import Connection
+
+R = TypeVar("R")
+T = TypeVar("T")
 
 JOBS_PER_CPU = 2
 WATCHDOG_SECONDS = 0.5
@@ -107,3 +114,85 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def _isolated_child(fn: Callable[[Any], Any], arg: Any, conn: Connection, parent: int) -> None:
+    init_worker(parent)
+    conn.send(fn(arg))
+    conn.close()
+
+
+def run_in_workers(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    order: Sequence[int],
+    jobs: int,
+    died: Callable[[T, str, bool], R],
+    progress: Callable[[], object] | None = None,
+) -> list[R]:
+    """``fn`` of every task, in task order, computed by ``jobs`` workers taking the tasks in
+    ``order``; ``progress()`` after each. A dying worker breaks the pool and fails every task still
+    in it: each of those runs again in a process of its own (at most ``jobs`` at once), so the
+    others complete; a task whose process dies again gets ``died(task, cause, killed)`` (``killed``:
+    by SIGKILL, the out-of-memory killer's signal)."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    results: dict[int, R] = {}
+    broken: list[int] = []
+    with worker_pool(jobs) as pool:
+        futures = {pool.submit(fn, tasks[k]): k for k in order}
+        for future in as_completed(futures):
+            try:
+                results[futures[future]] = future.result()
+            except BrokenProcessPool:
+                broken.append(futures[future])
+                continue
+            if progress is not None:
+                progress()
+    if broken:
+        with ThreadPoolExecutor(min(jobs, len(broken))) as threads:
+            retries = {threads.submit(run_isolated, fn, tasks[k]): k for k in sorted(broken)}
+            for retry in as_completed(retries):
+                k = retries[retry]
+                result, exitcode = retry.result()
+                if result is None:  # its process died again
+                    result = died(tasks[k], death_cause(exitcode), exitcode == -signal.SIGKILL)
+                results[k] = result
+                if progress is not None:
+                    progress()
+    return [results[k] for k in range(len(tasks))]
+
+
+def run_isolated(fn: Callable[[T], R], arg: T) -> tuple[R | None, int | None]:
+    """``fn(arg)`` in a process of its own that dies with this one: (its result, None), or (None,
+    the process's exit code) when it died without one (negative: killed by that signal). Used to
+    find which document kills its worker: a broken pool cannot say which of its tasks did."""
+    import multiprocessing
+
+    context = multiprocessing.get_context()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_isolated_child, args=(fn, arg, sender, os.getpid()), daemon=True)
+    process.start()
+    sender.close()
+    try:
+        result: R = receiver.recv()
+    except EOFError:
+        process.join()
+        return None, process.exitcode
+    finally:
+        receiver.close()
+    process.join()
+    return result, None
+
+
+def death_cause(exitcode: int | None) -> str:
+    """What a worker's exit code says of its death, for a message: the signal's name, and the most
+    likely reason of a SIGKILL (the kernel's out-of-memory killer, or a memory limit)."""
+    if exitcode is None or exitcode >= 0:
+        return f"exit code {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    return f"{name}: out of memory?" if -exitcode == signal.SIGKILL else name

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import chunker.runner as runner_module
 from chunker.config import ChunkerConfig
 from chunker.runner import run
 from chunker.settings import Settings
@@ -129,3 +130,40 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
     assert proc.returncode == 130
     assert err.decode().strip() == "Error: interrupted"
     assert not _survivors(workers)
+
+
+_real_run_one = runner_module._run_one
+
+
+def _dying_run_one(task: Any) -> Any:
+    """``_run_one`` whose process dies on d1 (SIGKILL, as the out-of-memory killer sends) and on
+    d2 (SIGABRT, as a crash in native code)."""
+    source = task[0]
+    if source.stem in ("d1", "d2"):
+        os.kill(os.getpid(), signal.SIGKILL if source.stem == "d1" else signal.SIGABRT)
+    return _real_run_one(task)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="signals")
+def test_a_document_that_kills_its_worker_is_named_and_the_others_are_chunked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = sources_with(tmp_path, 6)
+    (sources / "d1.md").write_text("# D1\n\n" + "word " * 2000, encoding="utf-8")  # largest: taken first
+    monkeypatch.setattr(runner_module, "_run_one", _dying_run_one)
+    summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=2)
+    by_stem = {o.stem: o for o in summary.documents}
+    # the tasks the broken pool failed ran again, each alone
+    for stem in ("d0", "d3", "d4", "d5"):
+        assert by_stem[stem].status == "new", by_stem[stem]
+        assert (tmp_path / "chunks" / stem / "chunks.json").is_file()
+    killed, crashed = by_stem["d1"], by_stem["d2"]
+    assert killed.status == crashed.status == "failed"
+    assert killed.message == (
+        f"{sources / 'd1.md'}: the process chunking it died (SIGKILL: out of memory?); not chunked in this run"
+    )
+    assert killed.exit_code == 3
+    assert crashed.message.startswith(f"{sources / 'd2.md'}: the process chunking it died (SIGABRT)")
+    assert crashed.exit_code == 5
+    assert summary.exit_code == 5
+    assert not (tmp_path / "chunks" / "d1").exists()
