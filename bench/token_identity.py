@@ -25,7 +25,7 @@ from chunker.parse.markdown import without_cells  # noqa: E402
 from chunker.parse.plugins import use_block_plugins  # noqa: E402
 
 PIECES = ["[", "]", ":", "\\", "\n", " ", "\t", "a", "b", "#", "-", "*", ">", "`", "|", "1.", "$$", "<div>", "'",
-          '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n"]  # fmt: skip
+          '"', "(", ")", "=", "\n\n", "  ", "---\n", "x: 1\n", "%", "+++", "(a)=", "\xa0", "    "]  # fmt: skip
 
 
 def stock() -> MarkdownIt:

@@ -13,10 +13,10 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 
 from chunker.config import ChunkerConfig
-from chunker.parse import BlockTokens, markdown_parser, read_document, speedups
+from chunker.parse import BlockTokens, block_state, markdown_parser, read_document, speedups
+from chunker.parse.block_state import line_markers
 from chunker.parse.markdown import build_parser, without_cells
 from chunker.parse.plugins import use_block_plugins
-from chunker.parse.speedups import _line_markers
 from chunker.text import compute_line_starts
 from tests.test_spec_sweep import EXAMPLES
 
@@ -38,7 +38,7 @@ def stock() -> MarkdownIt:
 @given(st.text(alphabet="ab \t\n", max_size=60))
 def test_line_markers_are_those_of_markdown_its_state(text: str) -> None:
     state = StateBlock(text, stock(), {}, [])
-    assert _line_markers(text) == (state.bMarks, state.eMarks, state.tShift, state.sCount)
+    assert line_markers(text) == (state.bMarks, state.eMarks, state.tShift, state.sCount)
 
 
 def test_the_fast_state_is_installed() -> None:
@@ -92,11 +92,11 @@ def line_cache_reads(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
             reads += 1
             return super().__getitem__(index)
 
-    markers = speedups._line_markers
+    markers = block_state.line_markers
     with monkeypatch.context() as patch:
-        patch.setattr(speedups, "_line_markers", lambda src: tuple(map(CountingList, markers(src))))
+        patch.setattr(block_state, "line_markers", lambda src: tuple(map(CountingList, markers(src))))
         markdown_parser(64).parse(text)
-    assert reads, "the fast state, which computes the caches with _line_markers, is not installed"
+    assert reads, "the fast state, which computes the caches with line_markers, is not installed"
     return reads
 
 
@@ -139,7 +139,7 @@ def test_the_speed_ups_survive_enable_disable_and_a_plugin_with_a_paragraph_term
 
 
 def test_a_speed_up_that_cannot_be_installed_is_named_in_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(speedups, "_TOKEN_FIELDS", ("type",))
+    monkeypatch.setattr(block_state, "TOKEN_FIELDS", ("type",))
     with pytest.warns(RuntimeWarning, match="speed-ups not installed: fast_block_state"):
         md = build_parser(64)
     assert "fast_block_state" not in speedups.active(md)
@@ -173,3 +173,101 @@ def test_a_table_keeps_its_row_tokens_with_the_stock_maps_but_no_cell_tokens() -
     assert [t.map for t in ours if t.type == "tr_open"] == [t.map for t in theirs if t.type == "tr_open"]
     assert len(theirs) - len(ours) == 6 * 3  # th/td open, inline, close for each of the 6 cells
     assert ours[-3:] == theirs[-3:]  # the paragraph after the table
+
+
+def test_the_spaces_that_myst_targets_strip_are_every_whitespace_character() -> None:
+    import sys
+
+    assert "".join(c for c in map(chr, range(sys.maxunicode + 1)) if c.isspace()) == speedups._SPACES
+
+
+MYST_LINES = [
+    "(a)=",
+    "(a)=  ",
+    "(a)=\t",
+    "(a) =",
+    "()=",
+    "(1) Text",
+    "\xa0(a)=",
+    "\x0c(a)=",
+    "\u3000(a)=",
+    "- (a)=",
+    "1. (a)=",
+    "> (a)=",
+    "    (a)=",
+    "% comment",
+    "%",
+    "+++",
+    "+ + +",
+    "++",
+    "text",
+    "- item",
+]
+
+
+@pytest.mark.parametrize("line", MYST_LINES)
+@pytest.mark.parametrize("context", ["{}\n", "text\n{}\n", "- item\n{}\n", "- item\n\n  {}\n", "> q\n{}\nafter\n"])
+def test_myst_lines_give_stock_tokens_as_blocks_and_as_paragraph_terminators(line: str, context: str) -> None:
+    # The first-character tables hold MyST's rules ('(' or any whitespace for targets, '%', '+'):
+    # a table without, e.g., the no-break space would lose the target of "\xa0(a)=".
+    text = context.format(line)
+    assert markdown_parser(64).parse(text) == without_cells(stock().parse(text)), repr(text)
+
+
+def test_a_target_after_a_no_break_space_or_with_trailing_blanks_is_a_target() -> None:
+    for text in ("\xa0(a)=\n", "(a)=  \n", "text\n(a)=\t\n"):
+        assert [t.type for t in markdown_parser(64).parse(text)][-1] == "myst_target", repr(text)
+
+
+def test_a_line_no_first_character_rule_can_start_asks_none_of_them() -> None:
+    # Lines such as the laws' "(1) ..." and plain text: formerly every rule of the chain was asked.
+    md = build_parser(64)
+    asked: list[str] = []
+    for rule in md.block.ruler.__rules__:
+        if rule.name in ("hr", "admonition", "myst_line_comment", "list", "fence"):
+            md.block.ruler.at(rule.name, counting(rule.fn, rule.name, asked), {"alt": list(rule.alt)})
+    assert speedups.active(md) == speedups.SPEED_UPS
+    md.parse("(1) text\nmore text\n\nplain\n\n(2) x\n" * 20)
+    assert asked == []
+    md.parse("- a\n\n% c\n***\n")
+    assert {"hr", "list", "myst_line_comment"} <= set(asked)  # the counting rules are in place
+
+
+def counting(fn: Any, name: str, asked: list[str]) -> Any:
+    def rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        asked.append(name)
+        return bool(fn(state, start, end, silent))
+
+    return rule
+
+
+GET_LINES_PIECES = ["\n", "\n\n", " ", "  ", "    ", "\t", " \t", "\t ", "- ", "1. ", "2)  ", "*\t", "> ", ">\t", "a",
+                    "text", "```\n", "    code", ": ", "!!! note\n", "[^1]: ", "\xa0"]  # fmt: skip
+
+
+def test_get_lines_cuts_what_markdown_its_own_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every call the block parse makes (lists and quotes shift a line's start, tabs expand), and
+    # random ranges and indentations.
+    calls = 0
+    fast = block_state._get_lines
+
+    def both(state: StateBlock, begin: int, end: int, indent: int, keep: bool) -> str:
+        nonlocal calls
+        calls += 1
+        got = fast(state, begin, end, indent, keep)
+        assert got == StateBlock.getLines(state, begin, end, indent, keep), (state.src, begin, end, indent, keep)
+        return got
+
+    monkeypatch.setattr(block_state, "_get_lines", both)
+    md = build_parser(64)
+    rnd = random.Random(3)
+    for _ in range(1500):
+        md.parse("".join(rnd.choice(GET_LINES_PIECES) for _ in range(rnd.randint(0, 50))))
+    state_class = block_state.fast_state_class(md)
+    assert state_class is not None
+    for _ in range(300):
+        state = state_class("".join(rnd.choice(GET_LINES_PIECES) for _ in range(rnd.randint(1, 50))), md, {}, [])
+        for _ in range(10):
+            begin = rnd.randint(0, state.lineMax)
+            both(state, begin, rnd.randint(begin, state.lineMax), rnd.randint(0, 9), rnd.random() < 0.5)
+    assert calls > 5000

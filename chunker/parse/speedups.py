@@ -1,11 +1,12 @@
 """The block parse made cheaper, its tokens unchanged: seven speed-ups that reach into markdown-it-py.
 
 Each one leans on markdown-it-py internals (``ruler.__cache__``, the rule functions' globals,
-``ParserBlock.parse``, ``Token``'s fields), so :func:`install` checks its preconditions, installs
-what holds and returns the names of what is active; the parser warns about any that is not
-(``markdown.markdown_parser``). The chain speed-ups (paragraph terminators, first-character
-dispatch) are rebuilt whenever the block ruler recompiles its chains, so a later ``enable``,
-``disable`` or ``use`` on the parser keeps them; :func:`active` reports what is in place at any time.
+``ParserBlock.parse``, ``StateBlock`` and ``Token``'s fields: :mod:`chunker.parse.block_state`), so
+:func:`install` checks its preconditions, installs what holds and returns the names of what is
+active; the parser warns about any that is not (``markdown.markdown_parser``). The chain speed-ups
+(paragraph terminators, first-character dispatch) are rebuilt whenever the block ruler recompiles
+its chains, so a later ``enable``, ``disable`` or ``use`` on the parser keeps them; :func:`active`
+reports what is in place at any time.
 
 Tokens are checked against stock markdown-it-py in ``tests/test_parser.py`` and, over the corpus,
 by ``bench/token_identity.py``. The versions they are tested on are pinned in ``pyproject.toml``.
@@ -13,20 +14,18 @@ by ``bench/token_identity.py``. The versions they are tested on are pinned in ``
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import types
 from collections.abc import Callable
-from itertools import accumulate, repeat
-from operator import add, sub
-from typing import Any, Literal
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.parser_block import ParserBlock
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_core.state_core import StateCore
-from markdown_it.token import Token
+
+from chunker.parse import block_state
 
 __all__ = ["SPEED_UPS", "active", "install"]
 
@@ -160,27 +159,14 @@ def _reject_lheadings(ruler: Ruler[BlockRule]) -> None:
 
 # -- paragraph_terminators, first_char_dispatch (rebuilt on every compile of the chains) --------
 
-_TERMINATOR_FIRST_CHARS = frozenset("`~>*-_+#<0123456789:/!?[{")
-"""First characters with which a line can start a block that interrupts a paragraph (fence,
-blockquote, hr, list, html_block, heading, container, admonition, footnote definition); a table
-interrupts it only if the next line starts with '|', '-' or ':' (its delimiter row)."""
-_KNOWN_TERMINATORS = frozenset(
-    {
-        "table",
-        "fence",
-        "blockquote",
-        "hr",
-        "list",
-        "html_block",
-        "heading",
-        "container_block",
-        "container_blocks",
-        "admonition",
-        "footnote_def",
-        "template_code",
-        "mdc_block",
-    }
+_SPACES = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
 )
+"""Every character ``str.strip()`` removes (``str.isspace``): a line's indentation is spaces and tabs
+only, so a line whose first character is another of these (a no-break space, a form feed) starts
+with it, and a rule that strips the line sees what follows."""
 
 _FIRST_CHARS = {
     "math_block": "$",
@@ -199,42 +185,57 @@ _FIRST_CHARS = {
     "mdc_block": ":",
     "footnote_def": "[",
     "attr": "{",
+    "myst_line_comment": "%",
+    "myst_block_break": "+",
+    "myst_target": "(" + _SPACES,
 }
 """The characters a line must start with (after its indentation) for each of these block rules to
-accept it: each rule returns False at once on any other."""
+accept it, asked as a block or as a terminator: each rule returns False at once on any other
+(MyST's target rule strips the line before it looks for its ``(``)."""
+
+_TABLE = "table"
+_DELIMITER_ROW = "|-:"
+"""The table rule accepts a line only if the next line starts with one of these (its delimiter row)."""
+
+
+def _tables(rules: list[tuple[str, Any]]) -> tuple[dict[str, tuple[Any, ...]], ...]:
+    """The rules of a chain to ask about a line, by its first character (key ``""``: any other
+    character), in the chain's order: without and with the table rule (the next line starts a
+    delimiter row). Rules not in :data:`_FIRST_CHARS` are asked about every line."""
+
+    def rules_for(char: str, table: bool) -> tuple[Any, ...]:
+        return tuple(
+            fn
+            for name, fn in rules
+            if (name not in _FIRST_CHARS or (char and char in _FIRST_CHARS[name])) and (table or name != _TABLE)
+        )
+
+    chars = ["", *dict.fromkeys("".join(_FIRST_CHARS.values()))]
+    return {c: rules_for(c, False) for c in chars}, {c: rules_for(c, True) for c in chars}
 
 
 def _fast_paragraph_terminators(ruler: Ruler[BlockRule]) -> None:
     """The paragraph (and setext) rules ask every terminator rule about every line of a paragraph.
-    One combined terminator asks, in markdown-it's order, only the known ones
-    (:data:`_KNOWN_TERMINATORS`) that can accept the line's first character (:data:`_FIRST_CHARS`;
-    the table rule when the next line starts as a delimiter row), and terminators added by plugins
-    about every line. (Terminators are asked in silent mode: a yes or no.)"""
+    One combined terminator asks, in markdown-it's order, only those that can accept the line
+    (:func:`_tables`). (Terminators are asked in silent mode: a yes or no.)"""
     cache = ruler.__cache__
     assert cache is not None
     chain = [r for r in ruler.__rules__ if r.enabled and "paragraph" in r.alt]
     if [r.fn for r in chain] != cache.get("paragraph", []):
         return
-    unknown = tuple(r.fn for r in chain if r.name not in _KNOWN_TERMINATORS)
-
-    def rules_for(char: str) -> tuple[Any, ...]:
-        return tuple(r.fn for r in chain if r.name not in _FIRST_CHARS or char in _FIRST_CHARS[r.name])
-
-    by_char = {c: rules_for(c) for c in _TERMINATOR_FIRST_CHARS}
-    table_or_unknown = rules_for("")  # a line no known rule but the table's can start
+    plain, with_table = _tables([(r.name, r.fn) for r in chain])
+    plain_other, table_other = plain[""], with_table[""]
 
     def terminator(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
-        src = state.src
-        pos = state.bMarks[line] + state.tShift[line]
-        rules = by_char.get(src[pos]) if pos < len(src) else None
-        if rules is None:
-            rules = unknown
-            after = line + 1
-            if after < end_line:
-                pos = state.bMarks[after] + state.tShift[after]
-                if pos < len(src) and src[pos] in "|-:":
-                    rules = table_or_unknown
-        for rule in rules:  # noqa: SIM110 (a loop: any() over a generator costs a frame per paragraph line)
+        src, b_marks, t_shift = state.src, state.bMarks, state.tShift
+        size = len(src)
+        below = line + 1
+        if below < end_line and (pos := b_marks[below] + t_shift[below]) < size and src[pos] in _DELIMITER_ROW:
+            by_char, other = with_table, table_other
+        else:
+            by_char, other = plain, plain_other
+        pos = b_marks[line] + t_shift[line]
+        for rule in by_char.get(src[pos], other) if pos < size else other:
             if rule(state, line, end_line, silent):
                 return True
         return False
@@ -245,23 +246,23 @@ def _fast_paragraph_terminators(ruler: Ruler[BlockRule]) -> None:
 def _dispatch_by_first_character(ruler: Ruler[BlockRule]) -> None:
     """The block parser tries every rule in turn on every block start; most return False on the
     first character. One dispatcher tries, in markdown-it's order, only the rules that can accept
-    the line: those of :data:`_FIRST_CHARS` whose characters include its first one, and every other
-    rule (table, code, lheading, paragraph, plugins' rules) always."""
+    the line (:func:`_tables`)."""
     cache = ruler.__cache__
     assert cache is not None
     enabled = [r for r in ruler.__rules__ if r.enabled]
     if [r.fn for r in enabled] != cache.get("", []):
         return
-    named = [(r.name, r.fn) for r in enabled]
-
-    def rules_for(char: str) -> tuple[Any, ...]:
-        return tuple(fn for name, fn in named if name not in _FIRST_CHARS or char in _FIRST_CHARS[name])
-
-    by_char = {c: rules_for(c) for c in "".join(_FIRST_CHARS.values())}
-    other = rules_for("")
+    plain, with_table = _tables([(r.name, r.fn) for r in enabled])
+    plain_other, table_other = plain[""], with_table[""]
 
     def dispatch(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
-        for rule in by_char.get(state.src[state.bMarks[line] + state.tShift[line]], other):
+        src, b_marks, t_shift = state.src, state.bMarks, state.tShift
+        below = line + 1
+        if below < end_line and (pos := b_marks[below] + t_shift[below]) < len(src) and src[pos] in _DELIMITER_ROW:
+            rules = with_table.get(src[b_marks[line] + t_shift[line]], table_other)
+        else:
+            rules = plain.get(src[b_marks[line] + t_shift[line]], plain_other)
+        for rule in rules:  # noqa: SIM110
             if rule(state, line, end_line, silent):
                 return True
         return False
@@ -283,87 +284,22 @@ class _BlockRuler(Ruler[BlockRule]):
 # -- fast_block_state ---------------------------------------------------------------------------
 
 
-def _line_markers(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
-    """markdown-it's per-line caches (``bMarks``, ``eMarks``, ``tShift``, ``sCount``), computed
-    with one ``split`` and C-level string methods instead of a Python loop over every line and its
-    indentation. Like markdown-it: a last line without ``\\n`` that holds only spaces and tabs gets
-    no marker; the fake entry past the last line is added."""
-    lines = src.split("\n")
-    if lines[-1].strip(" \t") == "":
-        lines.pop()  # the empty text after a final newline, or a last line of only blanks
-    lengths = list(map(len, lines))
-    b_marks = list(accumulate([n + 1 for n in lengths], initial=0))
-    b_marks[-1] = len(src)
-    e_marks = list(map(add, b_marks, lengths))
-    e_marks.append(len(src))
-    t_shift = list(map(sub, lengths, map(len, map(str.lstrip, lines, repeat(" \t")))))
-    s_count = t_shift.copy()
-    if "\t" in src:
-        for i, shift in enumerate(t_shift):
-            if shift and "\t" in lines[i][:shift]:
-                offset = 0
-                for char in lines[i][:shift]:
-                    offset += 4 - offset % 4 if char == "\t" else 1
-                s_count[i] = offset
-    t_shift.append(0)
-    s_count.append(0)
-    return b_marks, e_marks, t_shift, s_count
-
-
-_MARKER_SAMPLE = "a\n  b\n\t c\n \t\td\n\n   \n x \t\n\t\n \t "
-"""Lines that exercise every branch of markdown-it's marker loop (checked against it once)."""
-
-
-_TOKEN_FIELDS = ("type", "tag", "nesting", "attrs", "map", "level", "children", "content", "markup", "info", "meta",
-                 "block", "hidden")  # fmt: skip
-"""markdown-it's ``Token`` fields, which :func:`_fast_block_state` sets by hand."""
-_PARSE_SAMPLE = "# a\n\n- b\n  > c\n\n| x |\n|---|\n| y |\n\n```py\nz\n```\n\n    code\n\ntext\n===\n"
-
-
 def _fast_block_state(md: MarkdownIt) -> None:
-    """The block parser's state computes its line caches with :func:`_line_markers`, and creates
-    tokens by setting their fields directly: ``Token(...)`` through its dataclass ``__init__`` and
-    ``__post_init__`` plus ``push``'s own updates cost twice as much, and the block parse creates
-    half a million tokens over the corpus. Installed only when ``Token`` has exactly the known
-    fields, markdown-it's own state gives the same caches on samples, and its parse the same tokens
-    (other attributes of the state are set by its own ``__init__``)."""
-    if tuple(f.name for f in dataclasses.fields(Token)) != _TOKEN_FIELDS:
+    """The block parser's state is :func:`chunker.parse.block_state.fast_state_class`'s: installed
+    when that class can be made and markdown-it's parse with it gives the same tokens on a sample."""
+    state_class = block_state.fast_state_class(md)
+    if state_class is None:
         return
-    new_token = Token.__new__
-
-    class FastStateBlock(StateBlock):
-        def __init__(self, src: str, md: MarkdownIt, env: Any, tokens: list[Token]) -> None:
-            super().__init__("", md, env, tokens)
-            self.src = src
-            self.bMarks, self.eMarks, self.tShift, self.sCount = _line_markers(src)
-            self.bsCount = [0] * len(self.bMarks)
-            self.lineMax = len(self.bMarks) - 1
-
-        def push(self, ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
-            token = new_token(Token)
-            token.type, token.tag, token.nesting = ttype, tag, nesting
-            token.attrs, token.map, token.children = {}, None, None
-            token.content = token.markup = token.info = ""
-            token.meta, token.block, token.hidden = {}, True, False
-            if nesting < 0:
-                self.level -= 1  # closing tag
-            token.level = self.level
-            if nesting > 0:
-                self.level += 1  # opening tag
-            self.tokens.append(token)
-            return token
-
-    for sample in (_MARKER_SAMPLE, _MARKER_SAMPLE + "\n", "", "\n", " ", "x"):
-        stock, fast = StateBlock(sample, md, {}, []), FastStateBlock(sample, md, {}, [])
-        if vars(stock) != vars(fast):
-            return
     parse = ParserBlock.parse
     block_parse = types.FunctionType(
-        parse.__code__, {**parse.__globals__, "StateBlock": FastStateBlock}, parse.__name__, parse.__defaults__
+        parse.__code__, {**parse.__globals__, "StateBlock": state_class}, parse.__name__, parse.__defaults__
     )
     if block_parse(md.block, _PARSE_SAMPLE, md, {}, []) != parse(md.block, _PARSE_SAMPLE, md, {}, []):
         return
     md.block.parse = types.MethodType(_mark(block_parse, "fast_block_state"), md.block)  # type: ignore[method-assign]
+
+
+_PARSE_SAMPLE = "# a\n\n- b\n  > c\n\n| x |\n|---|\n| y |\n\n```py\nz\n```\n\n    code\n\ntext\n===\n"
 
 
 # -- normalize_skip -------------------------------------------------------------------------------
