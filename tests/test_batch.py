@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -20,6 +22,7 @@ from chunker.batch import run_batch
 from chunker.batch.listing import Listed
 from chunker.batch.plan import plan
 from chunker.batch.run import BatchOptions
+from chunker.batch.work import run_group
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
 from chunker.settings import Settings
@@ -251,3 +254,32 @@ def test_overrides_that_differ_only_in_policy_judge_each_document_by_its_own(tmp
     rows = manifest(out)
     assert rows["strict"]["exit_code"] == 1
     assert rows["lenient"]["exit_code"] == 0
+
+
+def _dying_run_group(group: Any) -> Any:
+    """``run_group`` whose process dies (SIGKILL, as the out-of-memory killer sends) on a group
+    holding doc-05."""
+    if any(t.item.doc_id == "doc-05" for t in group.tasks):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return run_group(group)
+
+
+def test_a_document_that_kills_its_worker_fails_alone_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import chunker.batch.engines as engines
+
+    src = tmp_path / "src"
+    make_corpus(src, 12, bad=False)
+    monkeypatch.setattr(engines, "run_group", _dying_run_group)
+    summary = run_batch(Settings(ChunkerConfig()), BatchOptions(str(src), str(tmp_path / "out"), jobs=2, group_docs=4))
+    by_id = {d.stem: d for d in summary.documents}
+    assert {k: d.status for k, d in by_id.items() if k != "doc-05"} == {
+        f"doc-{k:02d}": "new" for k in range(12) if k != 5
+    }
+    assert by_id["doc-05"].status == "failed"
+    assert by_id["doc-05"].exit_code == 3
+    assert "doc-05.md: the process chunking it died (SIGKILL: out of memory?)" in by_id["doc-05"].message
+    assert summary.exit_code == 3
+    # the group-mates of doc-05 were chunked alone: their chunks are there
+    assert set(batch_chunks(tmp_path / "out")) == {f"doc-{k:02d}" for k in range(12) if k != 5}

@@ -28,13 +28,49 @@ def run_local(groups: Sequence[Group], jobs: int) -> Iterator[list[dict[str, Any
             yield run_group(group)
         return
     from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     from chunker.workers import worker_pool  # workers die with this process and ignore Ctrl-C
 
+    broken: list[Group] = []  # groups of a pool a dying worker broke
     with worker_pool(jobs) as pool:
-        futures = [pool.submit(run_group, group) for group in groups]
+        futures = {pool.submit(run_group, group): group for group in groups}
         for future in as_completed(futures):
-            yield future.result()
+            try:
+                rows = future.result()
+            except BrokenProcessPool:
+                broken.append(futures[future])
+                continue
+            yield rows
+    for group in broken:
+        yield from _alone(group)
+
+
+def _alone(group: Group) -> Iterator[list[dict[str, Any]]]:
+    """Rows of a group whose pool broke: the group again in a process of its own; if that dies too,
+    each of its documents alone, and a document whose process dies once more gets a failed row
+    naming it (exit 3 when killed, most likely for memory; 5 for a crash)."""
+    import signal
+    from dataclasses import replace
+
+    from chunker.batch.work import failed_row
+    from chunker.errors import EXIT_INTERNAL, EXIT_SOURCE
+    from chunker.workers import death_cause, run_isolated
+
+    rows, exitcode = run_isolated(run_group, group)
+    if rows is not None:
+        yield rows
+        return
+    for task in group.tasks:
+        single = replace(group, tasks=(task,))
+        rows, exitcode = run_isolated(run_group, single) if len(group.tasks) > 1 else (None, exitcode)
+        if rows is None:
+            code = EXIT_SOURCE if exitcode == -signal.SIGKILL else EXIT_INTERNAL
+            message = (
+                f"{task.item.display}: the process chunking it died ({death_cause(exitcode)}); not chunked in this run"
+            )
+            rows = [failed_row(task, code, message)]
+        yield rows
 
 
 def _ray_map(row: dict[str, Any]) -> dict[str, Any]:

@@ -70,6 +70,11 @@ def _failed(task: Task, code: int, message: str) -> DocumentOutcome:
     return DocumentOutcome(task.item.doc_id, task.item.display, "failed", code, "", task.fingerprint, message=message)
 
 
+def failed_row(task: Task, code: int, message: str) -> dict[str, Any]:
+    """The manifest row of a document that failed with ``code`` and ``message``."""
+    return _row(task, "", _failed(task, code, message))
+
+
 def _row(task: Task, sha: str, outcome: DocumentOutcome) -> dict[str, Any]:
     import orjson
 
