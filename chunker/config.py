@@ -47,6 +47,10 @@ class ChunkerConfig:
     faq_level: int = 3
     skip_headings: tuple[str, ...] = DEFAULT_SKIP_HEADINGS
     excluded_section_headings: tuple[str, ...] = ()
+    skip_comments: bool = False
+    """Leave out blocks that are only HTML comments or ``[//]: # (...)`` lines (:mod:`chunker.notes`)."""
+    excluded_block_prefixes: tuple[str, ...] = ()
+    """Leave out paragraphs and quotes whose text starts with one of these (editor notes)."""
     skip_pre_heading: bool = False
     merge_short: bool = True
     overlap_sentences: int = 0

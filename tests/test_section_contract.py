@@ -349,3 +349,12 @@ def test_a_chunk_that_starts_with_filler_before_its_heading_carries_that_heading
     assert [h.text for h in first.header_path] == path
     assert first.section_path == " > ".join(path)
     assert first.content_for_embedding.startswith(" > ".join(path) + "\n\n")
+
+
+def test_the_chunks_after_a_skipped_subtree_name_their_section_in_the_context_line() -> None:
+    # the section goes on after the left-out H3: its chunks still carry the H2 they belong to
+    text = "# Цены\n\n## Стоимость\n\nПриём 2 500 ₽.\n\n### Indice\n\n1. a\n\n### Возврат\n\nВернём за 10 дней.\n"
+    result = chunk_markdown(text, ChunkerConfig(), "c", "c.md")
+    last = result.chunks[-1]
+    assert last.section == "Стоимость" and last.content_original.startswith("### Возврат")
+    assert last.content_for_embedding.startswith("Цены > Стоимость\n\n### Возврат")

@@ -82,7 +82,12 @@ def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[s
         # a heading of the section's level or deeper from before the section is not its context
         # (a question in bold after a question heading, in strategy faq)
         first_line = section.blocks[0].start_line
-        path = [h for h in path if h.level < section.level or h.line >= first_line]
+        # (the section's own heading is: a section that goes on after a left-out range starts below it)
+        path = [
+            h
+            for h in path
+            if h.level < section.level or h.line >= first_line or (h.level == section.level and h.text == section.title)
+        ]
     tail = path[-depth:]
     if depth == 1 or len(path) <= depth or not section.level:
         return [h.text for h in tail]

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block, SkippedRange
+from chunker.notes import note_reason
 from chunker.parse import ParsedDocument
 from chunker.strategies.section_level import choose_section_level
 from chunker.strategies.sections import Grouping, Section, carry_filler, carry_headings, skip_range
@@ -86,12 +87,29 @@ def heading_sections(
             current[:] = [*carried, block]
             current_title = _heading_text(block)
             current_level = block.heading_level
+        elif (note := note_reason(block, cfg)) is not None:
+            yield from _left_out(block, note, current, close, skipped)
         else:
             current.append(block)
     if subtree:
         skipped.append(skip_range(subtree, subtree_reason))
     if (section := close()) is not None:
         yield section
+
+
+def _left_out(
+    block: Block, note: str, current: list[Block], close: Callable[[], Section | None], skipped: list[SkippedRange]
+) -> Iterator[Section]:
+    """Leave out the editor note ``block``. A chunk is one slice of the source: the section goes on
+    after the note as a new one, whose chunks name its heading in their context line; headings right
+    above the note are left out with it rather than make a chunk of a heading alone."""
+    if current and all(b.kind == "heading" for b in current):
+        skipped.append(skip_range([*current, block], f"{note}, with the heading above it"))
+        current.clear()
+        return
+    if (section := close()) is not None:
+        yield section
+    skipped.append(skip_range([block], note))
 
 
 def _carried(current: list[Block], current_level: int, opening_level: int, cfg: ChunkerConfig) -> bool:

@@ -1,0 +1,41 @@
+"""Editor notes: blocks that are left out of the chunks like frontmatter (``skip_comments``,
+``excluded_block_prefixes``).
+
+A note is a whole top-level block, so leaving it out keeps every chunk one slice of the source: a
+chunk ends before it and the next one starts after it, and the block is a skipped range in
+``report.json`` (the lossless check still balances). Comments written inside a paragraph or a list
+stay in their chunk.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block
+
+_HTML_COMMENTS = re.compile(r"[ \t]*<!--.*?-->(?:\s*<!--.*?-->)*\s*", re.DOTALL)
+"""An HTML block of comments only (``<!-- TODO -->``, several lines, several comments)."""
+_LINK_COMMENTS = re.compile(
+    r"(?:[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*(?:\n|$))+\s*"
+)
+"""Link reference definitions to ``#`` or ``<>`` only: the comment idiom of Markdown
+(``[//]: # (text)``, ``[//]: # "text"``, ``[comment]: <> (text)``), which renders as nothing."""
+_LEAD = re.compile(r"[\s>*_~`]*")
+"""Markers before a block's first word: quote markers, emphasis (``> **Note:**``)."""
+
+
+def note_reason(block: Block, cfg: ChunkerConfig) -> str | None:
+    """Why ``block`` is left out as an editor note, or None when it is content."""
+    if cfg.skip_comments and block.kind in ("html", "raw"):
+        pattern = _HTML_COMMENTS if block.kind == "html" else _LINK_COMMENTS
+        if pattern.fullmatch(block.source, block.start_offset, block.end_offset):
+            return "comment (skip_comments)"
+    if cfg.excluded_block_prefixes and block.kind in ("paragraph", "blockquote", "html", "container"):
+        head = block.source[block.start_offset : min(block.end_offset, block.start_offset + 400)]
+        head = _LEAD.sub("", head, count=1).casefold()
+        for prefix in cfg.excluded_block_prefixes:
+            wanted = _LEAD.sub("", prefix, count=1).casefold()
+            if wanted and head.startswith(wanted):
+                return f"block starting with {prefix!r} (excluded_block_prefixes)"
+    return None

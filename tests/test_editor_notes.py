@@ -1,0 +1,125 @@
+"""Editor notes left out of the chunks: ``skip_comments`` and ``excluded_block_prefixes``."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.models import ChunkingResult
+from chunker.pipeline import chunk_markdown
+from chunker.streamed import StreamedChunks
+
+PAGE = """---
+title: Цены
+---
+
+# Цены
+
+<!-- Примечание редактора: проверить цены до 1 июня -->
+
+Клиника публикует цены.
+
+## Стоимость приёма
+
+> **Примечание редактора:** согласовано с главврачом.
+
+| Услуга | Цена, ₽ |
+|---|---:|
+| Приём | 2 500 |
+
+Скидка 10 % пенсионерам.
+
+[//]: # (TODO: цены на выходные)
+
+### Оплата
+
+Картой или наличными.
+
+<!-- TODO: рассрочка -->
+
+<!--
+Многострочная заметка:
+уточнить у врача.
+-->
+
+### Возврат
+
+Деньги вернём за 10 дней.
+
+[comment]: <> (ещё заметка)
+[//]: # "и ещё"
+
+## Контакты
+
+Телефон <!-- внутри абзаца --> 8 800.
+
+[сайт]: https://example.org
+"""
+NOTES = ("Примечание редактора", "TODO", "Многострочная", "ещё заметка", "и ещё")
+CONFIG = ChunkerConfig(skip_comments=True, excluded_block_prefixes=("Примечание редактора:",))
+
+
+def chunked(config: ChunkerConfig = CONFIG) -> ChunkingResult:
+    return chunk_markdown(PAGE, config, "ceny", "ceny.md")
+
+
+def test_by_default_comments_and_notes_stay_in_their_chunks() -> None:
+    text = "\n".join(c.content_original for c in chunked(ChunkerConfig()).chunks)
+    assert all(note in text for note in NOTES)
+
+
+def test_notes_reach_no_chunk_and_are_reported_as_skipped_ranges() -> None:
+    result = chunked()
+    for chunk in result.chunks:
+        for note in NOTES:
+            assert note not in chunk.content_original and note not in chunk.content_for_embedding
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    reasons = [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped]
+    assert reasons == [
+        (1, 3, "frontmatter"),
+        (5, 7, "comment (skip_comments), with the heading above it"),
+        (
+            11,
+            13,
+            "block starting with 'Примечание редактора:' (excluded_block_prefixes), with the heading above it",
+        ),
+        (21, 21, "comment (skip_comments)"),
+        (27, 27, "comment (skip_comments)"),
+        (29, 32, "comment (skip_comments)"),
+        (38, 39, "comment (skip_comments)"),
+    ]
+
+
+def test_every_piece_keeps_its_section_and_names_it() -> None:
+    result = chunked()
+    by_text = {c.content_original.split("\n")[0]: c for c in result.chunks}
+    price = "Стоимость приёма"
+    assert [c.section for c in result.chunks] == ["Цены", price, price, price, "Контакты"]
+    for first_line in ("| Услуга | Цена, ₽ |", "### Оплата", "### Возврат"):
+        chunk = by_text[first_line]
+        assert chunk.content_for_embedding.startswith("Цены > Стоимость приёма\n\n"), chunk.content_for_embedding
+    # text, a comment inside a paragraph and real link definitions stay
+    contacts = by_text["## Контакты"].content_original
+    assert "<!-- внутри абзаца -->" in contacts and "[сайт]: https://example.org" in contacts
+
+
+def test_the_streamed_path_leaves_out_the_same_notes() -> None:
+    streamed = StreamedChunks(PAGE, CONFIG, "ceny", "ceny.md")
+    chunks = list(streamed)
+    whole = chunked()
+    assert [c.to_dict() for c in chunks] == [c.to_dict() for c in whole.chunks]
+    assert streamed.result().diagnostics.skipped == whole.diagnostics.skipped
+
+
+@pytest.mark.parametrize(
+    "note",
+    ["<div>kept <!-- x --></div>", "[//]: # (x)\n[site]: https://example.org", "Text with <!-- x --> inside."],
+)
+def test_a_block_with_more_than_notes_is_kept_whole(note: str) -> None:
+    result = chunk_markdown(f"## A\n\nBody.\n\n{note}\n", CONFIG, "a", "a.md")
+    assert note in result.chunks[-1].content_original and not result.diagnostics.skipped
+
+
+def test_the_options_change_the_fingerprint() -> None:
+    assert CONFIG.fingerprint() != ChunkerConfig().fingerprint()
+    assert ChunkerConfig.from_mapping({"skip_comments": True, "excluded_block_prefixes": ["TODO"]}).skip_comments
