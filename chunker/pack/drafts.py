@@ -165,9 +165,9 @@ def number_parts(drafts: list[Draft]) -> None:
         first, last = draft.blocks[0], draft.blocks[-1]
         if draft.start <= first.start_offset and draft.end >= last.end_offset:
             continue  # whole blocks only (the common case): holds no piece
-        held = [b for b in (first, last) if draft.start > b.start_offset or draft.end < b.end_offset]
-        for block in dict.fromkeys(held):
-            groups.setdefault(id(block), []).append(draft)
+        for block in (first,) if first is last else (first, last):  # by identity: a Block hashes its joints
+            if draft.start > block.start_offset or draft.end < block.end_offset:
+                groups.setdefault(id(block), []).append(draft)
     for block_id, members in groups.items():
         for k, draft in enumerate(members, start=1):
             if draft.split_block is not None and id(draft.split_block) == block_id:

@@ -77,6 +77,10 @@ class Structure:
                     self.widened[index] = (len(lead), len(wide) - len(lead))
                     self.lines[index] = wide + body
         self.opens: list[LineToken] = [t for t in tokens if t.type in _CONTAINERS and t.map is not None]
+        self.parents = _parents([_lines(t) for t in self.opens])
+        """The innermost container around each of ``opens`` (-1 at the top), when their line ranges
+        nest (they do in a parse); None otherwise (:meth:`chain` then tests every container)."""
+        self.open_starts = [_lines(t)[0] for t in self.opens]
         self.fences: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "fence" and t.map is not None]
         self.code: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "code_block" and t.map is not None]
         self.paragraphs = [_lines(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
@@ -143,8 +147,21 @@ class Structure:
         return self.firsts[k]
 
     def chain(self, line: int) -> list[int]:
-        """Indices in ``opens`` of the containers ``line`` lies in, outermost first."""
-        return [k for k, t in enumerate(self.opens) if self.firsts[k] <= line < _lines(t)[1]]
+        """Indices in ``opens`` of the containers ``line`` lies in, outermost first: from the last
+        container opened by ``line``, up through the containers around it (not a test of every
+        container: a piece of each of a long list's items made that quadratic)."""
+        if self.parents is None:
+            return [k for k, t in enumerate(self.opens) if self.firsts[k] <= line < _lines(t)[1]]
+        k = bisect_right(self.open_starts, line) - 1
+        while k >= 0 and _lines(self.opens[k])[1] <= line:
+            k = self.parents[k]  # ended before ``line``: so did every container it holds
+        out = []
+        while k >= 0:
+            if self.firsts[k] <= line:
+                out.append(k)
+            k = self.parents[k]
+        out.reverse()
+        return out
 
     def walk(self, line: int, chain: list[int]) -> int | None:
         """Column where the innermost of ``chain`` has its content on ``line``; records the content
@@ -194,7 +211,8 @@ class Structure:
     def reopened(self, frame: str, offset: int) -> str | None:
         """The text a piece starting at ``offset`` (in the block's text) adds before itself."""
         line, column = self.position(offset)
-        fence = next((a for a, b in self.fences if a < line < b or (a == line and self._past_marker(a, column))), None)
+        a, b = _around(self.fences, line)
+        fence = a if a < line < b or (a == line and self._past_marker(a, column)) else None
         anchor = line if fence is None else fence
         if anchor == 0:
             frame = ""  # the piece starts on the frame's own line (a footnote's label): its prefix re-opens it
@@ -255,13 +273,15 @@ class Structure:
         if content is None and pending is not None:
             return pending[0]  # a lazy line: paragraph text right after the definition's marker
         if content is None:  # a lazy continuation line: the prefix of its paragraph's first line
-            start = next((a for a, b in self.paragraphs if a < line < b), None)
+            a, b = _around(self.paragraphs, line)
+            start = a if a < line < b else None
             prefix = self.lines[start][: self.walk(start, chain) or 0] if start is not None else ""
             if prefix and start == 0 and self.footnote:
                 prefix = self._unlabelled(prefix)
             return "".join(c if c in "> " else " " for c in prefix) or None
         whole = column <= content or not text[content:column].strip()
-        code = any(a <= line < b for a, b in self.code)
+        a, b = _around(self.code, line)
+        code = a <= line < b
         if code and not whole:  # inside a line of indented code: its indentation keeps it code
             indent = content + len(text[content:]) - len(text[content:].lstrip(" \t"))
             return _after(pending, text[:indent])
@@ -347,6 +367,31 @@ def _after(pending: tuple[str, int] | None, text: str) -> str:
         return text
     marker, column = pending
     return marker + text[column:]
+
+
+def _parents(ranges: list[tuple[int, int]]) -> list[int] | None:
+    """The innermost earlier range holding each of ``ranges`` (in document order), -1 for none;
+    None when they do not nest (a range starting before the one before it, or reaching past a
+    range around it)."""
+    parents: list[int] = []
+    stack: list[int] = []
+    for k, (start, end) in enumerate(ranges):
+        if k and start < ranges[k - 1][0]:
+            return None
+        while stack and ranges[stack[-1]][1] <= start:
+            stack.pop()
+        if stack and end > ranges[stack[-1]][1]:
+            return None
+        parents.append(stack[-1] if stack else -1)
+        stack.append(k)
+    return parents
+
+
+def _around(ranges: list[tuple[int, int]], line: int) -> tuple[int, int]:
+    """Of leaf ranges in document order (they do not overlap), the last one starting at or before
+    ``line``; (-1, -1) when there is none."""
+    k = bisect_right(ranges, (line, float("inf"))) - 1
+    return ranges[k] if k >= 0 else (-1, -1)
 
 
 def _colons(line: str) -> bool:
