@@ -163,6 +163,28 @@ def test_a_repeated_heading_gets_an_occurrence_marker_only_after_the_first() -> 
     assert keys == ["d/beispiel", "d/x", "d/beispiel@2~1", "d/beispiel@2~2"]
 
 
+class _CountedSection(int):
+    """A section index that counts the comparisons made with it."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        _CountedSection.compared += 1
+        return int(self) == other
+
+    __hash__ = int.__hash__
+
+
+def test_many_sections_of_one_heading_are_numbered_without_comparing_each_to_every_other() -> None:
+    # thousands of '## Anmerkung' sections: each was looked up in the list of those before it
+    sections = [_CountedSection(k // 2) for k in range(2000)]  # two chunks per section
+    _CountedSection.compared = 0
+    keys = chunk_keys(["d/anmerkung"] * len(sections), sections)
+    assert keys[:4] == ["d/anmerkung~1", "d/anmerkung~2", "d/anmerkung@2~1", "d/anmerkung@2~2"]
+    assert keys[-1] == "d/anmerkung@1000~2" and len(set(keys)) == len(keys)
+    assert _CountedSection.compared <= 8 * len(sections)  # dict lookups; the list scan: 4,012,000
+
+
 def test_chunk_keys_stay_stable_when_an_unrelated_section_changes() -> None:
     text = law("bausparkv_2015")
     cfg = ChunkerConfig(section_level="auto")

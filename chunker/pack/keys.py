@@ -56,17 +56,17 @@ def chunk_keys(bases: Sequence[str], sections: Sequence[int]) -> list[str]:
     ``~k`` for the k-th chunk of a section with several chunks of that base. Only a section's own
     chunks and same-named sections before it decide its keys, so editing an unrelated section
     leaves them alone. ``@`` and ``~`` never occur in a slug, so keys are unique."""
-    occurrence: dict[str, list[int]] = {}
+    occurrence: dict[str, dict[int, int]] = {}  # base -> section -> n (a dict: thousands of '## Note' sections)
     per_section: dict[tuple[str, int], int] = {}
     for base, section in zip(bases, sections, strict=True):
-        owners = occurrence.setdefault(base, [])
+        owners = occurrence.setdefault(base, {})
         if section not in owners:
-            owners.append(section)
+            owners[section] = len(owners) + 1
         per_section[(base, section)] = per_section.get((base, section), 0) + 1
     seen: dict[tuple[str, int], int] = {}
     keys: list[str] = []
     for base, section in zip(bases, sections, strict=True):
-        n = occurrence[base].index(section) + 1
+        n = occurrence[base][section]
         seen[(base, section)] = seen.get((base, section), 0) + 1
         key = base if n == 1 else f"{base}@{n}"
         keys.append(key if per_section[(base, section)] == 1 else f"{key}~{seen[(base, section)]}")
