@@ -142,7 +142,7 @@ def chunk_decoded(
         fingerprint = fingerprint_of(config)
         if config.strategy == "off":
             return DocumentOutcome(doc_id, source_path, "off", EXIT_OK, data.sha256, fingerprint)
-        result = _chunk(data.text, config, doc_id, source_path)
+        result = _chunk(data.text, config, doc_id, source_path, data.text_sha256)
         extra = [*data.diagnostics, *notes]
         if extra:
             result = with_diagnostics(result, extra)
@@ -154,7 +154,9 @@ def chunk_decoded(
         return DocumentOutcome(doc_id, source_path, "failed", code, data.sha256, fingerprint, message=message)
 
 
-def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> ChunkingResult:
+def _chunk(
+    text: str, config: ChunkerConfig, doc_id: str, source_path: str, text_sha256: str | None = None
+) -> ChunkingResult:
     # imported here: a driver that only checks freshness needs no parser
     if source_path.lower().endswith(".txt"):
         from chunker.plaintext import chunk_text
@@ -162,7 +164,8 @@ def _chunk(text: str, config: ChunkerConfig, doc_id: str, source_path: str) -> C
         return _within_limit(chunk_text(text, config, doc_id, source_path), config, source_path)
     from chunker.pipeline import chunk_markdown
 
-    return _within_limit(chunk_markdown(text, config, doc_id, source_path), config, source_path)
+    result = chunk_markdown(text, config, doc_id, source_path, text_sha256=text_sha256)
+    return _within_limit(result, config, source_path)
 
 
 def _within_limit(result: ChunkingResult, config: ChunkerConfig, source_path: str) -> ChunkingResult:

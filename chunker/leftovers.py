@@ -1,6 +1,6 @@
 """What a killed run can leave in the output folder, and which folders are provably ours.
 
-- Temporary files (``.chunks.json.<random>.tmp``): the writer stages every artifact in one and
+- Temporary files (``.chunks.json.<pid>-<n>.tmp``): the writer stages every artifact in one and
   renames it into place; a kill in between leaves it. Every run removes them (in folders no
   other run holds locked); ``--check`` reports them.
 - Ownerless artifacts: a folder holding ``chunks.json`` or ``report.json`` but no ``meta.json``
@@ -25,7 +25,8 @@ from pathlib import Path
 from chunker.sources import MAX_DEPTH, RESERVED_IDS
 
 TEMPORARY = re.compile(r"^\.(?:chunks|meta|report)\.json\..+\.tmp$")
-"""Names of the writer's temporary files (``tempfile.mkstemp(prefix=".<name>.", suffix=".tmp")``)."""
+"""Names of the writer's temporary files (``.<name>.<pid>-<n>.tmp``; earlier versions put random
+letters in place of ``<pid>-<n>``)."""
 _ARTIFACTS = ("chunks.json", "report.json")
 
 

@@ -16,7 +16,8 @@ from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import judge
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
-from chunker.text import normalise_newlines, text_sha256
+from chunker.text import normalise_newlines
+from chunker.text import text_sha256 as _text_sha256
 from chunker.validator import validate
 
 
@@ -55,18 +56,21 @@ def h1_title(block: Block) -> str | None:
 
 
 @collector_paused
-def chunk_markdown(text: str, config: ChunkerConfig, stem: str, source_path: str) -> ChunkingResult:
+def chunk_markdown(
+    text: str, config: ChunkerConfig, stem: str, source_path: str, *, text_sha256: str | None = None
+) -> ChunkingResult:
     """Chunks of one Markdown document, validated.
 
     Offsets and lines refer to ``text`` after newline normalisation (CRLF/CR -> LF,
     BOM removed): for LF text without BOM, that is ``text`` itself. The garbage collector is
-    paused meanwhile (:mod:`chunker.gcpause`).
+    paused meanwhile (:mod:`chunker.gcpause`). ``text_sha256``: the sha256 of that text, when the
+    caller knows it (:attr:`chunker.reader.SourceText.text_sha256`); else it is computed.
     """
     text = normalise_newlines(text)
     if config.syntax == "auto":
         config = _with_syntax(config, syntax_of(config, source_path))
     blocks, doc = _blocks(text, config)
-    return chunk_blocks(text, blocks, doc, config, stem, source_path)
+    return chunk_blocks(text, blocks, doc, config, stem, source_path, text_sha256=text_sha256)
 
 
 def syntax_of(config: ChunkerConfig, source_path: str) -> Syntax:
@@ -157,11 +161,12 @@ def chunk_blocks(
     earlier: Sequence[Diagnostic] = (),
     decisions: Mapping[str, Any] | None = None,
     markdown: bool = True,
+    text_sha256: str | None = None,
 ) -> ChunkingResult:
     """Everything after segmentation, shared by Markdown and plain-text sources: group the blocks
     by the strategy, pack, validate, judge the findings by the ``fail_on_*`` policy. ``earlier``
     and ``decisions`` come from the caller's stages; ``markdown`` is false for plain text (whose
-    pieces are not checked to render as Markdown)."""
+    pieces are not checked to render as Markdown); ``text_sha256``: that of ``text``, when known."""
     strategy = STRATEGIES[config.strategy]
     esm: tuple[SkippedRange, ...] = ()
     if not config.keep_mdx_esm:
@@ -192,6 +197,6 @@ def chunk_blocks(
         blocks=blocks,
         diagnostics=diagnostics,
         document_metadata=doc.metadata,
-        source_sha256=text_sha256(text),
+        source_sha256=text_sha256 or _text_sha256(text),
         strategy=config.strategy,
     )

@@ -48,6 +48,9 @@ class SourceText:
     """Hex digest of the raw bytes as read (BOM and original newlines included)."""
     diagnostics: tuple[Diagnostic, ...]
     """Findings about the bytes that did not stop decoding (e.g. NUL characters)."""
+    text_sha256: str | None = None
+    """sha256 of the text as the pipeline reads it (:func:`chunker.text.normalise_newlines`) when the
+    raw bytes are that text in UTF-8 (no BOM, no CR): :attr:`sha256`, known without hashing again."""
 
 
 def _size_error(size: int, max_bytes: int, display: str) -> SourceError:
@@ -107,11 +110,12 @@ def _bomless_utf16(data: bytes) -> str | None:
     return None
 
 
-def decode_source(data: bytes, display: str, max_bytes: int) -> SourceText:
-    """Decode raw bytes as strict UTF-8; raise :class:`SourceError` naming file and line."""
+def decode_source(data: bytes, display: str, max_bytes: int, sha256: str | None = None) -> SourceText:
+    """Decode raw bytes as strict UTF-8; raise :class:`SourceError` naming file and line.
+    ``sha256``: the bytes' digest, when the caller has it already."""
     if len(data) > max_bytes:
         raise _size_error(len(data), max_bytes, display)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256 if sha256 is not None else hashlib.sha256(data).hexdigest()
     body = data  # a UTF-8 BOM stays: the pipeline removes exactly one (a second is a character)
     if not body.startswith(UTF8_BOM):
         for mark, name in _OTHER_BOMS:
@@ -141,12 +145,13 @@ def decode_source(data: bytes, display: str, max_bytes: int) -> SourceText:
             path=display,
             line=_line_of_byte(data, offset),
         ) from None
-    text = unify_line_breaks(text)
+    unified = unify_line_breaks(text)
+    plain = unified is text and not data.startswith(UTF8_BOM)  # normalise_newlines leaves it as it is
     diagnostics: list[Diagnostic] = []
-    nul = _nul_diagnostic(text)
+    nul = _nul_diagnostic(unified)
     if nul is not None:
         diagnostics.append(nul)
-    return SourceText(text=text, sha256=digest, diagnostics=tuple(diagnostics))
+    return SourceText(unified, digest, tuple(diagnostics), digest if plain else None)
 
 
 def _open_error(exc: OSError, display: str) -> SourceError:

@@ -84,10 +84,11 @@ def process_document(
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
         state = read_previous(folder)  # by content: a same-size edit is caught
         previous, report = state.meta, state.report
+        raw_sha256 = hashlib.sha256(raw).hexdigest() if previous is not None and state.intact else None
         fresh = (
             previous is not None
             and state.intact
-            and previous.get("source_sha256") == hashlib.sha256(raw).hexdigest()
+            and previous.get("source_sha256") == raw_sha256
             and previous.get("fingerprint") == fingerprint_of(cfg)
         )
         if fresh and not force and not check:
@@ -97,7 +98,7 @@ def process_document(
             collisions = case_collisions(source.stem, out_dir)
         notes = _collision_notes(source, collisions)
         # the raw bytes dropped before chunking, chunks.json written as it is serialised (never held whole)
-        data = decode_source(raw, source.display, cfg.max_file_bytes)
+        data = decode_source(raw, source.display, cfg.max_file_bytes, raw_sha256)
         del raw
         from chunker.runner_streamed import goes_streamed, write_streamed_document
 

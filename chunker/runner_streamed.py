@@ -55,7 +55,7 @@ def write_streamed_document(
     with ``write`` (only those that changed). Raises what chunking or writing raises."""
     from chunker.streamed import StreamedChunks
 
-    stream = StreamedChunks(data.text, cfg, source.stem, source.display)
+    stream = StreamedChunks(data.text, cfg, source.stem, source.display, text_sha256=data.text_sha256)
     hashes = ContentHashes()
     limit = cfg.max_chunks_per_document
 

@@ -89,8 +89,13 @@ class StreamedChunks:
     then :meth:`result`: the :class:`ChunkingResult` without chunks and blocks, with the findings
     and metrics of all of them. Only for a document that is :func:`streamable`."""
 
-    def __init__(self, text: str, config: ChunkerConfig, stem: str, source_path: str) -> None:
+    def __init__(
+        self, text: str, config: ChunkerConfig, stem: str, source_path: str, *, text_sha256: str | None = None
+    ) -> None:
+        """``text_sha256``: the sha256 of ``text`` after newline normalisation, when the caller knows
+        it (:attr:`chunker.reader.SourceText.text_sha256`); else it is computed."""
         self.text = normalise_newlines(text)
+        self.text_sha256 = text_sha256
         self.config = _with_syntax(config, syntax_of(config, source_path))
         self.stem = stem
         self.source_path = source_path
@@ -158,7 +163,7 @@ class StreamedChunks:
             blocks=(),
             diagnostics=diagnostics,
             document_metadata=doc.metadata,
-            source_sha256=text_sha256(text),
+            source_sha256=self.text_sha256 or text_sha256(text),
             strategy=cfg.strategy,
         )
 

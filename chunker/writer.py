@@ -26,17 +26,16 @@ the file it points to.
 from __future__ import annotations
 
 import errno
-import functools
+import itertools
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Literal
 
 from chunker.errors import OutputError
-from chunker.folder_locks import LOCK_NAME, O_CLOEXEC, O_DIRECTORY, ensure_folder, folder_lock, run_lock
+from chunker.folder_locks import LOCK_NAME, O_CLOEXEC, O_DIRECTORY, O_NOFOLLOW, ensure_folder, folder_lock, run_lock
 from chunker.folder_locks import error as _error
 
 __all__ = [
@@ -69,12 +68,25 @@ TMP_SUFFIX = ".tmp"
 # -- small helpers ------------------------------------------------------------
 
 
-@functools.cache
-def _file_mode() -> int:
-    """Permissions of new artifacts: 0o666 minus the umask, as ``open()`` would give."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW | O_CLOEXEC
+_TEMP_TRIES = 10_000
+_temp_numbers = itertools.count()
+"""Numbers the temporary files of this process: with the process id a name no other live writer
+uses, without the random names (and the checks) of ``tempfile.mkstemp``."""
+
+
+def _create_temp(path: Path) -> tuple[int, str]:
+    """A new, empty file ``.<name>.<pid>-<n>.tmp`` next to ``path``, opened for writing; its
+    permissions are 0o666 less the umask, as ``open()`` gives. ``O_EXCL``: never an existing file
+    (one a killed run of the same process id left, or a symlink); the next number is tried then."""
+    prefix = f"{os.fspath(path.parent)}/.{path.name}.{os.getpid()}-"
+    for _ in range(_TEMP_TRIES):
+        tmp = f"{prefix}{next(_temp_numbers)}{TMP_SUFFIX}"
+        try:
+            return os.open(tmp, _TEMP_FLAGS, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", prefix)
 
 
 def _unlink_quietly(path: str | Path) -> None:
@@ -97,12 +109,17 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _write_all(fd: int, data: bytes | memoryview) -> None:
+    written = os.write(fd, data)  # the whole at once, as a rule
+    if written == len(data):
+        return
     view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
+    while True:
         if written <= 0:
             raise OSError(errno.ENOSPC, "write returned 0 bytes")
         view = view[written:]
+        if not view:
+            return
+        written = os.write(fd, view)
 
 
 def _stage(path: Path, data: bytes, where: str, sync: bool = True) -> str:
@@ -113,15 +130,34 @@ def _stage(path: Path, data: bytes, where: str, sync: bool = True) -> str:
 def stage_parts(path: Path, parts: Iterable[bytes | memoryview], where: str, sync: bool = True) -> str:
     """Write ``parts`` one after the other to a new temporary file next to ``path`` (on disk with
     ``sync``); return its name. On any failure (of the file system or of ``parts``) it is removed."""
+    fd, tmp = open_staged(path, parts, where)
+    close_staged(fd, tmp, where, sync)
+    return tmp
+
+
+def open_staged(path: Path, parts: Iterable[bytes | memoryview], where: str) -> tuple[int, str]:
+    """:func:`stage_parts` that leaves the file open: its descriptor and name. The caller ends it
+    with :func:`close_staged` (or :func:`discard_staged`); on a failure here it is removed."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TMP_SUFFIX)
+        fd, tmp = _create_temp(path)
     except OSError as exc:
         raise _error("cannot create a file in the output folder", where, exc) from None
     try:
+        for part in parts:
+            _write_all(fd, part)
+    except BaseException as exc:
+        discard_staged(fd, tmp)
+        if isinstance(exc, OSError):
+            raise _error("cannot write", where, exc) from None
+        raise
+    return fd, tmp
+
+
+def close_staged(fd: int, tmp: str, where: str, sync: bool) -> None:
+    """Close a file of :func:`open_staged`, on disk first with ``sync`` (through the descriptor
+    that wrote it); on a failure it is removed."""
+    try:
         try:
-            os.fchmod(fd, _file_mode())
-            for part in parts:
-                _write_all(fd, part)
             if sync:
                 os.fsync(fd)
         finally:
@@ -131,7 +167,13 @@ def stage_parts(path: Path, parts: Iterable[bytes | memoryview], where: str, syn
         if isinstance(exc, OSError):
             raise _error("cannot write", where, exc) from None
         raise
-    return tmp
+
+
+def discard_staged(fd: int, tmp: str) -> None:
+    """Close and remove a file of :func:`open_staged`."""
+    with suppress(OSError):
+        os.close(fd)
+    _unlink_quietly(tmp)
 
 
 def _commit(tmp: str, path: Path, where: str) -> None:

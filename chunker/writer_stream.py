@@ -9,13 +9,11 @@ failure the previous set stays and no temporary file is left.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chunker.folder_locks import O_CLOEXEC, ensure_folder, folder_lock
-from chunker.folder_locks import error as _error
+from chunker.folder_locks import ensure_folder, folder_lock
 from chunker.writer import (
     REPORT_NAME,
     Durability,
@@ -23,8 +21,9 @@ from chunker.writer import (
     _fsync_dir,
     _remove_stale_tmp,
     _stage_and_commit,
-    _unlink_quietly,
-    stage_parts,
+    close_staged,
+    discard_staged,
+    open_staged,
 )
 
 if TYPE_CHECKING:
@@ -71,38 +70,27 @@ def _stream_and_commit(
 ) -> bool:
     path = folder / name
     where = f"{display}/{name}"
-    tmp, sha256, size = _stage_parts(path, parts, where, sync=False)  # synced below if kept
+    fd, tmp, sha256, size = _stage_parts(path, parts, where)  # left open: synced below if kept
     try:
         keep, others = finish(sha256, size)
         for other in others:
             _check_name(other, display)
-        if keep and sync:
-            _fsync_file(tmp, where)
     except BaseException:
-        _unlink_quietly(tmp)
+        discard_staged(fd, tmp)
         raise
     if not keep:
-        _unlink_quietly(tmp)
+        discard_staged(fd, tmp)
+    else:
+        close_staged(fd, tmp, where, sync)
     order = [n for n in others if n != REPORT_NAME] + ([REPORT_NAME] if REPORT_NAME in others else [])
     _stage_and_commit(folder, others, order, display, sync, [(tmp, path, where)] if keep else [])
     return keep or bool(others)
 
 
-def _fsync_file(path: str, where: str) -> None:
-    """Put a staged file's data on disk (an fsync through a read-only descriptor syncs the file)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | O_CLOEXEC)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise _error("cannot write", where, exc) from None
-
-
-def _stage_parts(path: Path, parts: Iterable[Part], where: str, sync: bool = True) -> tuple[str, str, int]:
-    """Write ``parts`` one after the other to a new temporary file next to ``path`` (on disk with
-    ``sync``), hashing them as they go; return its name, the sha256 and the size of its bytes."""
+def _stage_parts(path: Path, parts: Iterable[Part], where: str) -> tuple[int, str, str, int]:
+    """Write ``parts`` one after the other to a new temporary file next to ``path``, hashing them
+    as they go; return its descriptor, still open (:func:`~chunker.writer.open_staged`), its name,
+    and the sha256 and size of its bytes."""
     digest = hashlib.sha256()
     size = 0
 
@@ -113,5 +101,5 @@ def _stage_parts(path: Path, parts: Iterable[Part], where: str, sync: bool = Tru
             size += len(part)
             yield part
 
-    tmp = stage_parts(path, hashed(), where, sync)
-    return tmp, digest.hexdigest(), size
+    fd, tmp = open_staged(path, hashed(), where)
+    return fd, tmp, digest.hexdigest(), size

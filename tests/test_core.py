@@ -90,7 +90,7 @@ def test_a_bad_document_is_a_failed_outcome_with_the_cli_message(raw: bytes, exp
 def test_an_internal_error_is_a_failed_outcome_not_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
     import chunker.pipeline
 
-    def broken(*args: object) -> object:
+    def broken(*args: object, **kwargs: object) -> object:
         raise ValueError("boom")
 
     monkeypatch.setattr(chunker.pipeline, "chunk_markdown", broken)

@@ -13,7 +13,6 @@ import resource
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -138,9 +137,10 @@ def test_an_output_folder_where_nothing_can_be_created_exits_4_saying_not_writab
 
     folder = previous / "chunks" / "doc"
     before = snapshot(folder)
-    monkeypatch.setattr(chunker.writer.tempfile, "mkstemp", refused)
+    create_temp = chunker.writer._create_temp
+    monkeypatch.setattr(chunker.writer, "_create_temp", refused)
     out = run_in(previous, "doc", capsys, monkeypatch)
-    monkeypatch.setattr(chunker.writer.tempfile, "mkstemp", tempfile.mkstemp)
+    monkeypatch.setattr(chunker.writer, "_create_temp", create_temp)
     assert out.code == 4 and "not writable" in out.stderr and "chunks/doc" in out.stderr
     assert snapshot(folder) == before
 

@@ -43,6 +43,33 @@ def test_a_utf8_bom_is_removed_once_by_the_pipeline_but_still_counted_in_the_has
 
 
 @pytest.mark.parametrize(
+    ("data", "known"),
+    [
+        ("# Ü\n\nText €.\n".encode(), True),
+        (b"", True),
+        (b"\xef\xbb\xbf# T\n", False),
+        (b"# T\r\n\r\nText\r\n", False),
+        (b"# T\rText", False),
+    ],
+)
+def test_the_text_hash_is_the_raw_hash_exactly_when_the_raw_bytes_are_the_normalised_text(
+    data: bytes, known: bool
+) -> None:
+    src = decode_source(data, "sources/x.md", LIMIT)
+    normalised = hashlib.sha256(normalise_newlines(src.text).encode()).hexdigest()
+    assert src.text_sha256 == (normalised if known else None)
+    assert (normalised == src.sha256) == known
+
+
+def test_a_digest_the_caller_has_is_not_computed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"# T\n\nText\n"
+    digest = hashlib.sha256(data).hexdigest()
+    monkeypatch.setattr(hashlib, "sha256", lambda *a: pytest.fail("hashed again"))
+    src = decode_source(data, "sources/x.md", LIMIT, digest)
+    assert src.sha256 == src.text_sha256 == digest
+
+
+@pytest.mark.parametrize(
     ("data", "text"),
     [(b"\xef\xbb\xbfa\xef\xbb\xbfb", "a\ufeffb"), (b"\xef\xbb\xbf\xef\xbb\xbf# T\n", "\ufeff# T\n")],
 )

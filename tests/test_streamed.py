@@ -171,6 +171,27 @@ def test_a_run_writes_what_the_library_builds(tmp_path: Path, monkeypatch: pytes
     assert report == built
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_run_hashes_the_text_again_only_when_it_differs_from_the_raw_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, newline: str
+) -> None:
+    """parent_hash is the sha256 of the normalised text: for a source without BOM and CR that is
+    the sha256 of its bytes, which the run has; the text is hashed only for the others."""
+    from chunker.cli import run_cli
+    from chunker.text import text_sha256
+
+    hashed: list[str] = []
+    monkeypatch.setattr(streamed_module, "text_sha256", lambda text: hashed.append(text) or text_sha256(text))
+    text = "# Guide\n\n" + "".join(f"## Part {k}\n\nWords, words.\n\n" for k in range(5))
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "guide.md").write_bytes(text.replace("\n", newline).encode())
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(["--quiet"]) == 0
+    meta = orjson.loads((tmp_path / "chunks" / "guide" / "meta.json").read_bytes())
+    assert meta["parent_hash"] == hashlib.sha256(text.encode()).hexdigest()
+    assert len(hashed) == (newline != "\n")
+
+
 def test_a_document_over_the_chunk_limit_fails_as_in_the_library_and_leaves_no_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

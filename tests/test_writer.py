@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
 import re
 import signal
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import chunker.writer
 from chunker.errors import EXIT_OUTPUT, OutputError
 from chunker.writer import (
     LOCK_NAME,
@@ -89,6 +90,28 @@ def test_write_atomic_gives_the_usual_file_permissions(tmp_path: Path) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
 
 
+def test_a_temporary_name_already_taken_is_skipped_and_left_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Temporary files are named by process id and a counter, created with O_EXCL: a file a killed
+    run of the same process id left at the next name, or a symlink there, is neither written nor
+    followed; the next number is taken."""
+    monkeypatch.setattr(chunker.writer, "_temp_numbers", itertools.count())
+    pid = os.getpid()
+    stale = tmp_path / f".a.json.{pid}-0.tmp"
+    stale.write_bytes(b"stale")
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"victim")
+    (tmp_path / f".a.json.{pid}-1.tmp").symlink_to(victim)
+    staged: list[str] = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda src, dst: (staged.append(os.path.basename(src)), real_replace(src, dst)))
+    write_atomic(tmp_path / "a.json", b"new")
+    assert staged == [f".a.json.{pid}-2.tmp"]
+    assert (tmp_path / "a.json").read_bytes() == b"new"
+    assert stale.read_bytes() == b"stale" and victim.read_bytes() == b"victim"
+
+
 def test_write_atomic_writes_everything_when_the_os_writes_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,7 +155,7 @@ def test_a_folder_where_no_file_can_be_created_is_not_writable(tmp_path: Path, m
     def refuse(*args: Any, **kwargs: Any) -> tuple[int, str]:
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(chunker.writer, "_create_temp", refuse)
     with pytest.raises(OutputError, match="not writable \\(read-only file system\\)"):
         write_atomic(tmp_path / "a.json", b"x")
 
