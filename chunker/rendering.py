@@ -97,6 +97,7 @@ def check_rendering(
             parse = block_parse(cfg)
         expected: dict[int, Shape] = {}
         deepest = 0
+        lines = range(chunk.start_line, chunk.end_line + 1)
         for block in own:
             if block.id not in memo:
                 tokens = (parsed or {}).get(block.start_offset)
@@ -105,7 +106,10 @@ def check_rendering(
                 block_shapes = _source_shapes(source, block, tokens, parse)
                 memo[block.id] = block_shapes, max((len(path) for path, _ in block_shapes.values()), default=0)
             block_shapes, depth = memo[block.id]
-            expected.update(block_shapes)
+            if len(block_shapes) <= len(lines):
+                expected.update(block_shapes)
+            else:  # only the chunk's lines are read: a copy of a long block's shapes per piece was quadratic
+                expected.update((line, block_shapes[line]) for line in lines if line in block_shapes)
             deepest = max(deepest, depth)
         if deepest >= cfg.max_nesting - 1:
             continue  # past the nesting limit the parser stops nesting: its text is kept as it is

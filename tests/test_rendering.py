@@ -382,3 +382,29 @@ def test_pieces_of_code_written_as_template_tags_are_parsed() -> None:
     assert len([c for c in pieces if by_id[c.block_ids[0]].kind == "code"]) > 2
     assert not [c for c in skipped if by_id[c.block_ids[0]].kind == "code"]
     assert not _findings(result)
+
+
+class _ReadShapes(dict):  # type: ignore[type-arg]
+    """A block's line shapes that count how many of them are read."""
+
+    reads = 0
+
+    def keys(self) -> Any:
+        return list(super().keys())
+
+    def __iter__(self) -> Any:  # dict.update then reads it through keys() and __getitem__
+        return iter(self.keys())
+
+    def __getitem__(self, line: int) -> Any:
+        _ReadShapes.reads += 1
+        return super().__getitem__(line)
+
+
+def test_each_piece_of_a_long_block_reads_the_shapes_of_its_own_lines_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    source_shapes = rendering._source_shapes
+    monkeypatch.setattr(rendering, "_source_shapes", lambda *args: _ReadShapes(source_shapes(*args)))
+    _ReadShapes.reads = 0
+    text = "# Zitat\n\n" + "".join(f"> Satz {i} des langen Zitats, das kein Ende nimmt.\n>\n" for i in range(600))
+    result = chunk_markdown(text, ChunkerConfig(), "x", "x.md")
+    assert len(result.chunks) > 30 and not result.diagnostics.errors
+    assert _ReadShapes.reads <= 2 * text.count("\n")  # a copy of the block's shapes per piece: 48,001
