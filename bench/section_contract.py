@@ -71,10 +71,12 @@ def check(result: ChunkingResult, cfg: ChunkerConfig, title: str, notes: tuple[s
             bad.append(f"{where}: section {chunk.section!r}, heading path says {expected!r}")
         body = "" if "```" in chunk.content_original or "~~~" in chunk.content_original else chunk.content_original
         for offset, depth in heading_lines(body):
-            before = [ln for ln in body[:offset].split("\n") if ln.strip() and not _ATX.match(ln)]
+            before = [  # headings and filler markup (a comment, an anchor tag) may lead
+                ln for ln in body[:offset].split("\n") if ln.strip() and not _ATX.match(ln) and ln.lstrip()[:1] != "<"
+            ]
             if depth <= level and before:  # a parent heading with no body may lead the chunk
                 bad.append(f"{where}: holds a level-{depth} heading after its start (crosses a section)")
-        if chunk.section and chunk.section not in _MARKUP.sub("", chunk.content_for_embedding):
+        if chunk.section and _MARKUP.sub("", chunk.section) not in _MARKUP.sub("", chunk.content_for_embedding):
             bad.append(f"{where}: content_for_embedding does not name its section {chunk.section!r}")
         for s in skipped:
             if s.start_offset < chunk.end_offset and chunk.start_offset < s.end_offset:

@@ -123,3 +123,21 @@ def test_a_block_with_more_than_notes_is_kept_whole(note: str) -> None:
 def test_the_options_change_the_fingerprint() -> None:
     assert CONFIG.fingerprint() != ChunkerConfig().fingerprint()
     assert ChunkerConfig.from_mapping({"skip_comments": True, "excluded_block_prefixes": ["TODO"]}).skip_comments
+
+
+def test_comments_inside_blocks_are_left_out_of_what_is_embedded_only() -> None:
+    text = (
+        "## Доступность\n\nNVDA скажет «<!-- yaspeller ignore:start -->Джим<!-- yaspeller ignore:end -->».\n\n"
+        "- пункт <!-- TODO: проверить\n  у врача --> дальше\n- второй\n\n"
+        "```html\n<button>\n  <!-- Иконка -->\n</button>\n```\n\nКомментарий открывает `<!--`, закрывает `-->`.\n"
+    )
+    chunk = chunk_markdown(text, CONFIG, "a", "a.md").chunks[0]
+    assert chunk.content_original == text.rstrip("\n")  # the exact slice
+    assert "yaspeller" not in chunk.content_for_embedding and "TODO" not in chunk.content_for_embedding
+    assert "NVDA скажет «Джим»." in chunk.content_for_embedding
+    assert "- пункт  дальше\n- второй" in chunk.content_for_embedding
+    assert "  <!-- Иконка -->\n" in chunk.content_for_embedding  # code stays as it is
+    assert "`<!--`, закрывает `-->`" in chunk.content_for_embedding
+    assert chunk.size == len(chunk.content_for_embedding)
+    plain = chunk_markdown(text, ChunkerConfig(), "a", "a.md").chunks[0]
+    assert "yaspeller" in plain.content_for_embedding
