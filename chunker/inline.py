@@ -18,9 +18,16 @@ MAX_HEADING_CHARS = 1000
 
 _HEADING_ID = re.compile(r"\s*(?:\{#[^{}]*\}|\{/\*.*?\*/\})\s*$")
 _SPACES = re.compile(r"\s+")
-_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.DOTALL)
-"""Liquid/Jinja tags and outputs (``{% include x %}``, ``{{ page.title }}``, ``{# note #}``) and Hugo
-shortcodes (``{{< ref >}}``, ``{{% note %}}``): template syntax, never heading text."""
+_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|(\{\{.*?\}\})|\{#.*?#\}", re.DOTALL)
+"""Liquid/Jinja tags (``{% include x %}``), comments (``{# note #}``) and Hugo shortcodes (``{{< ref >}}``,
+``{{% note %}}``): template syntax, never heading text. An output (group 1: ``{{ productName }}`` of
+mkdocs-macros, ``{{ page.title }}`` of Jekyll, ``{{ $frontmatter.title }}`` of VitePress) stands for text
+the site fills in: it is kept as written (dropped, ``## Настройка {{ apacheIgniteVariants }}`` and
+``## Настройка {{ openSearchVariants }}`` were two sections named ``Настройка``)."""
+_KEPT = "\ue000{}\ue001"
+"""What stands for a kept output while the rest of the heading is read (private-use characters:
+no Markdown, no attribute list)."""
+_KEPT_BACK = re.compile("\ue000(\\d+)\ue001")
 _ATTRIBUTE_LIST = re.compile(r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}")
 """Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``."""
 _HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
@@ -47,18 +54,31 @@ def _collect(tokens: list[Token], out: list[str]) -> None:
 
 def heading_text(raw: str) -> str:
     """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
-    Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo shortcodes are removed;
-    inline markup is rendered to its text by markdown-it."""
+    Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo shortcodes are removed
+    (template outputs, ``{{ name }}``, are kept as written); inline markup is rendered to its text
+    by markdown-it."""
     raw = _HEADING_ID.sub("", raw[:MAX_HEADING_CHARS])
+    kept: list[str] = []
     if "{" in raw:
-        raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(" ", raw))
+
+        def tag(match: re.Match[str]) -> str:
+            if match.group(1) is None or "\ue000" in raw:  # (a heading holding one keeps no output)
+                return " "
+            kept.append(match.group(1))
+            return _KEPT.format(len(kept) - 1)
+
+        raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(tag, raw))
     if "<!--" in raw:
         raw = _HTML_COMMENT.sub(" ", raw)
     if not any(c in raw for c in "*_`[]!<&\\$"):
-        return _SPACES.sub(" ", raw).strip()
-    out: list[str] = []
-    _collect(_inline_parser().parseInline(raw), out)
-    return _SPACES.sub(" ", "".join(out)).strip()
+        text = raw
+    else:
+        out: list[str] = []
+        _collect(_inline_parser().parseInline(raw), out)
+        text = "".join(out)
+    if kept:
+        text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)
+    return _SPACES.sub(" ", text).strip()
 
 
 def plain_text(content: str, kind: str) -> str:

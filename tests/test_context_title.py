@@ -25,13 +25,32 @@ CFG = ChunkerConfig()
         ("{%- include heading.html -%} Overview", "Overview"),
         ('Reference {{< ref "x.md" >}}', "Reference"),
         ("{{% note %}}Careful{{% /note %}}", "Careful"),
-        ("Hello {{ page.title }}", "Hello"),
+        ("Hello {{ page.title }}", "Hello {{ page.title }}"),
+        ("{{ apacheIgniteVariants }} {: #objects_linux_ignite }", "{{ apacheIgniteVariants }}"),
+        ("**API** для {{ productName }} {# note #}", "API для {{ productName }}"),
+        ("Total {{ a * b }} *rows*", "Total {{ a * b }} rows"),
+        ("{%- if x -%}Over{%- endif -%} {{< ref x >}} {{- y -}}", "Over {{- y -}}"),
         ("**Bold** and `code` and [link](x.md) and <span>html</span>", "Bold and code and link and html"),
         ("Use {curly} braces", "Use {curly} braces"),
     ],
 )
 def test_heading_text_drops_attribute_lists_comments_and_template_tags(raw: str, text: str) -> None:
     assert heading_text(raw) == text
+
+
+def test_template_outputs_keep_sections_of_one_wording_apart_and_name_a_heading() -> None:
+    # mkdocs-macros variables: the site fills in their values
+    text = "# Оптимизация\n\n## Настройка {{ apacheIgniteVariants }}\n\nТекст один.\n\n"
+    text += "## Настройка {{ openSearchVariants }}\n\nТекст два.\n\n"
+    text += "#### {{ apacheKafkaVariants }} {: #kafka }\n\nТри.\n"
+    result = chunk_markdown(text, replace(CFG, min_chars=1, merge_short=False), "g", "g.md")
+    sections = [c.section for c in result.chunks]
+    ignite, search = "Настройка {{ apacheIgniteVariants }}", "Настройка {{ openSearchVariants }}"
+    assert sections == [ignite, search]
+    keys = ["g/настройка-apacheignitevariants", "g/настройка-opensearchvariants"]
+    assert [c.chunk_key for c in result.chunks] == keys
+    assert result.blocks[-1].header_path[-1].text == "{{ apacheKafkaVariants }}"
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "empty-heading"]
 
 
 def result_blocks_path(text: str) -> list[Heading]:
