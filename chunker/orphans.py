@@ -14,12 +14,15 @@ from chunker.output_tree import document_folders
 from chunker.summary import DocOutcome, output_display
 
 
-def orphan_outcomes(out_dir: Path, stems: set[str], check: bool) -> list[DocOutcome]:
-    """Orphaned document folders removed, or with ``check`` reported as stale."""
+def orphan_outcomes(
+    out_dir: Path, stems: set[str], check: bool, candidates: list[Path] | None = None
+) -> list[DocOutcome]:
+    """Orphaned document folders removed, or with ``check`` reported as stale. ``candidates``:
+    :func:`orphan_candidates`, when the caller has them."""
     if not check:
-        return remove_orphans(out_dir, stems)
+        return remove_orphans(out_dir, stems, candidates)
     stale: list[DocOutcome] = []
-    for entry in orphan_folders(out_dir, stems):
+    for entry in orphan_folders(out_dir, stems, candidates):
         display = output_display(entry)
         message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
         stem = _doc_id(entry, out_dir)
@@ -27,13 +30,21 @@ def orphan_outcomes(out_dir: Path, stems: set[str], check: bool) -> list[DocOutc
     return stale
 
 
-def foreign_folder_notes(out_dir: Path, stems: set[str]) -> list[str]:
+def gone_outcomes(out_dir: Path, stems: set[str], check: bool, notes: list[str]) -> list[DocOutcome]:
+    """:func:`orphan_outcomes` and, added to ``notes``, :func:`foreign_folder_notes`, from one walk
+    of ``out_dir`` (the notes are made first: removing orphans leaves the folders they name)."""
+    candidates = orphan_candidates(out_dir, stems)
+    notes.extend(foreign_folder_notes(out_dir, stems, candidates))
+    return orphan_outcomes(out_dir, stems, check, candidates)
+
+
+def foreign_folder_notes(out_dir: Path, stems: set[str], candidates: list[Path] | None = None) -> list[str]:
     """Folders holding a meta.json whose source is gone but that chunker provably did not write:
-    left alone, said out loud."""
+    left alone, said out loud. ``candidates``: :func:`orphan_candidates`, when the caller has them."""
     from chunker.leftovers import owned
 
     notes: list[str] = []
-    for entry in _orphan_candidates(out_dir, stems):
+    for entry in orphan_candidates(out_dir, stems) if candidates is None else candidates:
         if not owned(entry):
             notes.append(
                 f"{output_display(entry)}: holds a meta.json but no report.json of chunker's that matches it: "
@@ -74,7 +85,7 @@ def leftover_outcomes(out_dir: Path, check: bool, notes: list[str]) -> list[DocO
     return stale
 
 
-def _orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
+def orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
     """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first."""
     if not out_dir.is_dir():
         return []
@@ -82,13 +93,15 @@ def _orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
     return sorted(gone, key=lambda p: (-len(p.parts), p))
 
 
-def orphan_folders(out_dir: Path, stems: set[str]) -> list[Path]:
+def orphan_folders(out_dir: Path, stems: set[str], candidates: list[Path] | None = None) -> list[Path]:
     """Document folders below ``out_dir`` whose id is not in ``stems`` and that chunker provably
     wrote (report.json records the sha256 of meta.json), deepest first (a folder's own orphaned
-    sub-documents go before it). Only these are ever removed."""
+    sub-documents go before it). Only these are ever removed. ``candidates``: :func:`orphan_candidates`."""
     from chunker.leftovers import owned
 
-    return [entry for entry in _orphan_candidates(out_dir, stems) if owned(entry, _doc_id(entry, out_dir))]
+    if candidates is None:
+        candidates = orphan_candidates(out_dir, stems)
+    return [entry for entry in candidates if owned(entry, _doc_id(entry, out_dir))]
 
 
 def _doc_id(folder: Path, out_dir: Path) -> str:
@@ -119,10 +132,10 @@ def remove_document_folder(folder: Path, out_dir: Path) -> None:
         parent = parent.parent
 
 
-def remove_orphans(out_dir: Path, stems: set[str]) -> list[DocOutcome]:
+def remove_orphans(out_dir: Path, stems: set[str], candidates: list[Path] | None = None) -> list[DocOutcome]:
     """Remove document folders whose source is gone (only folders that hold our meta.json)."""
     removed: list[DocOutcome] = []
-    for entry in orphan_folders(out_dir, stems):
+    for entry in orphan_folders(out_dir, stems, candidates):
         display = output_display(entry)
         stem = _doc_id(entry, out_dir)
         try:

@@ -32,7 +32,7 @@ from chunker.freshness import Previous, changed_others, previous_hashes, read_pr
 from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
 from chunker.models import Chunk, ChunkingResult, Diagnostic
-from chunker.orphans import foreign_folder_notes, leftover_outcomes, orphan_outcomes, out_dir_of, remove_document_folder
+from chunker.orphans import gone_outcomes, leftover_outcomes, out_dir_of, remove_document_folder
 from chunker.output_tree import case_collisions, check_output_parents, collision_index
 from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
@@ -69,18 +69,19 @@ def process_document(
     check: bool = False,
     collisions: Sequence[str] | None = None,
     durability: Durability | None = None,
+    real_sources: Path | None = None,
 ) -> DocOutcome:
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
     system (:func:`~chunker.output_tree.collision_index`); looked up in ``out_dir`` when not given.
     ``durability``: the caller holds :func:`~chunker.writer.run_lock` and syncs at the end of the
     run (:func:`~chunker.writer.sync_written`); ``None``: the document is written under its own
-    folder lock, fully synced."""
+    folder lock, fully synced. ``real_sources``: ``sources_dir`` resolved, once for the run."""
     from chunker.reader import decode_source, read_source_bytes
 
     folder = out_dir / source.stem
     try:
-        check_inside(source.path, sources_dir, source.display)
+        check_inside(source.path, sources_dir, source.display, real_sources)
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
         state = read_previous(folder)  # by content: a same-size edit is caught
         previous, report = state.meta, state.report
@@ -239,7 +240,7 @@ def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[
     )
 
 
-_Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str], Durability]
+_Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str], Durability, Path | None]
 """The arguments of :func:`process_document` for one document."""
 
 
@@ -282,8 +283,12 @@ def run(
         failed = {o.stem for o in left_out if o.status == "failed"}
         sources = [s for s in scanned.found if s.stem not in failed]
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
+    try:
+        real_sources: Path | None = sources_dir.resolve()  # once for every document's check_inside
+    except (OSError, RuntimeError):
+        real_sources = None  # each document says why
     tasks: list[_Task] = [
-        (s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem], durability)
+        (s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem], durability, real_sources)
         for s in sources
     ]
     jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
@@ -294,8 +299,7 @@ def run(
         outcomes = _execute(tasks, jobs, progress)
         outcomes.extend(left_out)
         if not stems and not keep_orphans:
-            outcomes.extend(orphan_outcomes(out_dir, kept, check))  # with check: what a run would remove is stale
-            notes.extend(foreign_folder_notes(out_dir, kept))
+            outcomes.extend(gone_outcomes(out_dir, kept, check, notes))  # with check: what a run would remove is stale
         outcomes.extend(leftover_outcomes(out_dir, check, notes))
         if not check:
             from chunker.writer import sync_written

@@ -331,11 +331,13 @@ def ambiguous_message(stem: str, chosen: str, others: Iterable[str]) -> str:
     return f"document id {stem!r} is given by several files ({paths}); rename all but one"
 
 
-def check_inside(path: Path, root: Path, display: str) -> None:
-    """Raise :class:`SourceError` if ``path`` (through symlinks) resolves outside ``root``."""
+def check_inside(path: Path, root: Path, display: str, real_root: Path | None = None) -> None:
+    """Raise :class:`SourceError` if ``path`` (through symlinks) resolves outside ``root``;
+    ``real_root``: ``root`` resolved, when the caller did it once for many paths."""
     try:
         real = path.resolve()
-        real_root = root.resolve()
+        if real_root is None:
+            real_root = root.resolve()
     except (OSError, RuntimeError):
         raise SourceError("the source is a symlink loop; refused", path=display) from None
     if real == real_root or real_root in real.parents:
@@ -345,5 +347,4 @@ def check_inside(path: Path, root: Path, display: str) -> None:
         f"symlink points outside {root_name} (to {real}); refused: copy the file into {root_name} instead",
         path=display,
     )
-
 

@@ -6,6 +6,7 @@ the same values.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -87,6 +88,17 @@ class RunSummary:
 def output_display(path: Path) -> str:
     """An output path as messages show it: relative to the working directory when below it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(path.resolve().relative_to(_real_cwd()))
     except ValueError:
         return str(path)
+
+
+_CWD: list[tuple[str, Path]] = []
+
+
+def _real_cwd() -> Path:
+    """``Path.cwd().resolve()``, resolved once per working directory (a run shows a path per document)."""
+    cwd = os.getcwd()
+    if not _CWD or _CWD[0][0] != cwd:
+        _CWD[:] = [(cwd, Path(cwd).resolve())]
+    return _CWD[0][1]

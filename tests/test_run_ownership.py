@@ -156,3 +156,30 @@ def test_artifacts_without_a_meta_json_are_reported_and_left_alone(tmp_path: Pat
     assert any("gone" in w and "no meta.json" in w for w in summary.warnings)
     assert hashlib.sha256((crashed / "chunks.json").read_bytes()).digest() == hashlib.sha256(data).digest()
     assert orjson.loads((out / "g" / "report.json").read_bytes())["artifacts"]
+
+
+def test_a_run_resolves_the_sources_folder_once_and_walks_the_output_folder_once_for_orphans(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per-run work is done once, not once per document: the real sources folder (every document's
+    check_inside compares with it) and the document folders searched for orphans and foreign folders."""
+    import chunker.orphans
+
+    sources, out = setup(tmp_path)
+    for k in range(4):
+        (sources / f"d{k}.md").write_text(f"# D{k}\n\ntext {k}\n", encoding="utf-8")
+    assert full_run(sources, out).exit_code == 0
+    (sources / "d0.md").unlink()  # an orphan to remove
+    site = out / "settings"
+    site.mkdir()
+    (site / "meta.json").write_text("{}\n", encoding="utf-8")  # a folder that is not ours
+    resolved: list[Path] = []
+    real_resolve = Path.resolve
+    monkeypatch.setattr(Path, "resolve", lambda p, *a: (resolved.append(p), real_resolve(p, *a))[1])
+    walks: list[Path] = []
+    real_walk = chunker.orphans.document_folders
+    monkeypatch.setattr(chunker.orphans, "document_folders", lambda o: (walks.append(o), real_walk(o))[1])
+    summary = full_run(sources, out, force=True)
+    assert [d.stem for d in summary.documents if d.status == "removed"] == ["d0"]
+    assert any("settings" in w and "left alone" in w for w in summary.warnings)
+    assert resolved.count(sources) == 2 and walks == [out]  # the output-in-sources check, the documents' one

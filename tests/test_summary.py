@@ -143,3 +143,21 @@ def test_export_prints_one_line_unless_verbose(work: Path, capsys: pytest.Captur
     assert len(out.splitlines()) == 7 and out.splitlines()[0] == "doc-0: 1 file(s) in chunks/_export"
     out, _ = output(capsys, "export", "--format", "jsonl", "--quiet", code=0)
     assert out == ""
+
+
+def test_output_paths_are_shown_relative_to_the_working_directory_of_the_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The resolved working directory is kept per directory: a change of directory is seen."""
+    from chunker.summary import output_display
+
+    folder = tmp_path / "a" / "chunks" / "doc"
+    folder.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    assert output_display(folder) == "a/chunks/doc"
+    monkeypatch.chdir(tmp_path / "a")
+    assert output_display(folder) == "chunks/doc"
+    monkeypatch.chdir(folder)
+    assert output_display(folder) == "."
+    monkeypatch.chdir(tmp_path / "a" / "chunks")
+    assert output_display(tmp_path / "elsewhere") == str(tmp_path / "elsewhere")
