@@ -271,3 +271,32 @@ def test_get_lines_cuts_what_markdown_its_own_cuts(monkeypatch: pytest.MonkeyPat
             begin = rnd.randint(0, state.lineMax)
             both(state, begin, rnd.randint(begin, state.lineMax), rnd.randint(0, 9), rnd.random() < 0.5)
     assert calls > 5000
+
+
+PIECE_FRAGMENTS = ["# H", "## H", "text", "a $ b", "$$", "$$\nx", "<b>", "<details>", "</details>", "a { b",
+                   "{% raw %}", "{% highlight py %}", "{% endhighlight %}", "{{< highlight go >}}",
+                   "{{< /highlight >}}", "a : b", "::note", "::note\n# H", "::", "- item", "```", "x"]  # fmt: skip
+
+
+def test_pieces_give_the_whole_parse_where_a_marker_s_first_character_is_there_without_the_marker() -> None:
+    # _split_index looks for '$$', '<details', '{%', '{{' and '::' only where their first character is in
+    # the piece: pieces with '$', '<', '{' or ':' alone, and with the markers, cut where the whole parse does.
+    rnd = random.Random(21)
+    cfg = ChunkerConfig()
+    cut = 0
+    for _ in range(400):
+        text = "".join(rnd.choice(PIECE_FRAGMENTS) + rnd.choice(["\n", "\n\n"]) for _ in range(rnd.randint(5, 40)))
+        doc = read_document(text, cfg)
+        whole = next(iter(BlockTokens(doc, cfg, piece_chars=None)))
+        pieces = list(BlockTokens(doc, cfg, piece_chars=rnd.randint(10, 40)))
+        assert [t for piece in pieces for t in piece] == whole, text
+        cut += len(pieces) > 1
+    assert cut > 30
+
+
+def test_the_options_answer_get_as_markdown_its_do() -> None:
+    ours, theirs = markdown_parser(64).options, stock().options
+    assert type(ours) is not type(theirs)
+    for key in ("maxNesting", "html", "tasklists", "missing"):
+        assert ours.get(key) == theirs.get(key) and ours.get(key, 5) == theirs.get(key, 5)
+    assert ours.maxNesting == 64 and dict(ours) == dict(theirs)

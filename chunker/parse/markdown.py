@@ -84,9 +84,10 @@ def without_cells(tokens: Sequence[Token]) -> list[Token]:
 
 
 def _drop_table_cells(md: MarkdownIt, body_rows: bool = True) -> None:
-    """markdown-it's table rule, with its cell tokens made but never stored: they were ~70 bytes
-    of tokens per byte of a wide table (a 1 MB table of 60 columns, 180,000 cell tokens: 78 MB);
-    the table, section and row tokens with their line maps stay. With ``body_rows`` false a
+    """markdown-it's table rule, with its cell tokens never stored (the rule fills in one scratch
+    token for all of them): they were ~70 bytes of tokens per byte of a wide table (a 1 MB table of
+    60 columns, 180,000 cell tokens: 78 MB); the table, section and row tokens with their line maps
+    stay. With ``body_rows`` false a
     top-level table's body rows are not stored either: each is one line of the ``tbody`` token's
     map (the rule makes a row of every line), and two row tokens (~690 bytes) per row of one
     line were 20 times the text of a long narrow table. Tables nested in other blocks keep them
@@ -109,11 +110,12 @@ def _drop_table_cells(md: MarkdownIt, body_rows: bool = True) -> None:
         push = state.push
         drop_rows = not body_rows and state.level == 0
         in_body = False
+        scratch = Token("", "", 0)  # what the rule fills in for a token nothing keeps
 
         def push_row_tokens(ttype: str, tag: str, nesting: Literal[-1, 0, 1]) -> Token:
             nonlocal in_body
             if ttype in _CELL_TOKENS or (in_body and ttype in _ROW_TOKENS):
-                return Token(ttype, tag, nesting)  # the rule fills it in; nothing keeps it
+                return scratch
             if drop_rows and ttype == "tbody_open":
                 in_body = True
             return push(ttype, tag, nesting)

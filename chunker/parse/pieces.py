@@ -150,9 +150,12 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     there (one that a block past the heading closes holds the heading, :mod:`chunker.parse.details`),
     nor a template code block (:func:`chunker.parse.templates.open_at`) or an MDC component
     (:func:`chunker.parse.mdc.mdc_open_at`)."""
-    dollars = piece.find("$$")
+    # Each marker is looked for only if its first character is in the piece: a search for one
+    # character is many times faster than one for two (0.004 against 0.2-0.4 ms in 256 KB of text).
+    dollars = piece.find("$$") if "$" in piece else -1
     unclosed = unclosed_at(tokens)
-    details = _DETAILS.search(piece) is not None
+    details = "<" in piece and _DETAILS.search(piece) is not None
+    may_open: bool | None = None  # whether a template code block or an MDC component may be open
     line_offsets: list[int] | None = None
     for index in range(len(tokens) - 1 if unclosed is None else unclosed - 1, 0, -1):
         token = tokens[index]
@@ -161,7 +164,9 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
         assert token.map is not None
         if dollars != -1 and not _line_before(piece, token.map[0], dollars):
             continue
-        if "{%" in piece or "{{" in piece or "::" in piece:
+        if may_open is None:
+            may_open = ("{" in piece and ("{%" in piece or "{{" in piece)) or "::" in piece
+        if may_open:
             if line_offsets is None:
                 line_offsets = [0, *(m.end() for m in re.finditer("\n", piece))]
             if open_at(piece, line_offsets[token.map[0]]) or mdc_open_at(piece, line_offsets[token.map[0]]):
