@@ -51,6 +51,11 @@ class ChunkerConfig:
     """Leave out blocks that are only HTML comments or ``[//]: # (...)`` lines (:mod:`chunker.notes`)."""
     excluded_block_prefixes: tuple[str, ...] = ()
     """Leave out paragraphs and quotes whose text starts with one of these (editor notes)."""
+    dehyphenate: bool = False
+    """``content_for_embedding`` joins words hyphenated across a line break (``Kapa-`` / ``zität``)."""
+    embedding_drop_lines: tuple[str, ...] = ()
+    """Regular expressions: lines they match whole (page numbers, running headers of a converted PDF)
+    are left out of ``content_for_embedding``."""
     skip_pre_heading: bool = False
     merge_short: bool = True
     overlap_sentences: int = 0
@@ -281,3 +286,8 @@ def _check_limits(cfg: ChunkerConfig) -> None:
         re.compile(cfg.page_marker_pattern)
     except re.error as exc:
         raise _bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
+    for pattern in cfg.embedding_drop_lines:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise _bad("embedding_drop_lines", f"{shown(pattern)} is not a valid regular expression: {exc}") from None

@@ -6,7 +6,7 @@ import hashlib
 
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk
-from chunker.notes import without_inline_comments
+from chunker.pack.cleanup import cleaner
 from chunker.pack.context import context_prefix, join, overlap_text
 from chunker.pack.drafts import Draft
 from chunker.pack.keys import ziffers_and_keys
@@ -51,8 +51,9 @@ def make_chunk(
     embedding = join(prefix, overlap, body)
     if overlap and measure(embedding) > cfg.max_chars:
         embedding = join(prefix, "", body)
-    if cfg.skip_comments:
-        embedding = without_inline_comments(embedding)  # the comments inside its blocks
+    clean = cleaner(cfg)
+    if clean is not None:
+        embedding = clean(embedding)  # comments inside its blocks, PDF artefacts (chunker.pack.cleanup)
     size = measure(embedding)
     over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix
     atomic = "<atomic>" in draft.kinds

@@ -1,0 +1,105 @@
+"""What a chunk embeds, cleaned of what is no content: ``content_for_embedding`` only, never
+``content_original`` (the exact source slice).
+
+- ``skip_comments``: HTML comments inside paragraphs, lists and HTML (``<!-- yaspeller ignore -->``);
+- ``embedding_drop_lines``: lines matched whole by a pattern (page numbers, running headers of a
+  converted PDF: ``Seite \\d+ von \\d+``);
+- ``dehyphenate``: a word hyphenated across a line break is joined (``Kapa-`` / ``zität`` ->
+  ``Kapazität``), unless the next word is a conjunction (``Haus-`` / ``und Gartenbau``).
+
+Fenced code is left as it is, and so are code spans and comments holding a fence run. A line left
+blank by a removal goes, and so does a blank line that would then follow another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from chunker.config import ChunkerConfig
+
+_FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
+_INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+).*?\1", re.DOTALL)
+_HYPHENATED = re.compile(
+    r"(?<=[^\W\d_])-\n[ \t>]*(?!(?:und|oder|bzw|sowie|bis|als|wie|noch|and|or|и|или|e|o|ed|od)\b)(?=[^\W\d_])",
+    re.IGNORECASE,
+)
+"""A hyphen ending a line after a letter, a lowercase letter starting the next (checked in ``_join``)."""
+_GONE = "\x00"
+
+
+def cleaner(cfg: ChunkerConfig) -> Callable[[str], str] | None:
+    """The cleanup ``cfg`` asks for, or None when it asks for none."""
+    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines):
+        return None
+    drop = re.compile("|".join(f"(?:{p})" for p in cfg.embedding_drop_lines)) if cfg.embedding_drop_lines else None
+
+    def clean(text: str) -> str:
+        return embedded(text, cfg.skip_comments, drop, cfg.dehyphenate)
+
+    return clean
+
+
+def embedded(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenate: bool) -> str:
+    """``text`` cleaned as the module says."""
+    if not (comments and "<!--" in text) and drop is None and not (dehyphenate and "-\n" in text):
+        return text
+    out: list[str] = []
+    stretch: list[str] = []  # lines outside fenced code, joined so that a comment may span lines
+    fence = ""
+    for line in text.split("\n"):
+        opening = _FENCE_LINE.match(line)
+        if fence or opening:
+            if stretch:
+                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate))
+                stretch = []
+            out.append(line)
+            if fence and opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = ""
+            elif not fence and opening:
+                fence = opening.group(1)
+            continue
+        stretch.append(line)
+    if stretch:
+        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate))
+    result = "\n".join(out)
+    return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
+
+
+def _cleaned(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenate: bool) -> list[str]:
+    """The lines of ``text`` (no fenced code in it) cleaned."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(text)] if "`" in text else []
+
+    def outside(at: int) -> bool:
+        return not any(a <= at < b for a, b in spans)
+
+    def comment(match: re.Match[str]) -> str:
+        body = match.group(0)
+        return _GONE if outside(match.start()) and "```" not in body and "~~~" not in body else body
+
+    if comments and "<!--" in text:
+        text = _INLINE_COMMENT.sub(comment, text)
+    if drop is not None:
+        text = "\n".join(_GONE if drop.fullmatch(line.strip()) else line for line in text.split("\n"))
+    if dehyphenate and "-\n" in text:
+        text = _HYPHENATED.sub(lambda m: _join(m, text, outside), text)
+    out: list[str] = []
+    dropped = False
+    for line in text.split("\n"):
+        if _GONE in line:
+            line = line.replace(_GONE, "")
+            if not line.strip():
+                dropped = True
+                continue
+        if not line.strip() and dropped and (not out or not out[-1].strip()):
+            continue
+        dropped = False
+        out.append(line)
+    return out
+
+
+def _join(match: re.Match[str], text: str, outside: Callable[[int], bool]) -> str:
+    """``""`` (the word joined) when the next line goes on in lowercase outside code, else the match."""
+    after = text[match.end()] if match.end() < len(text) else ""
+    return "" if after.islower() and outside(match.start()) else match.group(0)

@@ -1,0 +1,46 @@
+"""content_for_embedding without the artefacts of a converted PDF: ``dehyphenate``, ``embedding_drop_lines``."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.errors import ConfigError
+from chunker.pipeline import chunk_markdown
+from chunker.streamed import StreamedChunks
+
+PAGE = (
+    "# Regel\n\n## 7.3 Kapazität\n\nDie Kapa-\nzität der Anlage und die Haus-\nund Gartenanlagen, die E-\nMail.\n\n"
+    "Seite 12 von 400\n\nTAR Mittelspannung – VDE-AR-N 4110\n\nDer Netzbetreiber prüft die Leis-\ntung.\n\n"
+    "```text\nKapa-\nzität\nSeite 3 von 4\n```\n\nSeite 13 von 400\n"
+)
+CONFIG = ChunkerConfig(dehyphenate=True, embedding_drop_lines=(r"Seite \d+ von \d+", "TAR Mittelspannung – .*"))
+
+
+def test_hyphenation_and_page_lines_are_left_out_of_what_is_embedded_only() -> None:
+    (chunk,) = [c for c in chunk_markdown(PAGE, CONFIG, "r", "r.md").chunks if c.section == "7.3 Kapazität"]
+    embedded = chunk.content_for_embedding
+    assert "Die Kapazität der Anlage" in embedded and "prüft die Leistung." in embedded
+    assert "Haus-\nund Gartenanlagen" in embedded  # a conjunction after the hyphen: a suspended word
+    assert "E-\nMail" in embedded  # a capital goes on: a hyphenated compound
+    assert "Seite 12" not in embedded and "VDE-AR-N" not in embedded and "Seite 13" not in embedded
+    assert "```text\nKapa-\nzität\nSeite 3 von 4\n```" in embedded  # code stays as it is
+    assert not embedded.endswith("\n") and "\n\n\n" not in embedded
+    assert chunk.content_original in PAGE  # the exact slice
+    assert "Seite 12 von 400" in chunk.content_original and chunk.size == len(embedded)
+
+
+def test_by_default_nothing_is_cleaned() -> None:
+    embedded = "\n".join(c.content_for_embedding for c in chunk_markdown(PAGE, ChunkerConfig(), "r", "r.md").chunks)
+    assert "Kapa-\nzität" in embedded and "Seite 12 von 400" in embedded
+
+
+def test_the_streamed_path_cleans_the_same() -> None:
+    streamed = [c.to_dict() for c in StreamedChunks(PAGE, CONFIG, "r", "r.md")]
+    assert streamed == [c.to_dict() for c in chunk_markdown(PAGE, CONFIG, "r", "r.md").chunks]
+
+
+def test_a_bad_pattern_is_refused_naming_the_option() -> None:
+    with pytest.raises(ConfigError, match="embedding_drop_lines"):
+        ChunkerConfig.from_mapping({"embedding_drop_lines": ["Seite (\\d+"]})
+    assert CONFIG.fingerprint() != ChunkerConfig().fingerprint()
