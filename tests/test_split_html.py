@@ -181,3 +181,66 @@ def test_no_cut_inside_a_script_whose_reopened_tag_would_end_the_html_block_earl
         body = text.index("<script>") + len("<script>\n")
         end = text.index("</script>")
         assert not [c for c in result.chunks if body <= c.start_offset < end]
+
+
+def _md_in_html_rows(n: int) -> str:
+    """A table of Python-Markdown's md_in_html (MkDocs): a cell's Markdown goes on after a blank line,
+    so the HTML block after it starts with the closing tags of elements opened before the blank line
+    and holds the table's rows as siblings at its top."""
+    rows = "".join(
+        f'<tr markdown="block">\n<td markdown>**Описание {k}**</td>\n'
+        f"<td markdown>Если в субъекте {k} нулевое значение, возвращает нулевое значение.</td>\n</tr>\n"
+        for k in range(n)
+    )
+    return (
+        '# Функции\n\n## Сравнение\n\n<table markdown="block">\n<tr markdown="block">\n<td markdown="block">\n'
+        f"Первая ячейка.\n\n</td>\n</tr>\n{rows}</table>\n\n## Дальше\n\nТекст.\n"
+    )
+
+
+def test_a_block_of_rows_after_closing_tags_of_earlier_elements_is_cut_between_its_rows() -> None:
+    text = _md_in_html_rows(30)
+    result = _run(text, "doc.md", ChunkerConfig())
+    assert _codes(result, "overflow") == [] and result.diagnostics.errors == ()
+    pieces = [c for c in result.chunks if "Описание" in c.content_original]
+    assert len(pieces) > 3 and all(c.chars <= 1200 for c in pieces)
+    for chunk in pieces[1:]:
+        assert chunk.content_original.startswith('<tr markdown="block">\n') and not chunk.added_lines
+
+
+def test_elements_a_block_leaves_open_at_its_end_do_not_keep_it_whole() -> None:
+    # the <td markdown="block"> of the last row goes on after the blank line
+    rows = "".join(f"<tr>\n<td>Zeile {k}</td>\n<td>Die Anforderung gilt für Klasse {k}.</td>\n</tr>\n" for k in range(30))
+    text = f'# Anlage\n\n<table markdown="block">\n{rows}<tr markdown="block">\n<td markdown="block">\n\nText.\n\n</td>\n</tr>\n</table>\n'
+    result = _run(text, "doc.md", ChunkerConfig())
+    assert _codes(result, "overflow") == [] and result.diagnostics.errors == ()
+    assert sum("Zeile" in c.content_original for c in result.chunks) > 2
+
+
+def test_sibling_elements_at_the_top_of_a_block_are_cut_between_without_reopening() -> None:
+    card = '<div class="row">\n  <div class="col-12">\n    <p>Karte {k}: ein Text, der die Karte beschreibt und etwas länger ist.</p>\n  </div>\n</div>\n'
+    text = "# Karten\n\n" + "".join(card.format(k=k) for k in range(20)) + "<pre>\nkein Schnitt\n</pre>\n"
+    result = _run(text, "doc.md")
+    assert _codes(result, "overflow") == [] and result.diagnostics.errors == ()
+    pieces = [c for c in result.chunks if "Karte" in c.content_original]
+    assert len(pieces) > 3
+    assert all(text[c.start_offset :].startswith(('<div class="row">', "# Karten")) for c in pieces)
+    assert not any(c.added_lines for c in pieces)
+    pre = text.index("<pre>")
+    assert not [c for c in result.chunks if pre < c.start_offset <= text.index("</pre>")]
+
+
+_TOP = st.sampled_from(
+    ["</td>", "</tr>", '<tr markdown="block">', "<td>cell text here</td>", "</tr>", "<div>", "</div>", "<p>words and more words</p>",
+     "<pre>", "</pre>", "<script>", "</script>", "<span>inline</span>", "<!-- note -->", "text line", '<td markdown="block">']
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(_TOP, min_size=2, max_size=40), max_chars=st.integers(60, 400))
+def test_pieces_of_blocks_with_top_level_siblings_render_as_their_source(lines: list[str], max_chars: int) -> None:
+    text = "# Page\n\n<div>\n" + "\n".join(lines) + "\n"
+    cfg = ChunkerConfig(max_chars=max_chars, target_chars=max_chars * 2 // 3, min_chars=10)
+    result = _run(text, "doc.md", cfg)
+    assert _codes(result, "rendering-changed") == []
+    assert result.diagnostics.errors == ()

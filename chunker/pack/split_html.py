@@ -11,10 +11,18 @@ elements its first line lies in (their start tags, outermost first, one per line
 do in the source (a cut whose re-opened tags alone would not start an HTML block is not made). A
 line (or a child without a line to cut at) over budget is one overflow piece with a warning.
 
+Elements side by side at the block's top (rows of a table whose ``<table>`` line is in an earlier
+block, ``<div class="row">`` after ``<div class="row">``) are cut between first, with nothing to
+re-open, at a line that starts an HTML block running to the piece's end (not ``<pre>``, ``<script>``,
+``<!--``: those end at their own closing text). Closing tags at the top that close elements opened
+before the block, and elements still open at its end (Python-Markdown's md_in_html, MkDocs: a cell's
+Markdown goes on after a blank line, which ends a CommonMark HTML block), are as in the source.
+
 The nesting comes from the standard library's :class:`html.parser.HTMLParser`. Kept whole, as
 before, with an overflow warning: a block with a blank line (an MDX block whose braces, template
-literal or code fence span one), a block whose tags do not nest (an element never closed, a JSX
-attribute with ``>`` that ends a tag early), and one with no line left to cut at.
+literal or code fence span one), a block whose tags do not nest (a closing tag of an element that is
+not open inside an open one, a ``<script>`` never closed, a JSX attribute with ``>`` that ends a tag
+early), and one with no line left to cut at.
 """
 
 from __future__ import annotations
@@ -42,6 +50,9 @@ tag would render as Markdown where the source has them in one HTML block. So no 
 one that text follows in the block (``</script>`` then a Liquid line); where it ends the block, its
 pieces end with it and render as their source."""
 _NAME = re.compile(r"<([A-Za-z][\w.:-]*)")
+_ENDS_ELSEWHERE = re.compile(r"<(?:(?:script|pre|style|textarea)(?:[\s>]|$)|[!?])", re.IGNORECASE)
+"""A line starting one of the HTML blocks that end at their own closing text, not at a blank line
+(CommonMark types 1-5): no piece starts there, its lines after that text would be Markdown."""
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 MAX_HTML_CHARS = 1 << 18
 """A block longer than this is not parsed for its children (kept whole)."""
@@ -108,8 +119,8 @@ class _Tags(HTMLParser):
         self._start(tag, True)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _VOID:
-            return
+        if tag in _VOID or (not self.stack and tag not in _ENDS_AT_CLOSING_TAG):
+            return  # at the top: it closes an element opened before the block (a blank line between)
         if not self.open_names.get(tag):
             self.broken = True
             return
@@ -156,7 +167,7 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         tags.close()
     except (AssertionError, ValueError):  # a malformed declaration the parser refuses
         return []
-    if tags.broken or tags.stack:
+    if tags.broken or (tags.stack and not _left_open(tags.stack)):
         return []
     depth, depths = 0, []  # depth at each line start
     stack: list[tuple[str, str, str, str]] = []
@@ -168,17 +179,21 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         stack = tags.opened.get(k, stack)
     inside = tags.inside
     opening_end = next((k for k in range(1, len(lines)) if depths[k] >= 1 and k not in inside), None)
-    if opening_end is None:
-        return []  # no element spans two lines: siblings at the top, nothing to re-open
-    base = depths[opening_end]
+    base = depths[opening_end] if opening_end is not None else 1
     cuts: list[_Cut] = []
-    for k in range(opening_end + 1, len(lines)):
+    for k in range(1, len(lines)):
         line = lines[k]
         stripped = line.lstrip(" \t")
-        if not stripped or stripped.startswith("</") or depths[k] < base or k in inside:
+        if not stripped or stripped.startswith("</") or k in inside:
             continue
         start = tags.starts.get(k)
         element = start is not None and start[0] == len(line) - len(stripped) and start[1] == depths[k]
+        if depths[k] == 0:
+            if element and not _ENDS_ELSEWHERE.match(stripped):  # an element at the top: nothing to re-open
+                cuts.append(_Cut(k, JOINT, "", ""))
+            continue
+        if opening_end is None or k <= opening_end or depths[k] < base:
+            continue
         if element and depths[k] == base:
             strength = JOINT
         elif element and depths[k] == base + 1:
@@ -191,7 +206,17 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         reopen = "".join(indent + tag + "\n" for _, _, indent, tag in kept)
         closing = "".join(f"\n{indent}</{written}>" for _, written, indent, _ in reversed(kept))
         cuts.append(_Cut(k, strength, reopen, closing))
+    if any(not cut.reopen for cut in cuts):  # siblings at the top: cut between them before inside one
+        weaker = {JOINT: NESTED_ITEM, NESTED_ITEM: CODE_LINE}
+        cuts = [c if not c.reopen else dataclasses.replace(c, strength=weaker.get(c.strength, WORD)) for c in cuts]
     return cuts
+
+
+def _left_open(stack: list[tuple[str, str, str, str]]) -> bool:
+    """Whether the elements still open at the block's end may stay open in its pieces as in the
+    source (an element whose Markdown content goes on after a blank line, ``<td markdown="block">``
+    of Python-Markdown's md_in_html): not one whose HTML block ends at its closing tag."""
+    return not any(name in _ENDS_AT_CLOSING_TAG for name, _, _, _ in stack)
 
 
 def html_frame(space: SectionSpace, block: Block) -> tuple[Block, list[tuple[int, Strength]]] | None:
@@ -206,10 +231,12 @@ def html_frame(space: SectionSpace, block: Block) -> tuple[Block, list[tuple[int
         starts.append(pos)
     opens_html: dict[str, bool] = {}
     out: list[tuple[int, Strength]] = []
+    lines = block.content.split("\n") if cuts else []
     for cut in cuts:
-        first = cut.reopen.split("\n", 1)[0]
+        probe = cut.reopen or lines[cut.line] + "\n"  # at the top: the piece's own first line
+        first = probe.split("\n", 1)[0]
         if first not in opens_html:
-            tokens = [t for t in space.parse_text(cut.reopen) if t.level == 0 and t.map is not None]
+            tokens = [t for t in space.parse_text(probe) if t.level == 0 and t.map is not None]
             opens_html[first] = len(tokens) == 1 and tokens[0].type == "html_block"
         if not opens_html[first]:
             continue  # the re-opened tags alone would not be an HTML block: no piece starts here
