@@ -58,8 +58,8 @@ def load(config: Path | None) -> Settings:
     from chunker.settings import load_settings
 
     if config is None:
-        default = Path("config.yaml")
-        return load_settings(default if default.is_file() else None)
+        default = Path("config.yaml")  # absent: the defaults; a folder, FIFO or broken link there: an error
+        return load_settings(default if os.path.lexists(default) else None)
     return load_settings(config)
 
 

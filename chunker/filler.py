@@ -19,7 +19,17 @@ MIN_LETTERS = 8
 """Text with fewer letters or digits than this, once markup is removed, has no words of its own."""
 
 _HIDDEN = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
-"""Elements whose content is not text (scripts, styles) and comments."""
+"""Elements whose content is not text (scripts, styles) and comments (the reference for :func:`_unhidden`)."""
+_HIDDEN_OPEN = {
+    "comment": re.compile(r"<!--"),
+    "script": re.compile(r"<script\b", re.IGNORECASE),
+    "style": re.compile(r"<style\b", re.IGNORECASE),
+}
+_HIDDEN_CLOSE = {
+    "comment": re.compile(r"-->"),
+    "script": re.compile(r"</script\s*>", re.IGNORECASE),
+    "style": re.compile(r"</style\s*>", re.IGNORECASE),
+}
 _TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9A-Fa-f]+|\w+);")
 _ESM = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
@@ -36,7 +46,7 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
     and some markup was there (a short word like ``Example:`` is text, not filler)."""
     if "<" not in text and "&" not in text and not esm:
         return False
-    rest = _HIDDEN.sub(" ", text)
+    rest = _unhidden(text)
     rest = _TAG.sub(" ", rest)
     rest = _ENTITY.sub(" ", rest)
     if esm:
@@ -44,6 +54,43 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
     if rest == text:
         return False
     return all(count < MIN_LETTERS for count, _ in enumerate(_LETTER.finditer(rest), 1))
+
+
+def _unhidden(text: str) -> str:
+    """``_HIDDEN.sub(" ", text)`` in linear time. The pattern tries its lazy ``.*?`` from every
+    ``<!--`` (or ``<script``) to the end of the text when nothing closes it: 50,000 unclosed
+    ``<!--`` on one line took minutes. Here an opening that nothing closes ends the search for its
+    kind (no later one can be closed either: its closing would close this one)."""
+    out: list[str] = []
+    pos = 0
+    live = dict(_HIDDEN_OPEN)
+    found: dict[str, re.Match[str] | None] = {}
+    while live:
+        for kind in live:  # the next opening of each kind still possible, searched once per pass
+            match = found.get(kind)
+            if match is None or match.start() < pos:
+                found[kind] = live[kind].search(text, pos)
+        live = {kind: pattern for kind, pattern in live.items() if found[kind] is not None}
+        if not live:
+            break
+        kind = min(live, key=lambda k: found[k].start())  # type: ignore[union-attr]
+        start = found[kind].start()  # type: ignore[union-attr]
+        body = found[kind].end()  # type: ignore[union-attr]
+        if kind != "comment":
+            gt = text.find(">", body)
+            if gt < 0:  # no tag of either element can end: only comments remain possible
+                live.pop("script", None)
+                live.pop("style", None)
+                continue
+            body = gt + 1
+        close = _HIDDEN_CLOSE[kind].search(text, body)
+        if close is None:
+            live.pop(kind)  # nothing closes it, so nothing closes a later one either
+            continue
+        out += [text[pos:start], " "]
+        pos = close.end()
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def is_filler(block: Block) -> bool:

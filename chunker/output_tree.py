@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
+from chunker.errors import ChunkerError, OutputError, UsageError
 from chunker.sources import MAX_DEPTH, RESERVED_IDS, display_path
 
 
@@ -58,7 +59,6 @@ def collision_index(stems: Iterable[str], out_dir: Path, *, with_stems: bool = T
 def check_output_parents(out_dir: Path, stem: str) -> None:
     """Refuse to write below a symlinked folder of ``out_dir`` on the way to a document's folder
     (``chunks/guides`` linked elsewhere would put ``guides/x`` outside ``chunks/``)."""
-    from chunker.errors import OutputError
 
     folder = out_dir
     for part in stem.split("/")[:-1]:
@@ -93,3 +93,25 @@ def document_folders(out_dir: Path) -> list[str]:
             if depth < MAX_DEPTH:
                 stack.append((entry.path, stem + "/", depth + 1))
     return sorted(found)
+
+
+def refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> None:
+    """The output folder may not be the sources folder or lie inside it: artifacts (and exported
+    Markdown) would land among the sources, and the next run would read them as documents."""
+    from chunker.summary import output_display
+
+    sources = _resolved(sources_dir, UsageError, "the sources folder")
+    out = _resolved(out_dir, OutputError, "the output folder")
+    if out == sources or sources in out.parents:
+        raise UsageError(
+            f"the output folder {output_display(out_dir)} lies inside the sources folder {sources_dir}: "
+            "choose an output folder outside it (--out)"
+        )
+
+
+def _resolved(folder: Path, error: type[ChunkerError], what: str) -> Path:
+    """``folder`` with its symlinks resolved; a symlink loop on the way is ``error`` naming it."""
+    try:
+        return folder.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (Python before 3.13)
+        raise error(f"{what} cannot be resolved ({exc}): a symlink loop? Fix or remove it", path=str(folder)) from None

@@ -27,13 +27,19 @@ from chunker.core import (
     released_parts,
 )
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
-from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, EXIT_USAGE, EXIT_VALIDATION, UsageError
+from chunker.errors import (
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_SOURCE,
+    EXIT_USAGE,
+    EXIT_VALIDATION,
+)
 from chunker.freshness import Previous, changed_others, previous_hashes, read_previous, unchanged
 from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
 from chunker.models import Chunk, ChunkingResult, Diagnostic
 from chunker.orphans import gone_outcomes, leftover_outcomes, out_dir_of, remove_document_folder
-from chunker.output_tree import case_collisions, check_output_parents, collision_index
+from chunker.output_tree import case_collisions, check_output_parents, collision_index, refuse_output_in_sources
 from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
 from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, SourceFile, ambiguous_message, check_inside, scan
@@ -267,7 +273,7 @@ def run(
     process, then as ``progress()`` after each one. A run that writes holds the lock of
     ``out_dir`` throughout (:func:`~chunker.writer.run_lock`) and makes what it wrote durable at
     its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`)."""
-    _refuse_output_in_sources(sources_dir, out_dir)
+    refuse_output_in_sources(sources_dir, out_dir)
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
@@ -308,17 +314,6 @@ def run(
     if not stems:
         notes.extend(_unmatched_overrides(settings, [s.stem for s in sources]))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
-
-
-def _refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> None:
-    """The output folder may not be the sources folder or lie inside it: artifacts (and exported
-    Markdown) would land among the sources, and the next run would read them as documents."""
-    sources, out = sources_dir.resolve(), out_dir.resolve()
-    if out == sources or sources in out.parents:
-        raise UsageError(
-            f"the output folder {output_display(out_dir)} lies inside the sources folder {sources_dir}: "
-            "choose an output folder outside it (--out)"
-        )
 
 
 def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:

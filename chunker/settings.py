@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,6 +138,8 @@ def load_settings(path: str | Path | None) -> Settings:
         return Settings(defaults=ChunkerConfig())
     p = Path(path)
     try:
+        if not stat.S_ISREG(p.stat().st_mode):  # a folder; a FIFO or device would block or never end
+            raise ConfigError("the config file is not a regular file (a folder, FIFO or device)", path=str(p))
         text = p.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ConfigError("config file not found", path=str(p)) from None

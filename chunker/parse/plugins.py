@@ -297,19 +297,20 @@ def _unclosed_end(
     line of at least ``run`` markers alone follows (where the container rule closes it, in a code
     fence too), and no heading comes before it that is followed by another opening line of at least
     ``run`` markers (then the closing line is that container's, and this one was left open).
-    Headings and opening lines inside code fences are none."""
+    Headings and opening lines inside code fences are none. The scan stops at that rival opening line:
+    whatever follows, this container ends before the heading (many sibling containers left open, each
+    before a heading, are scanned in linear time)."""
     src = state.src
     fence = ""  # the marker run of a code fence open at this line
     heading: int | None = None
-    rival = False  # an opening line of at least ``run`` markers after the heading
     for line in range(start_line + 1, end_line):
         text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
         if text.startswith(marker) and state.sCount[line] - state.blkIndent < 4:
             markers = len(text) - len(text.lstrip(marker))
             if markers >= run and markers == len(text):
-                return heading if heading is not None and rival else None
+                return None  # closed (an opening line after a heading would have returned first)
             if markers >= run and heading is not None and not fence and valid(text[markers:]):
-                rival = True
+                return heading  # left open before the heading, whether or not a closing line follows
             continue
         if text[:3] in ("```", "~~~"):
             run_of_fence = text[: len(text) - len(text.lstrip(text[0]))]

@@ -1,0 +1,155 @@
+"""Variants of the hostile inputs that bench/hostile_variants.py found failing (bench/HOSTILE.md).
+
+Cost is asserted as work counted (lines read, spans visited), never as time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker.filler import _HIDDEN, _unhidden, is_filler_text
+from chunker.parse.plugins import _any_name, _unclosed_end
+from tests._hostile import assert_contract, make_work, run_in, run_source
+
+
+class _Counted(list[int]):
+    """A list that counts reads by index."""
+
+    reads = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        _Counted.reads += 1
+        return super().__getitem__(index)
+
+
+def _state(text: str) -> SimpleNamespace:
+    starts, ends, pos = [], [], 0
+    for line in text.split("\n"):
+        starts.append(pos)
+        ends.append(pos + len(line))
+        pos += len(line) + 1
+    zeros = [0] * len(starts)
+    return SimpleNamespace(
+        src=text,
+        bMarks=_Counted(starts),
+        eMarks=_Counted(ends),
+        tShift=_Counted(zeros),
+        sCount=_Counted(zeros),
+        blkIndent=0,
+    )
+
+
+def test_a_container_left_open_before_a_heading_stops_its_scan_at_the_next_opening() -> None:
+    # 2,000 sibling ':::note' containers, each left open before its heading: the scan of each
+    # read to the end of the page (quadratic: 4,000 of them took 39 s)
+    text = ":::note\n\n## H\n\npara\n\n" * 2000
+    state = _state(text)
+    _Counted.reads = 0
+    assert _unclosed_end(state, 0, len(state.bMarks), ":", 3, _any_name) == 2  # ends before its heading
+    assert _Counted.reads < 100
+
+
+def test_a_container_closed_after_a_heading_with_no_other_opening_is_still_closed() -> None:
+    state = _state(":::note\n\n## H\n\npara\n\n:::\n\nafter\n")
+    assert _unclosed_end(state, 0, len(state.bMarks), ":", 3, _any_name) is None
+    state = _state(":::note\n\n## H\n\n:::tip\n\n:::\n")
+    assert _unclosed_end(state, 0, len(state.bMarks), ":", 3, _any_name) == 2
+
+
+def test_many_sibling_containers_left_open_keep_every_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = ("# A\n\n" + ":::note\n\n## H\n\npara\n\n" * 300 + "ZQXADMUNCL\n").encode()
+    out = run_source(tmp_path, data, capsys, monkeypatch)
+    assert_contract(out, "ok", ["ZQXADMUNCL"])
+    assert sum(c["section"] == "H" for c in out.chunks()) == 300
+
+
+HIDDEN_PARTS = [
+    "<!--",
+    "-->",
+    "<!-->",
+    "<script",
+    "<SCRIPT",
+    "</script>",
+    "</Script >",
+    "<style",
+    "</style>",
+    ">",
+    "<",
+    "a",
+    " ",
+    "-",
+    "\n",
+    "<scripts",
+    "</script",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(HIDDEN_PARTS), max_size=16))
+def test_hidden_markup_is_removed_as_the_reference_pattern_removes_it(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert _unhidden(text) == _HIDDEN.sub(" ", text)
+
+
+def test_unclosed_comment_openers_are_searched_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 50,000 '<!-- ' on one line: the reference pattern tried its lazy match from each to the end
+    # (the run took over 60 s); one search per kind of opening here
+    text = "<!-- " * 50_000 + "<script x " * 1000 + "<style>" * 1000 + "words enough"
+    assert _unhidden(text) == text
+    assert not is_filler_text(text)
+
+
+def test_many_unclosed_comment_openers_in_a_paragraph_keep_its_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = ("# I\n\n" + "<!-- " * 20_000 + "<script>" * 5000 + " ZQXCOMMENTS\n").encode()
+    assert_contract(run_source(tmp_path, data, capsys, monkeypatch), "ok", ["ZQXCOMMENTS"])
+
+
+def test_an_output_folder_that_is_a_symlink_loop_is_an_output_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = make_work(tmp_path)
+    (work / "sources" / "doc.md").write_text("# D\n\nbody\n", encoding="utf-8")
+    os.symlink("chunks", work / "chunks")
+    out = run_in(work, "doc", capsys, monkeypatch)
+    assert out.code == 4, out.stderr
+    assert re.search(r"chunks: the output folder cannot be resolved .*symlink loop", out.stderr), out.stderr
+
+
+def test_a_sources_folder_that_is_a_symlink_loop_is_a_usage_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = make_work(tmp_path)
+    os.rmdir(work / "sources")
+    os.symlink("sources", work / "sources")
+    out = run_in(work, "doc", capsys, monkeypatch)
+    assert out.code == 2, out.stderr
+    assert "sources: the sources folder cannot be resolved" in out.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_config_yaml_that_is_not_a_regular_file_is_refused_not_ignored_or_waited_on(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = make_work(tmp_path)
+    (work / "sources" / "doc.md").write_text("# D\n\nbody\n", encoding="utf-8")
+    (work / "config.yaml").unlink()
+    if kind == "folder":
+        (work / "config.yaml").mkdir()
+    else:
+        os.mkfifo(work / "config.yaml")
+    out = run_in(work, "doc", capsys, monkeypatch)
+    assert out.code == 2, out.stderr
+    assert "config.yaml: the config file is not a regular file" in out.stderr
+    assert not (work / "chunks").exists()
