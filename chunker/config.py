@@ -51,6 +51,9 @@ class ChunkerConfig:
     """Leave out blocks that are only HTML comments or ``[//]: # (...)`` lines (:mod:`chunker.notes`)."""
     excluded_block_prefixes: tuple[str, ...] = ()
     """Leave out paragraphs and quotes whose text starts with one of these (editor notes)."""
+    numbered_headings: bool = False
+    """Markdown: a one-line paragraph shaped like a numbered heading (``**7.3.2 Kapazität**``,
+    ``7.3.2 Kapazität``) is a heading (:mod:`chunker.numbered`)."""
     dehyphenate: bool = False
     """``content_for_embedding`` joins words hyphenated across a line break (``Kapa-`` / ``zität``)."""
     embedding_drop_lines: tuple[str, ...] = ()

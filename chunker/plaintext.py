@@ -32,24 +32,18 @@ from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block, BlockKind, ChunkingResult, Diagnostic, Heading
+from chunker.numbered import MAX_HEADING_CHARS, MAX_HEADING_WORDS, MAX_NUMBER_DEPTH_LEVEL, depth, numbered_heading
 from chunker.parse import read_document
 from chunker.pipeline import chunk_blocks
 from chunker.text import compute_line_starts, normalise_newlines
 
 __all__ = ["chunk_text", "text_blocks"]
 
-MAX_HEADING_CHARS = 100
-"""A numbered or ALL-CAPS heading line is at most this long (stripped)."""
-MAX_HEADING_WORDS = 14
 MIN_CAPS_LETTERS = 3
-MAX_NUMBER_DEPTH_LEVEL = 6
 
-_NUMBERED = re.compile(r"^[ \t]{0,3}(?P<num>\d{1,3}(?:\.\d{1,3})*)(?P<dot>\.?)[ \t]+(?P<title>\S.*?)[ \t]*$")
-"""``2.3 Title`` / ``1. Title``; a component has at most 3 digits (``2024 Release`` is a year)."""
 _NUMBERED_ANY = re.compile(r"^[ \t]*(?P<num>\d{1,3}(?:\.\d{1,3})*)[.)]?[ \t]+\S")
 """Any numbered line (list item or heading): used to tell a list from a heading."""
 _LIST_MARKER = re.compile(r"^[ \t]{0,3}(?:[-*+•–]|\d{1,3}[.)])[ \t]+\S")
-_SENTENCE_END = ".!?;:,…"
 _QUESTION = re.compile(r"^[ \t]*(?:Вопрос|Domanda|Frage|В|Q)[ \t]*:[ \t]*(?P<q>\S.*?)[ \t]*$")
 _ANSWER = re.compile(r"^[ \t]*(?:Ответ|Antwort|Risposta|О|A)[ \t]*:")
 
@@ -67,28 +61,6 @@ class _Span:
     """For headings: the heuristic that made it (``numbered``, ``caps``, ``faq``)."""
 
 
-def _depth(number: str) -> int:
-    return number.count(".") + 1
-
-
-def numbered_heading(line: str) -> tuple[int, str] | None:
-    """(heading level, title) when the line has the shape of a numbered heading, else None.
-    ``1.`` -> 2, ``2.3`` -> 3, ``7.3.1.1`` -> 5 (at most 6)."""
-    match = _NUMBERED.match(line)
-    if match is None:
-        return None
-    title = match.group("title")
-    stripped = line.strip()
-    if not title[0].isupper() or len(stripped) > MAX_HEADING_CHARS or len(stripped.split()) > MAX_HEADING_WORDS:
-        return None
-    if stripped[-1] in _SENTENCE_END:
-        return None
-    number = match.group("num")
-    if "." not in number and not match.group("dot"):
-        return None  # ``3 Title``: a bare number is no heading
-    return min(_depth(number) + 1, MAX_NUMBER_DEPTH_LEVEL), stripped
-
-
 def caps_heading(line: str) -> bool:
     """An ALL-CAPS line (Cyrillic or Latin) of reasonable length.
 
@@ -104,9 +76,9 @@ def caps_heading(line: str) -> bool:
     return len(letters) >= MIN_CAPS_LETTERS and all(c.isupper() for c in letters)
 
 
-def _numbered_depth(line: str) -> int:
+def _numbereddepth(line: str) -> int:
     match = _NUMBERED_ANY.match(line)
-    return _depth(match.group("num")) if match else 0
+    return depth(match.group("num")) if match else 0
 
 
 def _runs(lines: Sequence[str]) -> list[tuple[int, int]]:
@@ -185,7 +157,7 @@ def _numbered_candidates(runs: Sequence[tuple[int, int]], lines: Sequence[str]) 
         depth = len(numbers[k])
         after = first + 1 if first < last else (runs[k + 1][0] if k + 1 < len(runs) else -1)
         before = runs[k - 1][1] if k else -1
-        if any(k2 >= 0 and _numbered_depth(lines[k2]) == depth for k2 in (before, after)):
+        if any(k2 >= 0 and _numbereddepth(lines[k2]) == depth for k2 in (before, after)):
             continue
         near = _numbered_near(numbers, k)
         if any(j not in shaped and _follows(numbers[min(j, k)], numbers[max(j, k)]) for j in near):

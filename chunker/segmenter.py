@@ -15,6 +15,7 @@ from chunker.config import ChunkerConfig
 from chunker.frames import doc_line, fence_closed, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import heading_text
 from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
+from chunker.numbered import markdown_numbered_heading
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
 from chunker.parse.details import details_end, opens_details
@@ -124,6 +125,7 @@ class _Blocks:
         "last_end",
         "nested",
         "nlines",
+        "numbered",
         "outline_left",
         "path",
         "shared_path",
@@ -137,6 +139,7 @@ class _Blocks:
         self.starts = doc.line_starts
         self.nlines = len(self.starts)
         self.atomic_kinds = frozenset(cfg.atomic_types)
+        self.numbered = cfg.numbered_headings
         self.blocks: list[Block] = []
         """The blocks made and not yet handed on."""
         self.count = 0
@@ -260,11 +263,19 @@ class _Blocks:
             raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
             level, title = int(token.tag[1:]), heading_text(raw)
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
+        elif kind == "paragraph" and self.numbered and last - first == 1 and (found := self.numbered_line(first)):
+            self.add("heading", first, last, level=found[0], title=heading_text(found[1]), begin=begin)
         elif kind == "code" and token.type == "fence":
             fence = fence_lines(token, self.text, self.starts, first, last, self.doc)
             self.add(kind, first, last, inner=inner, joints=joints, fence=fence, begin=begin)
         else:
             self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin, outline=outline)
+
+    def numbered_line(self, index: int) -> tuple[int, str] | None:
+        """(level, title) when line ``index``, a paragraph of its own, is a numbered heading written as
+        a plain or bold line (``numbered_headings``)."""
+        line = doc_line(self.doc, index)
+        return markdown_numbered_heading(line, self.path) if line.lstrip(" ")[:1] in "*_0123456789" else None
 
     def line_blank(self, index: int) -> bool:
         starts, text = self.starts, self.text

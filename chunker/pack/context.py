@@ -113,7 +113,9 @@ def _leading_headings(content: str) -> set[str]:
                 if any(c in raw for c in "{<*_`[&\\"):
                     found.add(heading_text(raw))  # as the heading path has it: markup, tags removed
             elif seen == 0:
-                found.add(stripped)  # a setext or plain-text heading line
+                found.add(stripped)  # a setext or plain-text heading line, or a bold one (numbered_headings)
+                if stripped[:1] in "*_":
+                    found.add(heading_text(stripped))
             else:
                 break
             seen += 1
