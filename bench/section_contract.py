@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -128,6 +129,9 @@ def main() -> int:
         violations.extend(found)
     for line in violations[:200]:
         print(line)
+    kinds = Counter(re.sub(r"'.*'|\d+", "N", v.split(": ", 1)[1]) for v in violations)
+    for kind, count in kinds.most_common():
+        print(f"{count:6d}  {kind}")
     print(f"{len(files)} documents, {total_chunks} chunks, {len(violations)} violations")
     return 1 if violations else 0
 

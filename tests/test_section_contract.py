@@ -247,7 +247,7 @@ def _deep_document(blank_lines: int) -> str:
     return gap.join(parts) + "\n"
 
 
-@pytest.mark.parametrize("depth", [2, 3, 4])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
 @pytest.mark.parametrize("blank_lines", [0, 2])
 @pytest.mark.parametrize("prefix", ["breadcrumb", "blockquote"])
 def test_every_chunk_of_a_deep_document_names_its_section_once(depth: int, blank_lines: int, prefix: str) -> None:

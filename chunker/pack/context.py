@@ -89,12 +89,12 @@ def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[s
             if h.level < section.level or h.line >= first_line or (h.level == section.level and h.text == section.title)
         ]
     tail = path[-depth:]
-    if depth == 1 or len(path) <= depth or not section.level:
+    if len(path) <= depth or not section.level:
         return [h.text for h in tail]
     anchor = next((h for h in path if h.level == section.level and h.text == section.title), None)
     if anchor is None or anchor in tail:
         return [h.text for h in tail]
-    return [anchor.text, *(h.text for h in path[-(depth - 1) :])]
+    return [anchor.text, *(h.text for h in path[-(depth - 1) :])] if depth > 1 else [anchor.text]
 
 
 def _leading_headings(content: str) -> set[str]:
