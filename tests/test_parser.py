@@ -220,17 +220,18 @@ def test_a_target_after_a_no_break_space_or_with_trailing_blanks_is_a_target() -
 
 
 def test_a_line_no_first_character_rule_can_start_asks_none_of_them() -> None:
-    # Lines such as the laws' "(1) ..." and plain text: formerly every rule of the chain was asked.
+    # Lines such as the laws' "(1) ..." and plain text: formerly every rule of the chain was asked
+    # (and the code rule about every line).
     md = build_parser(64)
     asked: list[str] = []
     for rule in md.block.ruler.__rules__:
-        if rule.name in ("hr", "admonition", "myst_line_comment", "list", "fence"):
+        if rule.name in ("hr", "admonition", "myst_line_comment", "list", "fence", "code"):
             md.block.ruler.at(rule.name, counting(rule.fn, rule.name, asked), {"alt": list(rule.alt)})
     assert speedups.active(md) == speedups.SPEED_UPS
-    md.parse("(1) text\nmore text\n\nplain\n\n(2) x\n" * 20)
-    assert asked == []
-    md.parse("- a\n\n% c\n***\n")
-    assert {"hr", "list", "myst_line_comment"} <= set(asked)  # the counting rules are in place
+    md.parse("(1) text\nmore text\n\nplain\n\n(2) x\n\n   three spaces\n" * 20)
+    assert asked == []  # nor the code rule: no line is indented by 4 columns past its block
+    md.parse("- a\n\n% c\n***\n\n    code\n")
+    assert {"hr", "list", "myst_line_comment", "code"} <= set(asked)  # the counting rules are in place
 
 
 def counting(fn: Any, name: str, asked: list[str]) -> Any:

@@ -102,8 +102,8 @@ class BlockTokens:
                 self._limit = (limit + offset, used)
             if offset:
                 for token in tokens:
-                    if token.map is not None:
-                        token.map = [token.map[0] + offset, token.map[1] + offset]
+                    if (lines := token.map) is not None:
+                        token.map = [lines[0] + offset, lines[1] + offset]
             yield tokens
             del tokens
             line = next_line

@@ -198,22 +198,26 @@ accept it, asked as a block or as a terminator: each rule returns False at once 
 _TABLE = "table"
 _DELIMITER_ROW = "|-:"
 """The table rule accepts a line only if the next line starts with one of these (its delimiter row)."""
+_CODE = "code"
+"""The indented code rule accepts a line only if it is indented by 4 or more columns past the block's."""
 
 
-def _tables(rules: list[tuple[str, Any]]) -> tuple[dict[str, tuple[Any, ...]], ...]:
+def _tables(rules: list[tuple[str, Any]], table: bool, code: bool) -> dict[str, tuple[Any, ...]]:
     """The rules of a chain to ask about a line, by its first character (key ``""``: any other
-    character), in the chain's order: without and with the table rule (the next line starts a
-    delimiter row). Rules not in :data:`_FIRST_CHARS` are asked about every line."""
+    character), in the chain's order: rules not in :data:`_FIRST_CHARS` are asked about every line,
+    the table rule where ``table`` (the next line starts a delimiter row), the code rule where
+    ``code`` (the line is indented as code)."""
 
-    def rules_for(char: str, table: bool) -> tuple[Any, ...]:
+    def rules_for(char: str) -> tuple[Any, ...]:
         return tuple(
             fn
             for name, fn in rules
-            if (name not in _FIRST_CHARS or (char and char in _FIRST_CHARS[name])) and (table or name != _TABLE)
+            if (name not in _FIRST_CHARS or (char and char in _FIRST_CHARS[name]))
+            and (table or name != _TABLE)
+            and (code or name != _CODE)
         )
 
-    chars = ["", *dict.fromkeys("".join(_FIRST_CHARS.values()))]
-    return {c: rules_for(c, False) for c in chars}, {c: rules_for(c, True) for c in chars}
+    return {c: rules_for(c) for c in ["", *dict.fromkeys("".join(_FIRST_CHARS.values()))]}
 
 
 def _fast_paragraph_terminators(ruler: Ruler[BlockRule]) -> None:
@@ -225,7 +229,8 @@ def _fast_paragraph_terminators(ruler: Ruler[BlockRule]) -> None:
     chain = [r for r in ruler.__rules__ if r.enabled and "paragraph" in r.alt]
     if [r.fn for r in chain] != cache.get("paragraph", []):
         return
-    plain, with_table = _tables([(r.name, r.fn) for r in chain])
+    named = [(r.name, r.fn) for r in chain]
+    plain, with_table = _tables(named, False, True), _tables(named, True, True)
     plain_other, table_other = plain[""], with_table[""]
 
     def terminator(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
@@ -254,17 +259,16 @@ def _dispatch_by_first_character(ruler: Ruler[BlockRule]) -> None:
     enabled = [r for r in ruler.__rules__ if r.enabled]
     if [r.fn for r in enabled] != cache.get("", []):
         return
-    plain, with_table = _tables([(r.name, r.fn) for r in enabled])
-    plain_other, table_other = plain[""], with_table[""]
+    named = [(r.name, r.fn) for r in enabled]
+    by_flags = [[_tables(named, table, code) for code in (False, True)] for table in (False, True)]
 
     def dispatch(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
         src, b_marks, t_shift = state.src, state.bMarks, state.tShift
         below = line + 1
-        if below < end_line and (pos := b_marks[below] + t_shift[below]) < len(src) and src[pos] in _DELIMITER_ROW:
-            rules = with_table.get(src[b_marks[line] + t_shift[line]], table_other)
-        else:
-            rules = plain.get(src[b_marks[line] + t_shift[line]], plain_other)
-        for rule in rules:  # noqa: SIM110
+        table = below < end_line and (pos := b_marks[below] + t_shift[below]) < len(src) and src[pos] in _DELIMITER_ROW
+        by_char = by_flags[table][state.sCount[line] - state.blkIndent >= 4]
+        rules = by_char.get(src[b_marks[line] + t_shift[line]])
+        for rule in by_char[""] if rules is None else rules:  # noqa: SIM110
             if rule(state, line, end_line, silent):
                 return True
         return False
