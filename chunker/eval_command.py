@@ -17,7 +17,7 @@ from typing import Any
 
 from chunker.errors import EXIT_OK, EXIT_VALIDATION, OutputError, UsageError
 from chunker.eval_cases import Case, load_cases
-from chunker.eval_forbidden import check_forbidden, load_forbidden
+from chunker.eval_forbidden import Forbidden, check_forbidden, load_forbidden
 from chunker.eval_index import RETRIEVERS, resolve_model_path
 from chunker.eval_table import render_table
 from chunker.evaluate import EvalReport, check_k, check_threshold, check_thresholds, evaluate
@@ -118,7 +118,7 @@ def load_chunks(out: Path, summary: RunSummary) -> Chunks:
 def report_body(
     report: EvalReport,
     opts: EvalOptions,
-    forbidden: Sequence[tuple[str, str, str]],
+    forbidden: Sequence[Forbidden],
     failures: Sequence[str],
     exit_code: int,
 ) -> dict[str, Any]:
@@ -131,7 +131,7 @@ def report_body(
             "min_mrr": opts.min_mrr,
             "forbid_file": shown_path(opts.forbid) if opts.forbid is not None else None,
             "failures": list(failures),
-            "forbidden_found": [{"stem": s, "chunk_id": c, "string": t} for s, c, t in forbidden],
+            "forbidden_found": [{"stem": s, "chunk_id": c, "string": t, "line": n} for s, c, t, n in forbidden],
             "passed": not failures and not forbidden,
         },
         "exit_code": exit_code,
@@ -187,7 +187,7 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
     else:
         out.print(render_table(report))
         out.print(f"wrote {escape(shown_path(target))}")
-    _print_gate(err, failures, forbidden)
+    _print_gate(err, failures, forbidden, {d.stem: d.display for d in summary.documents})
     return code
 
 
@@ -209,10 +209,12 @@ def _model(settings: Settings, opts: EvalOptions) -> Path | None:
     return resolve_model_path(opts.model, settings.eval.model)
 
 
-def _print_gate(err: Any, failures: Sequence[str], forbidden: Sequence[tuple[str, str, str]]) -> None:
+def _print_gate(err: Any, failures: Sequence[str], forbidden: Sequence[Forbidden], sources: Mapping[str, str]) -> None:
     from rich.markup import escape
 
     for message in failures:
         err.print(f"[red]gate failed:[/] {escape(message)}")
-    for stem, chunk_id, string in forbidden:
-        err.print(f"[red]forbidden text:[/] {escape(stem)} / {escape(chunk_id)} contains {escape(repr(string))}")
+    for stem, chunk_id, string, line in forbidden:
+        where = sources.get(stem, stem) + (f":{line}" if line is not None else "")
+        named = f"{escape(stem)} / {escape(chunk_id)} contains {escape(repr(string))}"
+        err.print(f"{escape(where)}: [red]forbidden text:[/] {named}")

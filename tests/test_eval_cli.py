@@ -141,9 +141,10 @@ def test_forbid_scans_every_document_of_the_sources_not_only_those_the_cases_nam
     forbid.write_text("ask Kuznetsova\n", encoding="utf-8")
     assert cli("--forbid", str(forbid)) == 1
     data = written(work)
-    hit = {"stem": "editor_notes", "chunk_id": "chk_000001", "string": "ask Kuznetsova"}
+    hit = {"stem": "editor_notes", "chunk_id": "chk_000001", "string": "ask Kuznetsova", "line": 5}
     assert data["gate"]["forbidden_found"] == [hit]
-    assert "editor_notes / chk_000001 contains 'ask Kuznetsova'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "sources/editor_notes.md:5: forbidden text: editor_notes / chk_000001 contains 'ask Kuznetsova'" in err
     assert data["chunks"]["documents"] == {"general_info": data["chunks"]["count"]}  # retrieval: the cases' documents
 
 

@@ -386,11 +386,23 @@ def test_forbidden_check_reports_every_chunk_holding_a_forbidden_string() -> Non
         "a": [chunk("S", "clean", "a1"), chunk("S", "x", "a2", embed="S\n\nTODO in the prefix")],
     }
     assert check_forbidden(["TODO", "draft: true", "todo", ""], chunks) == [
-        ("a", "a2", "TODO"),
-        ("b", "b1", "TODO"),
-        ("b", "b1", "draft: true"),
+        ("a", "a2", "TODO", None),
+        ("b", "b1", "TODO", None),
+        ("b", "b1", "draft: true", None),
     ]
     assert check_forbidden(["nowhere"], chunks) == []
+
+
+def test_forbidden_text_is_named_by_its_source_line() -> None:
+    table = {"position": "before", "text": "| a |\n|---|\n"}
+    chunks = {
+        "d": [
+            {**chunk("S", "## S\n\nText.\n\n<!-- TODO -->", "d1"), "start_line": 10},
+            {**chunk("S", "| a |\n|---|\n| TODO |", "d2"), "start_line": 30, "added_lines": [table]},
+            {**chunk("TODO list", "x", "d3"), "start_line": 40},  # only the context line holds it
+        ]
+    }
+    assert [f[3] for f in check_forbidden(["TODO"], chunks)] == [14, 30, 40]
 
 
 def test_forbidden_strings_file_has_one_string_per_line(tmp_path: Path) -> None:
