@@ -44,3 +44,9 @@ def test_a_bad_pattern_is_refused_naming_the_option() -> None:
     with pytest.raises(ConfigError, match="embedding_drop_lines"):
         ChunkerConfig.from_mapping({"embedding_drop_lines": ["Seite (\\d+"]})
     assert CONFIG.fingerprint() != ChunkerConfig().fingerprint()
+
+
+def test_a_pattern_that_matches_nothing_at_all_leaves_blank_lines_alone() -> None:
+    cfg = ChunkerConfig(embedding_drop_lines=(r"\d*",))
+    chunk = chunk_markdown("## A\n\nOne.\n\n12\n\nTwo.\n", cfg, "r", "r.md").chunks[0]
+    assert chunk.content_for_embedding.endswith("## A\n\nOne.\n\nTwo.")

@@ -81,7 +81,7 @@ def _cleaned(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenat
     if comments and "<!--" in text:
         text = _INLINE_COMMENT.sub(comment, text)
     if drop is not None:
-        text = "\n".join(_GONE if drop.fullmatch(line.strip()) else line for line in text.split("\n"))
+        text = "\n".join(_GONE if (k := line.strip()) and drop.fullmatch(k) else line for line in text.split("\n"))
     if dehyphenate and "-\n" in text:
         text = _HYPHENATED.sub(lambda m: _join(m, text, outside), text)
     out: list[str] = []
