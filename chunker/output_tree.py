@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from chunker.errors import ChunkerError, OutputError, UsageError
@@ -54,6 +54,24 @@ def collision_index(stems: Iterable[str], out_dir: Path, *, with_stems: bool = T
             clashes.extend(n for n in groups.get(_fold(prefix), []) if n != prefix)
         out[stem] = clashes
     return out
+
+
+def collision_message(stem: str, collisions: Sequence[str]) -> str | None:
+    """What the ``case-collision`` warning of ``stem`` says: for each clash (:func:`collision_index`),
+    the part of its output folder that clashes, the folder itself (``Docs/a`` and ``docs/a``) or a
+    folder it lies in (``faq/Actions`` in ``faq``, beside the folder of a document ``FAQ``)."""
+    if not collisions:
+        return None
+    parts = stem.split("/")
+    by_folder: dict[str, list[str]] = {}
+    for other in collisions:
+        by_folder.setdefault("/".join(parts[: other.count("/") + 1]), []).append(other)
+    notes = [
+        (f"output folder {stem!r}" if folder == stem else f"output folder {stem!r} lies in {folder!r}, which")
+        + f" differs only in case from {', '.join(map(repr, others))}"
+        for folder, others in by_folder.items()
+    ]
+    return "; ".join(notes) + ": on macOS and Windows they are the same folder"
 
 
 def check_output_parents(out_dir: Path, stem: str) -> None:

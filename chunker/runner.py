@@ -39,7 +39,13 @@ from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
 from chunker.models import Chunk, ChunkingResult, Diagnostic
 from chunker.orphans import gone_outcomes, leftover_outcomes, out_dir_of, remove_document_folder
-from chunker.output_tree import case_collisions, check_output_parents, collision_index, refuse_output_in_sources
+from chunker.output_tree import (
+    case_collisions,
+    check_output_parents,
+    collision_index,
+    collision_message,
+    refuse_output_in_sources,
+)
 from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
 from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, SourceFile, ambiguous_message, check_inside, scan
@@ -207,13 +213,8 @@ def _stream_writer(durability: Durability | None) -> Callable[[Path, Iterable[Pa
 
 
 def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Diagnostic, ...]:
-    if not collisions:
-        return ()
-    message = (
-        f"output folder {source.stem!r} differs only in case from {', '.join(collisions)}: "
-        "on macOS and Windows they are the same folder (conflict)"
-    )
-    return (Diagnostic("warning", "case-collision", message),)
+    message = collision_message(source.stem, collisions)
+    return () if message is None else (Diagnostic("warning", "case-collision", message),)
 
 
 def _checked(

@@ -225,6 +225,22 @@ def test_names_that_differ_only_in_case_are_chunked_apart_and_reported_as_collid
     assert all(any(w["code"] == "case-collision" for w in d["warnings"]) for d in docs.values())
 
 
+def test_a_document_beside_a_folder_of_its_name_in_another_case_names_the_folder_that_clashes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Redux's docs: FAQ.md and the folder faq/ of the FAQ pages
+    write(tmp_path / "sources" / "FAQ.md", "# FAQ\n\nIndex.\n")
+    write(tmp_path / "sources" / "faq" / "Actions.md", "# Actions\n\nText.\n")
+    monkeypatch.chdir(tmp_path)
+    data = summary(capsys)
+    warnings = {d["stem"]: [w["message"] for w in d["warnings"]] for d in data["documents"]}  # type: ignore[attr-defined]
+    assert warnings["faq/Actions"] == [
+        "output folder 'faq/Actions' lies in 'faq', which differs only in case from 'FAQ': "
+        "on macOS and Windows they are the same folder"
+    ]
+    assert warnings["FAQ"] == []  # no folder 'faq' yet, and no document of that id
+
+
 def test_a_very_deep_tree_is_read_to_its_limit_and_the_rest_is_listed_as_too_deep(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
