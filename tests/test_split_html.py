@@ -244,3 +244,21 @@ def test_pieces_of_blocks_with_top_level_siblings_render_as_their_source(lines: 
     result = _run(text, "doc.md", cfg)
     assert _codes(result, "rendering-changed") == []
     assert result.diagnostics.errors == ()
+
+
+def test_an_oversize_script_block_with_blank_lines_is_cut_between_lines_reopening_the_script() -> None:
+    # VitePress's <script setup> holding a page's data (a team page): CommonMark runs it to
+    # </script>, blank lines and all, so a blank line in it no longer keeps it whole
+    members = "\n".join(
+        f"  {{\n    name: 'Mitglied {k}',\n    title: 'Entwickler der Plattform, zuständig für Teil {k}',\n  }},"
+        for k in range(30)
+    )
+    text = f"# Team\n\n<script setup>\nimport {{ VPTeamMembers }} from 'vitepress/theme'\n\n\nconst members = [\n{members}\n]\n</script>\n\n## Mehr\n\nText.\n"
+    result = _run(text, "team.md", ChunkerConfig())
+    assert _codes(result, "overflow") == [] and _codes(result, "rendering-changed") == []
+    assert result.diagnostics.errors == ()
+    pieces = [c for c in result.chunks if "Mitglied" in c.content_original]
+    assert len(pieces) > 2
+    for chunk in pieces:  # each piece renders as one script block: opened and closed once
+        assert chunk.content_original.count("<script setup>\n") == 1 and chunk.content_original.count("</script>") == 1
+    assert all(c.content_original.startswith("<script setup>\n") for c in pieces[1:])

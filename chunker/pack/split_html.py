@@ -18,8 +18,12 @@ re-open, at a line that starts an HTML block running to the piece's end (not ``<
 before the block, and elements still open at its end (Python-Markdown's md_in_html, MkDocs: a cell's
 Markdown goes on after a blank line, which ends a CommonMark HTML block), are as in the source.
 
+A block of a ``<script>``, ``<pre>``, ``<style>`` or ``<textarea>`` runs past blank lines to its
+closing tag (CommonMark type 1): its lines are cut between like code (a script's or style's lines
+after a blank line first), each piece re-opening and closing the element.
+
 The nesting comes from the standard library's :class:`html.parser.HTMLParser`. Kept whole, as
-before, with an overflow warning: a block with a blank line (an MDX block whose braces, template
+before, with an overflow warning: another block with a blank line (an MDX block whose braces, template
 literal or code fence span one), a block whose tags do not nest (a closing tag of an element that is
 not open inside an open one, a ``<script>`` never closed, a JSX attribute with ``>`` that ends a tag
 early), and one with no line left to cut at.
@@ -54,6 +58,9 @@ _ENDS_ELSEWHERE = re.compile(r"<(?:(?:script|pre|style|textarea)(?:[\s>]|$)|[!?]
 """A line starting one of the HTML blocks that end at their own closing text, not at a blank line
 (CommonMark types 1-5): no piece starts there, its lines after that text would be Markdown."""
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_RAW_START = re.compile(r" {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+"""The start of an HTML block that runs to its element's closing tag, blank lines and all (CommonMark
+type 1: VitePress's ``<script setup>`` holding a page's data)."""
 MAX_HTML_CHARS = 1 << 18
 """A block longer than this is not parsed for its children (kept whole)."""
 REOPEN_SHARE = 4
@@ -158,8 +165,8 @@ class _Cut:
 def _cuts(text: str, limit: int) -> list[_Cut]:
     """Where a block's text may be cut and what its pieces re-open and close; none when it may
     not be cut (see the module's docstring)."""
-    if len(text) > MAX_HTML_CHARS or _BLANK_LINE.search(text):
-        return []
+    if len(text) > MAX_HTML_CHARS or (_BLANK_LINE.search(text) and not _RAW_START.match(text)):
+        return []  # a blank line ends an HTML block, but not one of a <script>, <pre>, <style>, <textarea>
     lines = text.split("\n")
     tags = _Tags(lines, limit)
     try:
@@ -198,6 +205,8 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
             strength = JOINT
         elif element and depths[k] == base + 1:
             strength = NESTED_ITEM
+        elif not element and stacks[k] and stacks[k][-1][0] in ("script", "style"):  # code: cut like code
+            strength = JOINT if not lines[k - 1].strip() else CODE_LINE
         else:
             strength = CODE_LINE if element else WORD
         kept = stacks[k]
