@@ -358,3 +358,22 @@ def test_the_chunks_after_a_skipped_subtree_name_their_section_in_the_context_li
     last = result.chunks[-1]
     assert last.section == "Стоимость" and last.content_original.startswith("### Возврат")
     assert last.content_for_embedding.startswith("Цены > Стоимость\n\n### Возврат")
+
+
+@pytest.mark.parametrize("prefix", ["breadcrumb", "blockquote"])
+def test_a_context_line_too_long_for_its_budget_shortens_the_title_not_the_section(prefix: str) -> None:
+    title = "Verordnung über die Erteilung von Inbetriebnahmegenehmigungen für das Eisenbahnsystem"
+    text = (
+        f"---\ntitle: {title}\n---\n# {title} (EIGV)\n\n"
+        "## Teil 2 - Genehmigung für das Inverkehrbringen\n\n"
+        "### Kapitel 1 - Erteilung einer Genehmigung\n\n"
+        "#### § 9 Erfordernis der Genehmigung\n\n" + "Die Genehmigung ist zu erteilen. " * 30 + "\n"
+    )
+    cfg = ChunkerConfig(context_prefix=prefix, max_chars=480, target_chars=300, min_chars=40)  # prefix <= 120
+    result = chunk_markdown(text, cfg, "eigv", "eigv.md")
+    assert len(result.chunks) > 2
+    for chunk in result.chunks[1:]:
+        head = chunk.content_for_embedding.split("\n\n", 1)[0]
+        assert len(head) <= 120 and "…" in head, head
+        assert "Teil 2 - Genehmigung für das Inverkehrbringen" in head, head
+        assert head.endswith("§ 9 Erfordernis der Genehmigung"), head

@@ -36,7 +36,7 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     texts = _breadcrumb(path, section, cfg.context_depth)
     if mode == "blockquote":
         parts = [title, *texts] if not texts or texts[0] != title else texts
-        return _no_fence(_shorten(f"> {cfg.context_label}: {' > '.join(parts)}", limit))
+        return _no_fence(_fit(parts, limit, f"> {cfg.context_label}: ", section.title))
     if not texts:
         name = title if cfg.context_title and title else section.title
         return "" if not name or content.lstrip("# ").startswith(name) else _no_fence(_shorten(name, limit))
@@ -47,7 +47,7 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     named = bool(texts) and texts[0] == title
     if cfg.context_title and title and not named and (texts or not content.lstrip("# ").startswith(title)):
         texts.insert(0, title)  # the document's name, in every chunk
-    return _no_fence(_shorten(" > ".join(texts), limit))
+    return _no_fence(_fit(texts, limit, "", section.title))
 
 
 def join(prefix: str, overlap: str, content: str) -> str:
@@ -123,6 +123,33 @@ def _leading_headings(content: str) -> set[str]:
             break
         start = end + 1
     return found
+
+
+def _fit(parts: Sequence[str], limit: int, lead: str = "", keep: str = "") -> str:
+    """``lead`` and ``parts`` joined by `` > `` within ``limit`` characters. The other parts are
+    shortened first (a long document title, a long parent heading), so the part that is the chunk's
+    section (``keep``) and the last one, its own context, stay whole; when they do not fit together,
+    the section alone does; when nothing fits, the line is cut at its end."""
+    line = lead + " > ".join(parts)
+    if len(line) <= limit or len(parts) < 2:
+        return _shorten(line, limit)
+    section = {k for k, part in enumerate(parts) if part == keep}
+    for whole in (section | {len(parts) - 1}, section):
+        free = [k for k in range(len(parts)) if k not in whole]
+        room = limit - len(lead) - sum(len(parts[k]) for k in whole) - 3 * (len(parts) - 1)
+        if not free or room // len(free) < 8:
+            continue
+        heads = list(parts)
+        for k in free:
+            heads[k] = _shorten(parts[k], room // len(free))
+        spare = room - sum(len(heads[k]) for k in free)
+        for k in free:  # what the short parts left, to the first ones cut
+            if len(heads[k]) < len(parts[k]) and spare > 0:
+                spare += len(heads[k])
+                heads[k] = _shorten(parts[k], spare)
+                spare -= len(heads[k])
+        return _shorten(lead + " > ".join(heads), limit)
+    return _shorten(line, limit)
 
 
 def _shorten(text: str, limit: int) -> str:
