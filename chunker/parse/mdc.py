@@ -16,11 +16,13 @@ is text, as before (so is a line with text after the name: ``::std::move`` or ``
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
 
-__all__ = ["MDC_RULE", "mdc_open_at", "use_mdc_blocks"]
+__all__ = ["MDC_RULE", "mdc_open_at", "mdc_open_checker", "use_mdc_blocks"]
 
 MDC_RULE = "mdc_block"
 
@@ -123,14 +125,29 @@ def mdc_open_at(text: str, end: int) -> bool:
     opening line with fewer ``::`` lines than opening lines after it before ``end``): a heading
     line at ``end`` may then be inside it in the whole document, so a piecewise parse may not cut
     there (:mod:`chunker.parse.pieces`, :mod:`chunker.parse.mixed`). Conservative: indentation and
-    code fences aside."""
+    code fences aside. ``end`` is a line start."""
+    return mdc_open_checker(text)(end)
+
+
+def mdc_open_checker(text: str) -> Callable[[int], bool]:
+    """:func:`mdc_open_at` of ``text`` at any line start: one scan of its ``::`` lines, then a
+    bisection per offset (asked at every heading of a piece, it scanned the piece once per heading)."""
     if "::" not in text:
-        return False
+        return lambda end: False
+    starts: list[int] = []
+    still_open: list[bool] = []  # after each ``::`` line
     open_count = 0
-    for match in _LINE.finditer(text, 0, end):
+    for match in _LINE.finditer(text):
         line = match.group(1)
         if _OPEN.fullmatch(line) and not line.startswith(":::"):
             open_count += 1
         elif open_count and _CLOSE.fullmatch(line):
             open_count -= 1
-    return open_count > 0
+        starts.append(match.start())
+        still_open.append(open_count > 0)
+
+    def at(end: int) -> bool:
+        k = bisect_left(starts, end) - 1  # the last ``::`` line before ``end``
+        return k >= 0 and still_open[k]
+
+    return at

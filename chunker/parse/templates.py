@@ -20,14 +20,14 @@ follows is text, as before.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from markdown_it import MarkdownIt
 
-__all__ = ["TEMPLATE_CODE_RULE", "is_template_fence", "open_at", "use_template_code"]
+__all__ = ["TEMPLATE_CODE_RULE", "is_template_fence", "open_at", "open_checker", "use_template_code"]
 
 TEMPLATE_CODE_RULE = "template_code"
 
@@ -64,12 +64,21 @@ def open_at(text: str, end: int) -> bool:
     """Whether a template code block opened in ``text`` before offset ``end`` is still open there
     (no closing tag between): a heading line at ``end`` may then be code in the whole document, so
     a piecewise parse may not cut there (:mod:`chunker.parse.pieces`, :mod:`chunker.parse.mixed`).
-    Conservative: nesting aside, any opening line counts."""
+    Conservative: nesting aside, any opening line counts. ``end`` is a line start."""
+    return open_checker(text)(end)
+
+
+def open_checker(text: str) -> Callable[[int], bool]:
+    """:func:`open_at` of ``text`` at any line start: its tag lines scanned once, then a bisection
+    per offset (a piecewise parse asks it at every heading of a piece, from the last one back: a
+    page of tab tags that nothing closes, each before a heading, was scanned once per heading)."""
     if "{%" not in text and "{{" not in text:
-        return False
+        return _never
+    starts: list[int] = []
+    still_open: list[bool] = []  # after each tag line
     closing: re.Pattern[str] | None = None
     pane = False  # inside a Docsy tab pane of code
-    for match in _TAG_LINE.finditer(text, 0, end):
+    for match in _TAG_LINE.finditer(text):
         line = match.group(1)
         for tag in _PANE_TAG.finditer(line):
             pane = not tag.group(1) and _TEXT.search(tag.group(2)) is None
@@ -78,7 +87,18 @@ def open_at(text: str, end: int) -> bool:
             closing = found[0] if found is not None else None
         elif closing.fullmatch(line):
             closing = None
-    return closing is not None
+        starts.append(match.start())
+        still_open.append(closing is not None)
+
+    def at(end: int) -> bool:
+        k = bisect_left(starts, end) - 1  # the last tag line before ``end``
+        return k >= 0 and still_open[k]
+
+    return at
+
+
+def _never(end: int) -> bool:
+    return False
 
 
 def _in_code_pane(state: Any, pos: int) -> bool:
