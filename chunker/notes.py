@@ -15,8 +15,9 @@ import re
 from chunker.config import ChunkerConfig
 from chunker.models import Block
 
-_HTML_COMMENTS = re.compile(r"[ \t]*<!--.*?-->(?:\s*<!--.*?-->)*\s*", re.DOTALL)
-"""An HTML block of comments only (``<!-- TODO -->``, several lines, several comments)."""
+_HTML_COMMENTS = re.compile(r"[ \t]*<!--(?:(?!-->).)*-->(?:\s*<!--(?:(?!-->).)*-->)*\s*", re.DOTALL)
+"""An HTML block of comments only (``<!-- TODO -->``, several lines, several comments). A comment
+never runs past its first ``-->``, so a line of many comments and then text fails in linear time."""
 _LINK_COMMENTS = re.compile(
     r"(?:[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*(?:\n|$))+\s*"
 )

@@ -141,3 +141,12 @@ def test_comments_inside_blocks_are_left_out_of_what_is_embedded_only() -> None:
     assert chunk.size == len(chunk.content_for_embedding)
     plain = chunk_markdown(text, ChunkerConfig(), "a", "a.md").chunks[0]
     assert "yaspeller" in plain.content_for_embedding
+
+
+def test_a_comment_ends_at_its_first_closing_marker() -> None:
+    # '<!-- a --> seen -->' is a comment, then text a reader sees: not a note. The old pattern let a
+    # comment run past its first '-->', which also made a line of many comments then text take 2^n
+    # steps to refuse (40 comments: hours)
+    for line in ("<!-- a --> seen -->", "<!-- a --><!-- b --> seen -->", "<!-- a -->" * 12 + " x"):
+        result = chunk_markdown(f"## A\n\nBody.\n\n{line}\n", CONFIG, "a", "a.md")
+        assert line in result.chunks[-1].content_original and not result.diagnostics.skipped, line

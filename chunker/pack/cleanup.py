@@ -14,13 +14,14 @@ blank by a removal goes, and so does a blank line that would then follow another
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 
 from chunker.config import ChunkerConfig
 
 _FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
 _INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
-_CODE_SPAN = re.compile(r"(`+).*?\1", re.DOTALL)
+_BACKTICKS = re.compile(r"`+")
 _HYPHENATED = re.compile(
     r"(?<=[^\W\d_])-\n[ \t>]*(?!(?:und|oder|bzw|sowie|bis|als|wie|noch|and|or|и|или|e|o|ed|od)\b)(?=[^\W\d_])",
     re.IGNORECASE,
@@ -69,10 +70,13 @@ def embedded(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenat
 
 def _cleaned(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenate: bool) -> list[str]:
     """The lines of ``text`` (no fenced code in it) cleaned."""
-    spans = [m.span() for m in _CODE_SPAN.finditer(text)] if "`" in text else []
+    spans = _code_spans(text) if "`" in text else []
+
+    starts = [a for a, _ in spans]
 
     def outside(at: int) -> bool:
-        return not any(a <= at < b for a, b in spans)
+        k = bisect_right(starts, at) - 1  # the last span starting at or before it (spans do not overlap)
+        return k < 0 or at >= spans[k][1]
 
     def comment(match: re.Match[str]) -> str:
         body = match.group(0)
@@ -97,6 +101,22 @@ def _cleaned(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenat
         dropped = False
         out.append(line)
     return out
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The code spans of ``text``: from a backtick run to the next run of as many backticks (one
+    pass; an opening run never closed keeps what follows it as code, which only keeps comments)."""
+    spans: list[tuple[int, int]] = []
+    start, size = -1, 0
+    for run in _BACKTICKS.finditer(text):
+        if start < 0:
+            start, size = run.start(), len(run.group())
+        elif len(run.group()) == size:
+            spans.append((start, run.end()))
+            start = -1
+    if start >= 0:
+        spans.append((start, len(text)))
+    return spans
 
 
 def _join(match: re.Match[str], text: str, outside: Callable[[int], bool]) -> str:
