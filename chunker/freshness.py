@@ -8,6 +8,7 @@ again under the current ``fail_on_*`` options (not in the fingerprint).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,9 @@ def read_previous(folder: Path, verify: bool = True) -> Previous:
     """The previous run's artifacts of ``folder``. meta.json is always checked against its sha256
     in report.json; chunks.json too with ``verify``, else only its byte size against the one
     report.json recorded (a missing or truncated file changes it; the no-op run then reads no
-    chunks.json at all)."""
+    chunks.json at all). A folder that is not there (a new document) holds nothing: one stat."""
+    if not os.path.lexists(folder):
+        return Previous(None, None, False)
     meta_bytes, meta = load_json(folder / "meta.json")
     report_bytes, report = load_json(folder / "report.json")
     if not isinstance(meta, dict):

@@ -183,3 +183,19 @@ def test_a_run_resolves_the_sources_folder_once_and_walks_the_output_folder_once
     assert [d.stem for d in summary.documents if d.status == "removed"] == ["d0"]
     assert any("settings" in w and "left alone" in w for w in summary.warnings)
     assert resolved.count(sources) == 2 and walks == [out]  # the output-in-sources check, the documents' one
+
+
+def test_the_previous_state_of_a_folder_that_is_not_there_costs_no_file_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new document's folder does not exist: one stat says so, its artifacts are not opened one by one."""
+    import chunker.freshness
+    from chunker.freshness import Previous, read_previous
+
+    sources, out = setup(tmp_path)
+    assert full_run(sources, out).exit_code == 0
+    before = read_previous(out / "g")
+    assert before.intact and before.meta is not None
+    monkeypatch.setattr(chunker.freshness, "load_json", lambda path: pytest.fail(f"read {path}"))
+    assert read_previous(out / "new") == Previous(None, None, False)
+    assert read_previous(out / "new" / "deeper") == Previous(None, None, False)
