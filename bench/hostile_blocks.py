@@ -264,3 +264,16 @@ add(
     expect="ok",
     sentinels=("ZQXSPANS",),
 )
+
+# ------------------------------------------------------------------ found by scans of repeated units
+for name, unit, n in [
+    ("quote_heading_lazy", "> # H\ntext\n", 4000),
+    ("quote_fence_lazy", "> ```\ntext\n", 4000),
+    ("quote_container_lazy", "> :::note\ntext\n", 4000),
+    ("list_container_heading", "- :::note\n# H\n", 6000),
+    ("list_container_sections", "- :::note\n\n## H\n\npara\n\n", 4000),
+    ("tab_tags_sections", '{{< tab header="a" lang="y" >}}\n\n## H\n\npara\n\n', 12000),
+    ("mdc_sections", "::card\n\n## H\n\npara\n\n", 24000),
+    ("mdc_props_headings", "::card{a}\n# H\ntext\n", 24000),
+]:
+    add(f"repeat_{name}", "nesting", text(unit * n + "\nZQXREPEATEND\n"), sentinels=("ZQXREPEATEND",), timeout=60)

@@ -200,3 +200,28 @@ def test_a_piece_is_scanned_once_for_open_template_tags_or_components_not_once_p
     pieces = _piece_tokens(text, 8000)
     assert [(t.type, t.map) for t in pieces] == [(t.type, t.map) for t in whole]
     assert counted.calls < 2 * 400  # 400 tag lines: read once or twice, not once per heading after them
+
+
+def test_a_container_in_a_list_item_stops_its_scan_at_the_first_outdented_line() -> None:
+    # '- :::note' then '# H' at column 0, 1,500 times: each container's scan read past its list
+    # item to the end of the page, looking for a closing line that could not close it (8 s)
+    text = ":::note\n# H\n" + "- :::note\n# H\n" * 1500
+    state = _state(text)
+    state.blkIndent = 2  # inside the item: its content column
+    state.sCount[0] = 2
+    _Counted.reads = 0
+    assert _unclosed_end(state, 0, len(state.bMarks), ":", 3, _any_name) == 1  # ends at the outdented heading
+    assert _Counted.reads < 20
+    state = _state(":::note\n  text\n  :::\n")
+    state.blkIndent = 2
+    state.sCount[:] = [2, 2, 2, 0]
+    state.tShift[:] = [0, 2, 2, 0]
+    assert _unclosed_end(state, 0, len(state.bMarks), ":", 3, _any_name) is None  # closed inside the item
+
+
+def test_containers_left_open_in_list_items_keep_their_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = ("# A\n\n" + "- :::note\n# H\n" * 300 + "- :::note\n  ZQXLISTCONT\n").encode()
+    out = run_source(tmp_path, data, capsys, monkeypatch)
+    assert_contract(out, "ok", ["ZQXLISTCONT"])

@@ -299,12 +299,17 @@ def _unclosed_end(
     ``run`` markers (then the closing line is that container's, and this one was left open).
     Headings and opening lines inside code fences are none. The scan stops at that rival opening line:
     whatever follows, this container ends before the heading (many sibling containers left open, each
-    before a heading, are scanned in linear time)."""
+    before a heading, are scanned in linear time), and at an outdented line (the end of the list
+    item or quote the container is in: many unclosed containers in list items were quadratic)."""
     src = state.src
     fence = ""  # the marker run of a code fence open at this line
     heading: int | None = None
     for line in range(start_line + 1, end_line):
         text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
+        if text and state.sCount[line] < state.blkIndent:
+            # outdented (past the list item, or a quote's lazy line): the container rule ends the
+            # container here whatever follows, so nothing past it can close it
+            return heading if heading is not None else line
         if text.startswith(marker) and state.sCount[line] - state.blkIndent < 4:
             markers = len(text) - len(text.lstrip(marker))
             if markers >= run and markers == len(text):
