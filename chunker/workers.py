@@ -132,16 +132,22 @@ def run_in_workers(
 ) -> list[R]:
     """``fn`` of every task, in task order, computed by ``jobs`` workers taking the tasks in
     ``order``; ``progress()`` after each. A dying worker breaks the pool and fails every task still
-    in it: each of those runs again in a process of its own (at most ``jobs`` at once), so the
+    in it: each of those runs again in a process of its own, one after the other, so the
     others complete; a task whose process dies again gets ``died(task, cause, killed)`` (``killed``:
     by SIGKILL, the out-of-memory killer's signal)."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
+    from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
     results: dict[int, R] = {}
     broken: list[int] = []
     with worker_pool(jobs) as pool:
-        futures = {pool.submit(fn, tasks[k]): k for k in order}
+        futures = {}
+        for n, k in enumerate(order):
+            try:
+                futures[pool.submit(fn, tasks[k])] = k
+            except BrokenProcessPool:  # a worker died while the tasks were being handed out
+                broken.extend(order[n:])
+                break
         for future in as_completed(futures):
             try:
                 results[futures[future]] = future.result()
@@ -150,17 +156,13 @@ def run_in_workers(
                 continue
             if progress is not None:
                 progress()
-    if broken:
-        with ThreadPoolExecutor(min(jobs, len(broken))) as threads:
-            retries = {threads.submit(run_isolated, fn, tasks[k]): k for k in sorted(broken)}
-            for retry in as_completed(retries):
-                k = retries[retry]
-                result, exitcode = retry.result()
-                if result is None:  # its process died again
-                    result = died(tasks[k], death_cause(exitcode), exitcode == -signal.SIGKILL)
-                results[k] = result
-                if progress is not None:
-                    progress()
+    for k in sorted(broken):  # one at a time, from this thread alone: a fork beside running threads may deadlock
+        result, exitcode = run_isolated(fn, tasks[k])
+        if result is None:  # its process died again
+            result = died(tasks[k], death_cause(exitcode), exitcode == -signal.SIGKILL)
+        results[k] = result
+        if progress is not None:
+            progress()
     return [results[k] for k in range(len(tasks))]
 
 
