@@ -255,7 +255,7 @@ def main() -> int:
         return compare(*a.compare)
     os.environ["PYTHONPATH"] = str(a.repo.resolve())
     cmd = [sys.executable, "-m", "chunker"]
-    config = (REPO / "config.yaml").read_text(encoding="utf-8")
+    config = (a.repo / "config.yaml").read_text(encoding="utf-8")  # the checkout's own options
     probe = Path(tempfile.mkdtemp(prefix="hv-probe-"))
     (probe / "sources").mkdir()
     (probe / "sources" / "p.md").write_text("# P\n\nx\n")

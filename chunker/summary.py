@@ -89,7 +89,7 @@ def output_display(path: Path) -> str:
     """An output path as messages show it: relative to the working directory when below it."""
     try:
         return str(path.resolve().relative_to(_real_cwd()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python before 3.13)
         return str(path)
 
 

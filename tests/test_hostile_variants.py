@@ -225,3 +225,16 @@ def test_containers_left_open_in_list_items_keep_their_text(
     data = ("# A\n\n" + "- :::note\n# H\n" * 300 + "- :::note\n  ZQXLISTCONT\n").encode()
     out = run_source(tmp_path, data, capsys, monkeypatch)
     assert_contract(out, "ok", ["ZQXLISTCONT"])
+
+
+def test_a_document_folder_that_is_a_symlink_loop_is_refused_as_a_symlink(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chunks/doc -> doc: showing the folder's path resolved it and raised 'Symlink loop' (exit 5)
+    work = make_work(tmp_path)
+    (work / "sources" / "doc.md").write_text("# D\n\nbody\n", encoding="utf-8")
+    (work / "chunks").mkdir()
+    os.symlink("doc", work / "chunks" / "doc")
+    out = run_in(work, "doc", capsys, monkeypatch)
+    assert out.code == 4, out.stderr
+    assert "chunks/doc: the output folder is a symlink; refused" in out.stderr
