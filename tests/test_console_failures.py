@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _signals import interruptible
 
 CHUNKER = [sys.executable, "-m", "chunker"]
 needs_dev_full = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
@@ -89,7 +90,13 @@ def test_ctrl_c_during_a_run_says_interrupted_and_exits_130(tmp_path: Path) -> N
     sources = tmp_path / "sources"
     sources.mkdir()
     (sources / "big.md").write_text(("# H\n\n" + "word " * 50 + "\n\n") * 100_000, encoding="utf-8")
-    proc = subprocess.Popen([*CHUNKER, "--stem", "big"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*CHUNKER, "--stem", "big"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=interruptible,
+    )
     time.sleep(2.5)  # imports done, chunking under way (the document takes several seconds)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)

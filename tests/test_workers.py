@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _signals import interruptible
 
 import chunker.runner as runner_module
 from chunker.config import ChunkerConfig
@@ -120,6 +121,7 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=interruptible,  # SIGINT not inherited as ignored (a background `pytest &`)
     )
     deadline = time.monotonic() + 60
     while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
