@@ -45,12 +45,12 @@ def by_construction(source: str, chunk: Chunk, own: Sequence[Block]) -> bool:
     start, end = chunk.start_offset, chunk.end_offset
     if first is last and first.kind == "code" and first.fence is not None and _MARKDOWN_FENCE.match(first.fence[0]):
         return _fenced_code(source, chunk, first)
-    if first.kind == "table" and start > first.start_offset and _is_joint(first, start):
-        if not any(a.position == "before" for a in chunk.added_lines):
-            # rows of a table whose header is too long to repeat (nothing added before them, at
-            # most a fence closed after): they parse as other blocks without it, and so may what
-            # follows them; its table-header warning says so
-            return True
+    headerless = not any(a.position == "before" for a in chunk.added_lines)
+    if headerless and first.kind == "table" and start > first.start_offset and _is_joint(first, start):
+        # rows of a table whose header is too long to repeat (nothing added before them, at most a
+        # fence closed after): they parse as other blocks without it, and so may what follows
+        # them; its table-header warning says so
+        return True
     if chunk.added_lines:
         return _table_rows(source, chunk, first, last)
     if start > first.start_offset:
