@@ -71,7 +71,10 @@ def _copy_corpus(corpus: Path, dest: Path) -> int:
     sys.path.insert(0, str(REPO / "bench"))
     from run import _flat_copy  # the CLI benchmark's copy: same file names
 
-    return _flat_copy(corpus, dest)
+    count = _flat_copy(corpus, dest)
+    if not count:  # a mistyped path would otherwise measure empty runs and print their ratios
+        raise SystemExit(f"{corpus}: no Markdown or text files (is the path right?)")
+    return count
 
 
 _ENV: dict[str, str] | None = None
