@@ -119,7 +119,7 @@ def out_dir_of(folder: Path, stem: str) -> Path:
 def remove_document_folder(folder: Path, out_dir: Path) -> None:
     """Remove a document's artifacts; the folder goes too unless other documents' folders lie
     in it, and so do the folders above it that are left empty (up to ``out_dir``)."""
-    from chunker.writer import remove_folder
+    from chunker.folder_removal import remove_folder
 
     remove_folder(folder, output_display(folder), keep_subfolders=True)
     parent = folder.parent

@@ -9,12 +9,12 @@ top-level token for become ``raw`` blocks, so the parser cannot lose text.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from types import MappingProxyType
 
 from chunker.config import ChunkerConfig
-from chunker.frames import doc_line, fence_closed, fence_lines, frame_lines, least_run, marker_run
+from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
+from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import heading_text
-from chunker.models import UNCLOSED_FENCE, Block, BlockKind, Heading
+from chunker.models import Block, BlockKind, Heading
 from chunker.numbered import markdown_numbered_heading
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
@@ -23,49 +23,9 @@ from chunker.parse.plugins import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 from chunker.rendering import MAX_CHECKED_CHARS
 
-_KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
-    {
-        "paragraph_open": "paragraph",
-        "heading_open": "heading",
-        "bullet_list_open": "list",
-        "ordered_list_open": "list",
-        "blockquote_open": "blockquote",
-        "table_open": "table",
-        "fence": "code",
-        "code_block": "code",
-        "html_block": "html",
-        "hr": "thematic_break",
-        "math_block": "math",
-        "math_block_eqno": "math",
-        "container_block_open": "container",
-        "container_blocks_open": "container",
-        "admonition_open": "container",
-        "math_block_label": "math",
-        "footnote_reference_open": "container",
-        "dl_open": "container",
-        "myst_line_comment": "html",  # rendered as an HTML comment
-        "myst_block_break": "thematic_break",
-    }
-)
-_INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
-    {
-        "fence": "code",
-        "code_block": "code",
-        "table_open": "table",
-        "math_block": "math",
-        "math_block_eqno": "math",
-        "math_block_label": "math",
-        "html_block": "html",
-    }
-)
-
-
 _NO_OUTLINE = frozenset({"paragraph", "code", "table", "raw"})
 """Kinds whose blocks keep no outline: a paragraph or a code block is one leaf, a split table's
 rows have their shapes without tokens (and a table's cells would be most of its tokens)."""
-
-_NO_JOINT = frozenset({"admonition_title_open", "dd_open"})
-"""Container children no piece may start with: an admonition's title, a definition without its term."""
 
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
 
@@ -212,7 +172,7 @@ class _Blocks:
         """What the top-level token ``tokens[i]`` covers (see :data:`_Extent`)."""
         token = tokens[i]
         first, last = token.map  # type: ignore[misc]
-        kind = _KIND_OF_TOKEN.get(token.type, "raw")
+        kind = KIND_OF_TOKEN.get(token.type, "raw")
         n = len(tokens)
         if token.nesting != 1:
             close = i
@@ -221,7 +181,7 @@ class _Blocks:
             close = i + 2  # paragraph, heading: open, inline, close
             inner, joints = _NOTHING_INSIDE
         else:
-            close, inner, joints = _container(tokens, i, kind, self.starts, self.text)
+            close, inner, joints = container_extent(tokens, i, kind, self.starts, self.text)
         frame = None
         if kind == "container":
             doc = self.doc
@@ -240,7 +200,7 @@ class _Blocks:
         opening_end = tokens[i].map[1] - 1  # type: ignore[index]
         opening = self.text[self.starts[first] : self.starts[opening_end]] + doc_line(self.doc, opening_end)
         frame = (opening, "</details>")
-        inner, joints = _inner_of(tokens, i + 1, close), _children(tokens, i, close, self.starts)
+        inner, joints = inner_of(tokens, i + 1, close), children(tokens, i, close, self.starts)
         return close, "container", last, inner, joints, frame
 
     def emit(
@@ -357,59 +317,3 @@ class _Blocks:
                 run_start = index
         if run_start is not None:
             self.add("raw", run_start, last)
-
-
-def _container(
-    tokens: Sequence[BlockToken], open_index: int, kind: BlockKind, starts: Sequence[int], text: str
-) -> tuple[int, frozenset[str], tuple[int, ...]]:
-    """Index of the token closing a container block (the last token if none does), the kinds
-    nested in the block (and :data:`UNCLOSED_FENCE`), and its joints: offsets where it may be split
-    when oversize. One pass."""
-    inner: set[str] = set()
-    joints: list[int] = []
-    in_body = False
-    body: list[int] | None = None  # a table's tbody map, whose lines are its body rows
-    depth = 1
-    close = len(tokens) - 1
-    for j in range(open_index + 1, close):
-        token = tokens[j]
-        depth += token.nesting
-        if depth == 0:
-            close = j
-            break
-        token_type = token.type
-        nested = _INNER_KIND.get(token_type)
-        if nested is not None:
-            inner.add(nested)
-            if token_type == "fence" and token.map is not None and not fence_closed(token, text, starts):
-                inner.add(UNCLOSED_FENCE)
-        if token_type == "tbody_open":
-            in_body = True
-            body = token.map
-        if token.map is None:
-            continue
-        if (
-            (kind == "list" and token_type == "list_item_open" and token.level == 1)
-            or (kind == "table" and in_body and token_type == "tr_open")
-            or (kind == "container" and token.level == 1 and token.nesting != -1 and token_type not in _NO_JOINT)
-        ):
-            joints.append(starts[token.map[0]])
-    if kind == "table" and body is not None and not joints:
-        # markdown-it-py's document parse keeps no body row tokens of a top-level table
-        # (parse/markdown.py): a row per line of the tbody
-        return close, frozenset(inner), tuple(starts[line] for line in range(body[0], min(body[1], len(starts))))
-    return close, frozenset(inner), tuple(joints)
-
-
-def _inner_of(tokens: Sequence[BlockToken], start: int, stop: int) -> frozenset[str]:
-    kinds = {_INNER_KIND.get(t.type) or _KIND_OF_TOKEN.get(t.type) for t in tokens[start:stop] if t.level == 0}
-    return frozenset(k for k in kinds if k in ("code", "table", "math", "html", "list"))
-
-
-def _children(tokens: Sequence[BlockToken], open_index: int, close: int, starts: Sequence[int]) -> tuple[int, ...]:
-    """Offsets of the top-level blocks between a ``<details>`` opening and its closing HTML block."""
-    return tuple(
-        starts[t.map[0]]
-        for t in tokens[open_index + 1 : close + 1]
-        if t.level == 0 and t.nesting != -1 and t.map is not None
-    )

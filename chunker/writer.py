@@ -28,7 +28,6 @@ from __future__ import annotations
 import errno
 import itertools
 import os
-import stat
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -45,9 +44,9 @@ __all__ = [
     "REPORT_NAME",
     "Durability",
     "folder_lock",
-    "remove_folder",
     "run_lock",
     "sync_written",
+    "unlink_quietly",
     "write_atomic",
     "write_document",
 ]
@@ -62,7 +61,8 @@ fsync at all (a killed run is as safe as ever; a power loss may lose the last ~3
 
 REPORT_NAME = "report.json"
 ARTIFACT_NAMES: tuple[str, ...] = ("chunks.json", "meta.json", REPORT_NAME)
-"""The files a document folder holds; :func:`remove_folder` deletes only these (plus lock and temp files)."""
+"""The files a document folder holds; :func:`chunker.folder_removal.remove_folder` deletes only these
+(plus lock and temp files)."""
 TMP_SUFFIX = ".tmp"
 
 # -- small helpers ------------------------------------------------------------
@@ -89,7 +89,7 @@ def _create_temp(path: Path) -> tuple[int, str]:
     raise FileExistsError(errno.EEXIST, "no unused temporary file name", prefix)
 
 
-def _unlink_quietly(path: str | Path) -> None:
+def unlink_quietly(path: str | Path) -> None:
     with suppress(OSError):
         os.unlink(path)
 
@@ -163,7 +163,7 @@ def close_staged(fd: int, tmp: str, where: str, sync: bool) -> None:
         finally:
             os.close(fd)
     except BaseException as exc:
-        _unlink_quietly(tmp)
+        unlink_quietly(tmp)
         if isinstance(exc, OSError):
             raise _error("cannot write", where, exc) from None
         raise
@@ -173,7 +173,7 @@ def discard_staged(fd: int, tmp: str) -> None:
     """Close and remove a file of :func:`open_staged`."""
     with suppress(OSError):
         os.close(fd)
-    _unlink_quietly(tmp)
+    unlink_quietly(tmp)
 
 
 def _commit(tmp: str, path: Path, where: str) -> None:
@@ -181,7 +181,7 @@ def _commit(tmp: str, path: Path, where: str) -> None:
     try:
         os.replace(tmp, path)
     except BaseException as exc:
-        _unlink_quietly(tmp)
+        unlink_quietly(tmp)
         if isinstance(exc, OSError):
             raise _error("cannot replace", where, exc) from None
         raise
@@ -223,7 +223,7 @@ def _remove_stale_tmp(folder: Path) -> None:
         return
     for entry in entries:
         if entry.name.endswith(TMP_SUFFIX) and not entry.is_dir(follow_symlinks=False):
-            _unlink_quietly(entry.path)
+            unlink_quietly(entry.path)
 
 
 def write_document(
@@ -283,7 +283,7 @@ def _stage_and_commit(
             _commit(tmp, path, where)
     finally:
         for tmp, _, _ in staged:
-            _unlink_quietly(tmp)
+            unlink_quietly(tmp)
 
 
 def sync_written(out_dir: Path, folders: Iterable[Path], durability: Durability) -> None:
@@ -328,82 +328,3 @@ def _sync_file_system(out_dir: Path) -> None:
         finally:
             os.close(fd)
     os.sync()
-
-
-def _ours(name: str, artifact_names: set[str]) -> bool:
-    return name in artifact_names or name == LOCK_NAME or name.endswith(TMP_SUFFIX)
-
-
-def _existing_folder(folder: Path, where: str) -> bool:
-    """Whether ``folder`` exists (a symlink or a file in its place is refused)."""
-    try:
-        info = os.lstat(folder)
-    except FileNotFoundError:
-        return False
-    except OSError as exc:
-        raise _error("cannot remove the output folder", where, exc) from None
-    if stat.S_ISLNK(info.st_mode):
-        raise OutputError("the output folder is a symlink; refused to remove it", path=where)
-    if not stat.S_ISDIR(info.st_mode):
-        raise OutputError("the output path is not a folder; refused to remove it", path=where)
-    return True
-
-
-def _refuse_foreign(entries: list[os.DirEntry[str]], ours: set[str], keep_subfolders: bool, where: str) -> None:
-    """:class:`OutputError` naming what in the folder chunker did not write (subfolders too, unless kept)."""
-    foreign = sorted(
-        e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
-        for e in entries
-        if (e.is_dir(follow_symlinks=False) and not keep_subfolders)
-        or not (e.is_dir(follow_symlinks=False) or _ours(e.name, ours))
-    )
-    if foreign:
-        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-        raise OutputError(f"refusing to remove the folder: it holds {shown}, which chunker did not write", path=where)
-
-
-def remove_folder(
-    folder: Path,
-    display: str | None = None,
-    *,
-    artifact_names: Iterable[str] = ARTIFACT_NAMES,
-    timeout: float = 30.0,
-    keep_subfolders: bool = False,
-) -> None:
-    """Remove an orphaned document folder that holds only what chunker writes.
-
-    Deletes the artifacts, the lock file and temporary files, then the folder.
-    A folder holding anything else (a subfolder or a foreign file) is left
-    untouched and :class:`OutputError` names what is in the way; a symlink in
-    place of the folder is refused. A missing folder is fine. With
-    ``keep_subfolders`` subfolders (the folders of documents whose id lies below
-    this one's) are not in the way: the artifacts go, the folder stays for them.
-    """
-    where = display or str(folder)
-    if not _existing_folder(folder, where):
-        return
-    ours = set(artifact_names)
-    with folder_lock(folder, where, timeout):
-        try:
-            entries = list(os.scandir(folder))
-        except OSError as exc:
-            raise _error("cannot list the output folder", where, exc) from None
-        _refuse_foreign(entries, ours, keep_subfolders, where)
-        for entry in entries:
-            if entry.name != LOCK_NAME and not entry.is_dir(follow_symlinks=False):
-                try:
-                    os.unlink(entry.path)
-                except FileNotFoundError:
-                    pass
-                except OSError as exc:
-                    raise _error(f"cannot remove {entry.name}", where, exc) from None
-        # Unlink the lock while holding it: a run waiting on it re-checks and starts over.
-        _unlink_quietly(folder / LOCK_NAME)
-    try:
-        os.rmdir(folder)
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-            raise _error("cannot remove the output folder", where, exc) from None
-        # Another run started writing into it meanwhile: leave it to that run.

@@ -20,10 +20,10 @@ import pytest
 
 import chunker.writer
 from chunker.errors import EXIT_OUTPUT, OutputError
+from chunker.folder_removal import remove_folder
 from chunker.writer import (
     LOCK_NAME,
     folder_lock,
-    remove_folder,
     run_lock,
     sync_written,
     write_atomic,
