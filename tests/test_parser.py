@@ -301,3 +301,32 @@ def test_the_options_answer_get_as_markdown_its_do() -> None:
     for key in ("maxNesting", "html", "tasklists", "missing"):
         assert ours.get(key) == theirs.get(key) and ours.get(key, 5) == theirs.get(key, 5)
     assert ours.maxNesting == 64 and dict(ours) == dict(theirs)
+
+
+QUOTE_LAZY_LINES = [
+    "text", "# h", "```", "~~~", "***", "- item", "1. item", "<div>", "| a |\n|---|", "!!! note", ":::note",
+    "$$", "% c", "+++", "(a)=", ": def", "    code", "\ttab", "> more", "[ref]: /u", "{#id}", "::card",
+]
+
+
+@pytest.mark.parametrize("line", QUOTE_LAZY_LINES)
+@pytest.mark.parametrize("first", ["> # H", "> text", "> - item", "> ```", "- > q"])
+def test_a_quote_ends_or_goes_on_at_a_line_without_its_marker_as_stock_markdown_it_says(first: str, line: str) -> None:
+    # the quote rule asks its terminators through the first-character tables too
+    text = f"{first}\n{line}\nafter\n"
+    assert markdown_parser(64).parse(text) == without_cells(stock().parse(text)), repr(text)
+
+
+def test_a_lazy_line_of_a_quote_asks_no_rule_that_cannot_start_it() -> None:
+    # '> # H' / 'text' repeated: the quote rule asks its terminators about every lazy line up to
+    # the next blank one, for every quote (quadratic in markdown-it-py: 1,000 of them took 2.2 s)
+    md = build_parser(64)
+    asked: list[str] = []
+    for rule in md.block.ruler.__rules__:
+        if rule.name in ("hr", "admonition", "myst_line_comment", "list", "fence"):
+            md.block.ruler.at(rule.name, counting(rule.fn, rule.name, asked), {"alt": list(rule.alt)})
+    assert "blockquote_terminators" in speedups.active(md)
+    md.parse("> # H\ntext\n" * 50)
+    assert asked == []
+    md.parse("> # H\n- item\n")
+    assert "list" in asked  # the counting rules are in place
