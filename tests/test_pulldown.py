@@ -183,7 +183,14 @@ def test_commonmark_spec_same_blocks() -> None:
 
 
 _MARKER_TEXT = st.lists(
-    st.sampled_from(["!!!", "???", ":::", "///", "!!", "::", "//", " ", "\t", ">", "\n", "a", "\r", "\u2028"]),
+    st.sampled_from(
+        [
+            *("!!!", "???", ":::", "///", "!!", "::", "//", " ", "\t", ">", "\n", "a", "\r", "\u2028"),
+            # the other runs' pieces: table delimiter rows (also after indentation), attribute lines,
+            # footnotes, content tabs, MyST lines, template tags
+            *("|", "-", "- -", ":", "~", "{", "}", "{.", "=", "===", '"', "[^", "]", "%", "+", "(", ")=", "{%", "{{<"),
+        ]
+    ),
     max_size=16,
 ).map("".join)
 
