@@ -1,4 +1,4 @@
-"""The block parse made cheaper, its tokens unchanged: eight speed-ups that reach into markdown-it-py.
+"""The block parse made cheaper, its tokens unchanged: speed-ups that reach into markdown-it-py.
 
 Each one leans on markdown-it-py internals (``ruler.__cache__``, the rule functions' globals,
 ``ParserBlock.parse``, ``StateBlock`` and ``Token``'s fields: :mod:`chunker.parse.block_state`), so
@@ -14,7 +14,6 @@ by ``bench/token_identity.py``. The versions they are tested on are pinned in ``
 
 from __future__ import annotations
 
-import re
 import types
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +25,7 @@ from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_core.state_core import StateCore
 from markdown_it.utils import OptionsDict
 
-from chunker.parse import block_state
+from chunker.parse import block_state, rule_speedups
 
 __all__ = ["SPEED_UPS", "active", "install"]
 
@@ -40,6 +39,8 @@ SPEED_UPS = (
     "fast_block_state",
     "normalize_skip",
     "options_get",
+    "table_split",
+    "plain_links",
 )
 """Every speed-up, by name: what :func:`install` returns when all of them hold."""
 
@@ -91,10 +92,8 @@ def _quiet(ruler: Ruler[Any]) -> None:
         rule.fn = _quiet_copy(rule.fn)
 
 
-# -- reference_reject, lheading_reject ----------------------------------------------------------
+# -- lheading_reject ----------------------------------------------------------
 
-_LABEL_RUN = re.compile(r"(?:[^\[\]\\\n]|\\[^\n])*")
-"""What markdown-it's ``reference`` rule skips before the ``[`` or ``]`` that decides a label."""
 _SETEXT_SCAN_LINES = 32
 """How far the ``lheading`` speed-up looks for an underline or an empty line before it hands the
 paragraph to markdown-it's rule. Unbounded, it scanned every line up to the next empty one from every
@@ -105,30 +104,6 @@ paragraph ends. At 32 the corpus parses as fast as with the unbounded scan (8: 4
 
 def _rule(ruler: Ruler[Any], name: str) -> Any:
     return next((r.fn for r in ruler.__rules__ if r.name == name), None)
-
-
-def _reject_references(ruler: Ruler[BlockRule]) -> None:
-    """``reference`` answers False at once for a line that cannot start a definition (no ``[``,
-    or a label that ends without ``]:``)."""
-    original = _rule(ruler, "reference")
-    if original is None or _is(original, "reference_reject"):
-        return
-
-    def reference(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-        src = state.src
-        pos = state.bMarks[start_line] + state.tShift[start_line]
-        end = state.eMarks[start_line]
-        if pos < end:
-            if src[pos] != "[":
-                return False
-            stop = _LABEL_RUN.match(src, pos + 1, end).end()  # type: ignore[union-attr]
-            if stop < end:
-                char = src[stop]
-                if char == "[" or (char == "]" and (stop + 1 >= end or src[stop + 1] != ":")):
-                    return False
-        return bool(original(state, start_line, end_line, silent))
-
-    ruler.at("reference", _mark(reference, "reference_reject"), {"alt": []})
 
 
 def _reject_lheadings(ruler: Ruler[BlockRule]) -> None:
@@ -358,12 +333,14 @@ def install(md: MarkdownIt) -> tuple[str, ...]:
     if type(ruler) is Ruler:
         ruler.__class__ = _BlockRuler
     _quiet(ruler)
-    _reject_references(ruler)
+    rule_speedups.reject_references(ruler)
+    rule_speedups.install_table_split(ruler)
     _reject_lheadings(ruler)
     ruler.__cache__ = None  # compiled again, with the chain speed-ups, on the next parse
     _fast_block_state(md)
     _skip_needless_normalize(md)
     _fast_options(md)
+    rule_speedups.install_link_normalizer(md)
     return active(md)
 
 
@@ -380,5 +357,7 @@ def active(md: MarkdownIt) -> tuple[str, ...]:
         "fast_block_state": _is(md.block.parse, "fast_block_state"),
         "normalize_skip": _is(_rule(md.core.ruler, "normalize"), "normalize_skip"),
         "options_get": type(md.options) is _Options,
+        "table_split": rule_speedups.table_split_active(ruler),
+        "plain_links": rule_speedups.plain_links_active(md),
     }
     return tuple(name for name in SPEED_UPS if found[name])

@@ -1,0 +1,107 @@
+"""Speed-ups of single block rules (chunker.parse.rule_speedups): stock tokens, stock definitions, less work."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it.common.normalize_url import normalizeLink
+from markdown_it.rules_block.table import escapedSplit
+
+from chunker.parse import rule_speedups
+from chunker.parse.markdown import build_parser, without_cells
+from tests.test_parser import stock
+
+
+@given(st.text(alphabet="|\\a ", max_size=30))
+def test_cells_are_split_as_markdown_it_splits_them(row: str) -> None:
+    assert rule_speedups.split_cells(row) == escapedSplit(row)
+
+
+def test_a_table_row_without_a_backslash_is_split_without_markdown_its_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def counting(row: str) -> list[str]:
+        calls.append(row)
+        return escapedSplit(row)
+
+    md = build_parser(64)
+    monkeypatch.setattr(rule_speedups, "escapedSplit", counting)
+    text = "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 \\| x | 4 |\n"
+    assert md.parse(text) == without_cells(stock().parse(text))
+    assert calls == ["| 3 \\| x | 4 |"]
+
+
+def counted_links(md: Any) -> list[str]:
+    calls: list[str] = []
+    normalize = md.normalizeLink
+
+    def counting(url: str) -> str:
+        calls.append(url)
+        return str(normalize(url))
+
+    md.normalizeLink = counting
+    return calls
+
+
+@pytest.mark.parametrize(
+    "line", ["[`lint`]: text after", "[a]: /u more", "[a]:\tx\ty", "[a]: x ]", "- [`lint`]: No longer lints"]
+)
+def test_a_destination_followed_by_text_is_no_definition_and_is_not_normalised(line: str) -> None:
+    md = build_parser(64)
+    calls = counted_links(md)
+    env: dict[str, Any] = {}
+    assert md.parse(line + "\n", env) == without_cells(stock().parse(line + "\n"))
+    assert env == {} and calls == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["[a]: /u 'title'", '[a]: /u "t"', "[a]: /u (t)", "[a]: /u", "[a]: /u  ", "[a]: <x y> z", "[a]: (x) y",
+     "[a]: x\\ y z", "[a]: x( y", "[a]:\n/u z", "[a\n]: /u z", "[a]: /u\n'title'"],
+)  # fmt: skip
+def test_definitions_the_early_answer_leaves_to_markdown_it_are_stock(line: str) -> None:
+    for text in (line + "\n", line + "\nafter\n", "> " + line + "\n", "- " + line + "\n"):
+        env: dict[str, Any] = {}
+        stock_env: dict[str, Any] = {}
+        assert build_parser(64).parse(text, env) == without_cells(stock().parse(text, stock_env)), repr(text)
+        assert env == stock_env, repr(text)
+
+
+PIECES = ["[a]:", "[a]: ", "[b]:", "x", "y z", " ", "\t", "'", '"', "(", ")", "<", ">", "\\", "\n", "https://a.b/c",
+          "/u", "\x0b", "\x7f", "ä", "[", "]", ":", "- ", "> ", "  ", "#"]  # fmt: skip
+
+
+def test_definitions_and_their_environment_equal_stock_markdown_it_on_random_documents() -> None:
+    ours, theirs = build_parser(64), stock()
+    rnd = random.Random(3)
+    for _ in range(3000):
+        text = "".join(rnd.choice(PIECES) for _ in range(rnd.randint(1, 20)))
+        env: dict[str, Any] = {}
+        stock_env: dict[str, Any] = {}
+        assert ours.parse(text, env) == without_cells(theirs.parse(text, stock_env)), repr(text)
+        assert env == stock_env, repr(text)
+
+
+URL_STARTS = ["https://", "http://", "//", "", "mailto:", "HTTP://", "https://a.b", "ftp://", "javascript:",
+              "https://" + "a" * 64, "https://" + "a." * 130]  # fmt: skip
+URL_CHARS = "abzAZ09-._~/?#=&+,;:!*'()$@%[]{}|\\^`\"<> \tä"
+
+
+@given(st.sampled_from(URL_STARTS), st.text(alphabet=URL_CHARS, max_size=12))
+def test_links_are_normalised_as_markdown_it_normalises_them(start: str, rest: str) -> None:
+    assert rule_speedups._normalize_link(start + rest) == normalizeLink(start + rest)
+
+
+def test_a_plain_destination_is_not_parsed_by_mdurl(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    md = build_parser(64)  # its check on samples calls markdown-it's
+    stock_link = normalizeLink
+    monkeypatch.setattr(rule_speedups.normalize_url, "normalizeLink", lambda url: calls.append(url) or stock_link(url))
+    env: dict[str, Any] = {}
+    md.parse("[a]: https://github.com/o/r/pull/1#x\n[b]: ../c.md\n[c]: <ä>\n", env)
+    assert calls == ["ä"]
+    assert [d["href"] for d in env["references"].values()] == ["https://github.com/o/r/pull/1#x", "../c.md", "%C3%A4"]
