@@ -34,6 +34,7 @@ is re-opened but a nested fence (the validator's rendering check reports what th
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 
@@ -47,11 +48,18 @@ _CONTAINERS = frozenset(
         "blockquote_open",
         "admonition_open",
         "container_block_open",
+        "container_blocks_open",
         "footnote_reference_open",
         "dd_open",
     }
 )
 _FOOTNOTE, _DEFINITION = "footnote_reference_open", "dd_open"
+_ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?|===[+!]?)( *)")
+"""An admonition's or content tab's marker and the spaces after it."""
+_FENCED = {"container_block_open": ":", "container_blocks_open": "/"}
+"""Containers closed by a line of their marker (``:::``, ``///``), by token type: their marker."""
+_MATH = frozenset({"math_block", "math_block_eqno", "math_block_label"})
+"""Display math (``$$`` ... ``$$``): a piece starting inside it leaves its ``$$`` behind and is text."""
 
 
 class Structure:
@@ -85,16 +93,17 @@ class Structure:
         self.code: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "code_block" and t.map is not None]
         self.paragraphs = [_lines(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
         self.leaf_starts = {t.map[0] for t in tokens if t.map is not None and t.type not in _CONTAINERS}
-        self.containers = any(t.type == "container_block_open" for t in self.opens)
-        self.colon_lines: list[int] | None = None
-        """The lines that are runs of colons (``:::``, ``::``), found once when first needed."""
+        self.containers = any(t.type in _FENCED for t in self.opens)
+        self.marker_lines: dict[str, list[int]] = {}
+        """The lines that are runs of colons (``:::``, ``::``) or slashes, found once when first needed."""
         self.items = frozenset(_lines(t)[0] for t in self.opens if t.type == "list_item_open")
         """Lines where a list item opens."""
         self.whole_lines = [_lines(t) for t in tokens if t.type == "heading_open" and t.map is not None]
-        """Line ranges no piece may start inside: headings, a fence's opening and closing lines, a
-        container's closing line, a definition's term, and HTML blocks and tables nested in the
+        """Line ranges no piece may start inside: headings, a fence's opening and closing lines, display
+        math, a container's closing line, a definition's term, and HTML blocks and tables nested in the
         block but at the lines where a piece of them renders as they do (:func:`chunker.pack.nested.leaf_lines`)."""
         self.whole_lines += [(a, a + 1) for a, _ in self.fences] + [(b - 1, b) for a, b in self.fences if b - a > 1]
+        self.whole_lines += [_lines(t) for t in tokens if t.type in _MATH and t.map is not None]
         self.content: dict[int, int] = {}
         """Content column of a list item, or of a definition's lines after its first (by its index
         in ``opens``)."""
@@ -135,10 +144,11 @@ class Structure:
 
     def _closing_lines(self) -> Iterator[int]:
         for token in self.opens:
-            if token.type == "container_block_open":
+            marker = _FENCED.get(token.type)
+            if marker is not None:
                 first, last = _lines(token)
                 close = min(last, len(self.lines) - 1)  # the map ends before the closing line
-                while close > first and not _colons(self.lines[close]):
+                while close > first and not _marker_run(self.lines[close], marker):
                     close -= 1
                 if close > first:
                     yield close
@@ -179,7 +189,10 @@ class Structure:
                     return None
                 cursor = column
                 continue
-            while cursor < len(text) and text[cursor] == " ":
+            if later and kind in _FENCED:
+                continue  # a ``:::`` or ``///`` container's body keeps its parent's content column
+            stop = self._admonition_body(k) if later and kind == "admonition_open" else len(text)
+            while cursor < min(stop, len(text)) and text[cursor] == " ":
                 cursor += 1
             if token.type == "blockquote_open":
                 if not text.startswith(">", cursor):
@@ -313,17 +326,19 @@ class Structure:
         return 0 <= marker < column
 
     def closing(self, end: int, frame: bool) -> str:
-        """The closing lines of the ``:::`` containers nested in the block that a piece ending at
-        ``end`` (in the block's text) leaves open, innermost first (their source lines)."""
+        """The closing lines of the ``:::`` and ``///`` containers nested in the block that a piece
+        ending at ``end`` (in the block's text) leaves open, innermost first (their source lines)."""
         line = bisect_right(self.starts, max(end - 1, 0)) - 1
         out = []
-        if self.colon_lines is None:
-            self.colon_lines = [n for n, text in enumerate(self.lines) if _colons(text)]
-        colon_lines = self.colon_lines
         for k in reversed(self.chain(line)):
             first, last = _lines(self.opens[k])
-            if self.opens[k].type != "container_block_open" or (frame and first == 0):
+            marker = _FENCED.get(self.opens[k].type)
+            if marker is None or (frame and first == 0):
                 continue
+            colon_lines = self.marker_lines.get(marker)
+            if colon_lines is None:
+                colon_lines = [n for n, text in enumerate(self.lines) if _marker_run(text, marker)]
+                self.marker_lines[marker] = colon_lines
             # the last colon line at or before the map's end (the map ends before the closing line):
             # one bisection, not a walk back per container (nested unclosed containers were quadratic)
             at = bisect_right(colon_lines, min(last, len(self.lines) - 1)) - 1
@@ -331,6 +346,12 @@ class Structure:
             if first < close and line < close:
                 out.append("\n" + self.lines[close])
         return "".join(out)
+
+    def _admonition_body(self, k: int) -> int:
+        """The content column of admonition (or content tab) ``k``'s body (mdit-py-plugins' admon:
+        3 columns past its marker's start, plus the spaces after the marker), from its title line."""
+        match = _ADMONITION.search(self.lines[self.first_line(k)])
+        return match.start() + 3 + len(match.group(1)) if match else 0
 
     def _unlabelled(self, text: str) -> str:
         """``text``, the start of the block's footnote label line, with the label and the spaces
@@ -394,9 +415,9 @@ def _around(ranges: list[tuple[int, int]], line: int) -> tuple[int, int]:
     return ranges[k] if k >= 0 else (-1, -1)
 
 
-def _colons(line: str) -> bool:
+def _marker_run(line: str, marker: str) -> bool:
     text = line.strip()
-    return len(text) >= 2 and text == ":" * len(text)  # two: an MDC component's ``::``
+    return len(text) >= (2 if marker == ":" else 3) and text == marker * len(text)  # two: an MDC component's ``::``
 
 
 def _lines(token: LineToken) -> tuple[int, int]:

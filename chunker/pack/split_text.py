@@ -104,7 +104,7 @@ def _cut(
     src = space.source
     cuts = [
         c
-        for c in _off_table_headers(text, _past_spaces(text, cuts))
+        for c in _off_table_headers(src, base, _past_spaces(text, cuts))
         if not text.startswith(("```", "~~~"), c)
         and not _STARTS_BLOCK.match(text, c)
         and not _after_markers(src, base + c, base)
@@ -130,16 +130,21 @@ def _cut(
 
 
 def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None:
-    """Warns of a piece that is a link or URL longer than the budget: it is kept whole."""
+    """Warns of a piece that is a link or URL (or display math nested in a list, quote or container,
+    where no piece may start) longer than the budget: it is kept whole."""
     line = space.line_at(start, block)
+    what = "display math" if _MATH_LINE.search(text) else "a link or URL"
     space.notes.append(
         gated(
             "overflow",
-            f"a link or URL at line {line} ({len(text)} characters) does not fit in max_chars "
+            f"{what} at line {line} ({len(text)} characters) does not fit in max_chars "
             f"({space.cfg.max_chars}) with the chunk's context line and is kept whole as an overflow chunk",
             line=line,
         )
     )
+
+
+_MATH_LINE = re.compile(r"^[ \t>]*\$\$", re.MULTILINE)
 
 
 def _past_spaces(text: str, cuts: list[int]) -> list[int]:
@@ -162,24 +167,38 @@ _DEFINITION_LINE = re.compile(r"[ \t>]*[:~][ \t]+\S")
 """A line that, after a one-line paragraph, makes it a definition list's term (``:   text``)."""
 
 
-def _off_table_headers(text: str, cuts: list[int]) -> list[int]:
-    """The cuts not on a line followed by a table's delimiter row (``|---|``) or a definition's
-    marker (``: text``): text there is a paragraph's in the source, but a piece starting on that
-    line would be a table, or a definition's term."""
+def _off_table_headers(src: str, base: int, cuts: list[int]) -> list[int]:
+    """The cuts (offsets into ``src`` less ``base``) not on a line followed by a table's delimiter
+    row (``|---|``) or a definition's marker (``: text``, also after one blank line): text there
+    is a paragraph's in the source, but a piece starting on that line would be a table, or a
+    definition's term. The lines after are read in the source, not in the text being cut: a
+    piece cut again at words or hard cuts ends at its line's end, and the line that follows it
+    still follows the piece in a chunk."""
     out: list[int] = []
-    end, header = -1, False  # end of the current cut's line; whether a delimiter row follows it
+    end, header = -1, False  # end of the current cut's line (in src); whether it heads a block
     for c in cuts:
-        if c > end:
-            end = text.find("\n", c)
+        if base + c > end:
+            end = src.find("\n", base + c)
             if end < 0:
                 out.extend(k for k in cuts if k >= c)
                 break
-            after = text.find("\n", end + 1)
-            row = text[end + 1 : len(text) if after < 0 else after]
-            header = ("|" in row and _DELIMITER_ROW.fullmatch(row) is not None) or bool(_DEFINITION_LINE.match(row))
+            header = _heads_block(src, end)
         if not header:
             out.append(c)
     return out
+
+
+def _heads_block(src: str, end: int) -> bool:
+    """Whether the line ending at ``end`` (a line break) becomes a table's header or a definition's
+    term by the lines after it."""
+    after = src.find("\n", end + 1)
+    row = src[end + 1 : len(src) if after < 0 else after]
+    if ("|" in row and _DELIMITER_ROW.fullmatch(row) is not None) or _DEFINITION_LINE.match(row):
+        return True
+    if row.strip(" \t>") or after < 0:
+        return False
+    stop = src.find("\n", after + 1)
+    return bool(_DEFINITION_LINE.match(src[after + 1 : len(src) if stop < 0 else stop]))
 
 
 _MARKERS_ONLY = re.compile(
