@@ -105,3 +105,22 @@ def test_a_plain_destination_is_not_parsed_by_mdurl(monkeypatch: pytest.MonkeyPa
     md.parse("[a]: https://github.com/o/r/pull/1#x\n[b]: ../c.md\n[c]: <ä>\n", env)
     assert calls == ["ä"]
     assert [d["href"] for d in env["references"].values()] == ["https://github.com/o/r/pull/1#x", "../c.md", "%C3%A4"]
+
+
+@pytest.mark.parametrize(
+    "text", ["- a\n- b\n1. c\n2. d\n+ e\n", "[a]:\n/u\n'title'\n[b]: /v\n"], ids=["list", "reference"]
+)
+def test_list_and_reference_terminators_ask_only_rules_that_can_accept_the_line(text: str) -> None:
+    # Formerly the list rule asked every rule of its terminator chain about the line of each next
+    # item, and the reference rule about each line a definition goes on to.
+    from tests.test_parser import counting
+
+    md = build_parser(64)
+    asked: list[str] = []
+    for rule in md.block.ruler.__rules__:
+        if rule.name in ("fence", "blockquote", "admonition", "myst_line_comment", "html_block", "heading"):
+            md.block.ruler.at(rule.name, counting(rule.fn, rule.name, asked), {"alt": list(rule.alt)})
+    assert md.parse(text * 10) == without_cells(stock().parse(text * 10))
+    assert asked == []
+    md.parse("- a\n> q\n")
+    assert set(asked) == {"blockquote"}  # the counting rules are in place

@@ -35,6 +35,8 @@ SPEED_UPS = (
     "lheading_reject",
     "paragraph_terminators",
     "blockquote_terminators",
+    "list_terminators",
+    "reference_terminators",
     "first_char_dispatch",
     "fast_block_state",
     "normalize_skip",
@@ -255,6 +257,13 @@ def _dispatch_by_first_character(ruler: Ruler[BlockRule]) -> None:
     cache[""] = [_mark(dispatch, "first_char_dispatch")]
 
 
+_TERMINATED = ("paragraph", "blockquote", "list", "reference")
+"""The chains of terminators made one :func:`_fast_terminators` each: asked by the paragraph (and
+setext) rule about every line of a paragraph, by the quote rule about every lazy line, by the list
+rule about every line that may start its next item, by the reference rule about each line a
+definition goes on to."""
+
+
 class _BlockRuler(Ruler[BlockRule]):
     """markdown-it's block ruler, which rebuilds the chain speed-ups (and quiets new rules) each time
     it compiles its chains: after ``enable``, ``disable``, ``at``, ``before`` or a plugin's ``use``."""
@@ -262,8 +271,8 @@ class _BlockRuler(Ruler[BlockRule]):
     def __compile__(self) -> None:
         _quiet(self)
         super().__compile__()
-        _fast_terminators(self, "paragraph")
-        _fast_terminators(self, "blockquote")
+        for alt in _TERMINATED:
+            _fast_terminators(self, alt)
         _dispatch_by_first_character(self)
 
 
@@ -351,8 +360,10 @@ def active(md: MarkdownIt) -> tuple[str, ...]:
         "quiet_rules": all(not _logs(r.fn) or r.fn.__globals__.get("LOGGER") is _Silent for r in ruler.__rules__),
         "reference_reject": _is(_rule(ruler, "reference"), "reference_reject"),
         "lheading_reject": _is(_rule(ruler, "lheading"), "lheading_reject"),
-        "paragraph_terminators": [_is(fn, "paragraph_terminators") for fn in ruler.getRules("paragraph")] == [True],
-        "blockquote_terminators": [_is(fn, "blockquote_terminators") for fn in ruler.getRules("blockquote")] == [True],
+        **{
+            f"{alt}_terminators": [_is(fn, f"{alt}_terminators") for fn in ruler.getRules(alt)] == [True]
+            for alt in _TERMINATED
+        },
         "first_char_dispatch": [_is(fn, "first_char_dispatch") for fn in ruler.getRules("")] == [True],
         "fast_block_state": _is(md.block.parse, "fast_block_state"),
         "normalize_skip": _is(_rule(md.core.ruler, "normalize"), "normalize_skip"),
