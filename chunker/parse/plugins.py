@@ -26,7 +26,9 @@
   Material): the admon rule with these markers (:func:`_content_tabs`), the same tokens;
 - a ``:::`` line naming a dotted identifier (``::: package.module.Object``, or a name with ``_``) that
   no ``:::`` line closes is mkdocstrings' directive (the API reference of the object, with indented
-  options below), a line of text, not a container;
+  options below), a line of text, not a container; so are docfx's directives that no ``:::`` line closes
+  (Microsoft Learn: ``:::code source="..." range="1-9":::``, ``:::image ...:::``, ``::: zone pivot="x"``
+  ... ``::: zone-end``);
 - ``footnote``: footnote definitions ``[^label]: text`` with indented further blocks, left in place
   (not moved to the end of the token stream: blocks follow the source);
 - ``deflist``: definition lists (a term line, then ``: definition`` or ``~ definition`` lines);
@@ -70,6 +72,10 @@ CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_ope
 _AUTODOC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z]\w*_\w*")
 """mkdocstrings' ``::: identifier``: a dotted path, or a name with an underscore (``pydantic_core``),
 which no container name of VitePress, Docusaurus or MyST has."""
+_DOCFX = re.compile(r"[A-Za-z][\w-]*(?:\s.*)?:::|(?:zone|moniker)(?:-end|\s.*)?")
+"""docfx's (Microsoft Learn) ``:::`` directives: one-line ones ending in ``:::`` (``:::code language="csharp"
+source="..." range="1-9":::``, ``:::image ... :::``, ``:::row:::``), and ``::: zone pivot="..."`` and ``::: moniker
+range="..."``, which a ``::: zone-end`` line closes: left open by a bare ``:::``, they are text."""
 _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 
@@ -276,8 +282,8 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         if run < 3:
             return False
         end = _unclosed_end(state, start_line, end_line, marker, run, valid)
-        if end is not None and marker == ":" and _AUTODOC.fullmatch(opening[run:].strip()):
-            return False  # mkdocstrings' directive line, not a container
+        if end is not None and marker == ":" and _text_directive(opening[run:].strip()):
+            return False  # mkdocstrings' or docfx's directive line, not a container
         if end is None or silent:
             return bool(original(state, start_line, end_line, silent))
         first = len(state.tokens)
@@ -287,6 +293,10 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         return found
 
     md.block.ruler.at(name, container, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+
+
+def _text_directive(params: str) -> bool:
+    return _AUTODOC.fullmatch(params) is not None or _DOCFX.fullmatch(params) is not None
 
 
 def _unclosed_end(
