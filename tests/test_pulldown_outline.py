@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
 
-from test_pulldown import DIVERGENCES, FRAGMENTS, shapes
+from test_pulldown import _MARKER_TEXT, DIVERGENCES, FRAGMENTS, shapes
 
 from chunker.config import ChunkerConfig
 from chunker.parse.markdown import markdown_parser
-from chunker.parse.pulldown_outline import block_tokens
+from chunker.parse.pulldown_outline import _NESTED_PLUGIN, _nested_plugin, block_tokens
 from chunker.pipeline import chunk_markdown
 from chunker.runner import chunks_bytes
 
@@ -131,3 +131,13 @@ def test_random_documents_same_chunks_and_findings(parts: list[str], joins: list
     got = chunk_markdown(text, fast_cfg, "d", "d.md")
     assert chunks_bytes(got) == chunks_bytes(expected)
     assert got.diagnostics.to_dict() == expected.diagnostics.to_dict()
+
+
+_LIST_MARKERS = st.sampled_from(["- ", "* ", "+ ", "1. ", "12) ", "-\t"])
+_NESTED_TEXT = st.lists(st.one_of(_MARKER_TEXT, _LIST_MARKERS), max_size=6).map("".join)
+
+
+@given(_NESTED_TEXT)
+@settings(max_examples=400, deadline=None)
+def test_nested_plugin_search_agrees_with_the_line_pattern(text: str) -> None:
+    assert _nested_plugin(text) == (_NESTED_PLUGIN.search(text) is not None)

