@@ -31,7 +31,6 @@ from chunker.errors import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_SOURCE,
-    EXIT_USAGE,
     EXIT_VALIDATION,
 )
 from chunker.freshness import Previous, changed_others, previous_hashes, read_previous, unchanged
@@ -46,14 +45,16 @@ from chunker.output_tree import (
     collision_message,
     refuse_output_in_sources,
 )
+from chunker.runner_scan import left_out_outcomes, unmatched_overrides
 from chunker.selection import Selection
-from chunker.settings import Settings, override_matches
-from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, SourceFile, ambiguous_message, check_inside, scan
+from chunker.settings import Settings
+from chunker.sources import LeftOut, SourceFile, check_inside, scan
 from chunker.summary import DocOutcome, RunSummary, Status, output_display
 from chunker.workers import effective_jobs
 from chunker.writer import Durability
 
 if TYPE_CHECKING:
+    from chunker.writer_batch import SyncBatch
     from chunker.writer_stream import Finish
 
 
@@ -82,13 +83,16 @@ def process_document(
     collisions: Sequence[str] | None = None,
     durability: Durability | None = None,
     real_sources: Path | None = None,
+    batch: SyncBatch | None = None,
 ) -> DocOutcome:
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
     system (:func:`~chunker.output_tree.collision_index`); looked up in ``out_dir`` when not given.
     ``durability``: the caller holds :func:`~chunker.writer.run_lock` and syncs at the end of the
     run (:func:`~chunker.writer.sync_written`); ``None``: the document is written under its own
-    folder lock, fully synced. ``real_sources``: ``sources_dir`` resolved, once for the run."""
+    folder lock, fully synced. ``real_sources``: ``sources_dir`` resolved, once for the run.
+    ``batch`` (with ``durability``): the artifacts are renamed at its flush, which the caller
+    does (:mod:`chunker.writer_batch`)."""
     from chunker.reader import decode_source, read_source_bytes
 
     folder = out_dir / source.stem
@@ -106,7 +110,7 @@ def process_document(
         )
         if fresh and not force and not check:
             assert previous is not None and report is not None
-            return unchanged(source, cfg, folder, previous, report, _writer(durability))
+            return unchanged(source, cfg, folder, previous, report, _writer(durability, batch))
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
         notes = _collision_notes(source, collisions)
@@ -117,7 +121,7 @@ def process_document(
 
         if not check and goes_streamed(cfg, source.display):  # chunks never all held (chunker/streamed.py)
             check_output_parents(out_dir, source.stem)
-            return write_streamed_document(source, data, cfg, notes, state, folder, _stream_writer(durability))
+            return write_streamed_document(source, data, cfg, notes, state, folder, _stream_writer(durability, batch))
         outcome = chunk_decoded(
             data, doc_id=source.stem, source_path=source.display, config=cfg, notes=notes, build=False
         )
@@ -131,7 +135,7 @@ def process_document(
             return _checked(source, outcome, outcome.result, report if fresh else None)
         check_output_parents(out_dir, source.stem)
         chunks, outcome = _handed_over(outcome)
-        return _written(source, outcome, chunks, cfg, state, folder, durability)
+        return _written(source, outcome, chunks, cfg, state, folder, _stream_writer(durability, batch))
     except Exception as exc:  # reading or writing; one bad document never stops the others
         code, message = describe_failure(exc, source.display)
         return DocOutcome(source.stem, source.display, "failed", code, message=message)
@@ -153,7 +157,7 @@ def _written(
     cfg: ChunkerConfig,
     state: Previous,
     folder: Path,
-    durability: Durability | None,
+    write: Callable[[Path, Iterable[Part], Finish], bool],
 ) -> DocOutcome:
     """Write the artifacts of a chunked document (only those that changed), chunks.json as it is
     serialised from ``chunks``, which it empties (:func:`_handed_over`)."""
@@ -168,7 +172,7 @@ def _written(
         others = other_artifacts(result, cfg, outcome.source_sha256, chunks_sha256, chunks_size, count)
         return changed_others(state, chunks_sha256, others)
 
-    wrote = _stream_writer(durability)(folder, released_parts(chunks), finish)
+    wrote = write(folder, released_parts(chunks), finish)
     same = state.chunks_sha256 == digest[0]
     status: Status = "new" if state.meta is None else ("rebuilt" if same else "changed")
     return _outcome(source, outcome, status, outcome.exit_code, _delta(state, hashes, same), wrote=wrote)
@@ -187,7 +191,7 @@ def _outcome(
     )
 
 
-def _writer(durability: Durability | None) -> Callable[[Path, dict[str, bytes]], None]:
+def _writer(durability: Durability | None, batch: SyncBatch | None = None) -> Callable[[Path, dict[str, bytes]], None]:
     """How a document's artifacts are written: under the run's lock (``durability`` given) or,
     on its own, under the folder's lock."""
     from chunker.writer import write_document  # an unchanged document needs no writer
@@ -195,11 +199,13 @@ def _writer(durability: Durability | None) -> Callable[[Path, dict[str, bytes]],
     if durability is None:
         return lambda folder, artifacts: write_document(folder, artifacts, output_display(folder))
     return lambda folder, artifacts: write_document(
-        folder, artifacts, output_display(folder), durability=durability, run_locked=True
+        folder, artifacts, output_display(folder), durability=durability, run_locked=True, batch=batch
     )
 
 
-def _stream_writer(durability: Durability | None) -> Callable[[Path, Iterable[Part], Finish], bool]:
+def _stream_writer(
+    durability: Durability | None, batch: SyncBatch | None = None
+) -> Callable[[Path, Iterable[Part], Finish], bool]:
     """:func:`_writer` for a set whose chunks.json is written as its parts come."""
     from chunker.writer_stream import write_streamed
 
@@ -207,7 +213,9 @@ def _stream_writer(durability: Durability | None) -> Callable[[Path, Iterable[Pa
         display = output_display(folder)
         if durability is None:
             return write_streamed(folder, "chunks.json", parts, finish, display)
-        return write_streamed(folder, "chunks.json", parts, finish, display, durability=durability, run_locked=True)
+        return write_streamed(
+            folder, "chunks.json", parts, finish, display, durability=durability, run_locked=True, batch=batch
+        )
 
     return write
 
@@ -285,7 +293,7 @@ def run(
     else:
         scanned = scan(sources_dir, selection)
         skipped = tuple(scanned.left_out)
-        left_out = _left_out(scanned)
+        left_out = left_out_outcomes(scanned)
         kept = {s.stem for s in scanned.found}  # a stem that fails here keeps its previous artifacts
         failed = {o.stem for o in left_out if o.status == "failed"}
         sources = [s for s in scanned.found if s.stem not in failed]
@@ -303,7 +311,8 @@ def run(
     with _locked(out_dir, check or not (tasks or out_dir.is_dir())):
         if progress is not None:
             progress(total=len(tasks))  # a bar with a known total
-        outcomes = _execute(tasks, jobs, progress)
+        batch = _batch(out_dir, durability, check, jobs)
+        outcomes = _execute(tasks, jobs, progress, batch)
         outcomes.extend(left_out)
         if not stems and not keep_orphans:
             outcomes.extend(gone_outcomes(out_dir, kept, check, notes))  # with check: what a run would remove is stale
@@ -311,9 +320,10 @@ def run(
         if not check:
             from chunker.writer import sync_written
 
-            sync_written(out_dir, [out_dir / o.stem for o in outcomes if o.wrote], durability)
+            ending = "run" if batch is not None and batch.synced_file_system else durability  # one syncfs
+            sync_written(out_dir, [out_dir / o.stem for o in outcomes if o.wrote], ending)
     if not stems:
-        notes.extend(_unmatched_overrides(settings, [s.stem for s in sources]))
+        notes.extend(unmatched_overrides(settings, [s.stem for s in sources]))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
 
 
@@ -327,20 +337,55 @@ def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:
     return run_lock(out_dir, output_display(out_dir))
 
 
-def _execute(tasks: Sequence[_Task], jobs: int, progress: Any) -> list[DocOutcome]:
+def _batch(out_dir: Path, durability: Durability, check: bool, jobs: int) -> SyncBatch | None:
+    """The batch that makes a ``full`` run's artifacts durable with one sync per batch of
+    documents (:mod:`chunker.writer_batch`): for a run in this process only (a worker's outcome
+    is final when it returns)."""
+    if check or durability != "full" or jobs > 1:
+        return None
+    from chunker.writer_batch import SyncBatch
+
+    return SyncBatch(out_dir)
+
+
+def _execute(tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch | None = None) -> list[DocOutcome]:
     """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
-    documents first; a document whose worker dies is run again alone, and named if it dies again)."""
+    documents first; a document whose worker dies is run again alone, and named if it dies again).
+    ``batch`` (in this process): flushed when due and at the end; a document whose artifacts fail
+    to be renamed then is failed."""
     if jobs <= 1:
         outcomes: list[DocOutcome] = []
-        for task in tasks:
-            outcomes.append(_run_one(task))
-            if progress is not None:
-                progress()
+        held: dict[Path, int] = {}  # the folders of the documents since the last flush: their outcome
+        try:
+            for task in tasks:
+                outcomes.append(process_document(*task, batch=batch))
+                if batch is not None:
+                    held[task[3] / task[0].stem] = len(outcomes) - 1
+                    if batch.due:
+                        _flush(batch, held, outcomes)
+                if progress is not None:
+                    progress()
+            if batch is not None:
+                _flush(batch, held, outcomes)
+        except BaseException:
+            if batch is not None:
+                batch.discard()
+            raise
         return outcomes
     from chunker.workers import run_in_workers
 
     order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
     return run_in_workers(_run_one, tasks, order, jobs, _died, progress)
+
+
+def _flush(batch: SyncBatch, held: dict[Path, int], outcomes: list[DocOutcome]) -> None:
+    """Flush ``batch``; a document whose artifacts it could not make durable or rename fails."""
+    for folder, exc in batch.flush().items():
+        k = held[folder]
+        stem, display = outcomes[k].stem, outcomes[k].display
+        code, message = describe_failure(exc, display)
+        outcomes[k] = DocOutcome(stem, display, "failed", code, message=message)
+    held.clear()
 
 
 def _died(task: _Task, cause: str, killed: bool) -> DocOutcome:
@@ -349,40 +394,6 @@ def _died(task: _Task, cause: str, killed: bool) -> DocOutcome:
     source = task[0]
     message = f"{source.display}: the process chunking it died ({cause}); not chunked in this run"
     return DocOutcome(source.stem, source.display, "failed", EXIT_SOURCE if killed else EXIT_INTERNAL, message=message)
-
-
-def _unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:
-    """A ``documents:`` key that matches no source document: most likely a misspelt stem or glob."""
-    return tuple(
-        f"{settings.path}: documents.{pattern} matches no source document (a misspelt stem or glob?)"
-        for pattern, _ in settings.documents
-        if not any(override_matches(pattern, stem) for stem in stems)
-    )
-
-
-def _left_out(scanned: Scan) -> list[DocOutcome]:
-    """Files of ``sources/`` that a full run does not chunk, said out loud: a name that gives no
-    usable id, an id that several file names give, and a folder too deep or unreadable fail the
-    run (exit 2, nothing is chunked under that id); a file that the lookup order puts behind
-    another is a warning. Files that are not sources at all are listed in the summary only."""
-    out: list[DocOutcome] = []
-    for item in scanned.left_out:
-        if item.reason in FAILING_REASONS - {"ambiguous"}:
-            message = f"{item.display}: not chunked: {item.message}; rename or move it"
-            out.append(DocOutcome(item.stem or item.display, item.display, "failed", EXIT_USAGE, message=message))
-    ambiguous: dict[str, list[Shadowed]] = {}
-    for shadow in scanned.shadowed:
-        if shadow.ambiguous:
-            ambiguous.setdefault(shadow.stem, []).append(shadow)
-        else:
-            warning = Diagnostic(
-                "warning", "shadowed", f"not chunked: {shadow.chosen} has the same id and comes first in lookup order"
-            )
-            out.append(DocOutcome(shadow.stem, shadow.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
-    for stem, items in ambiguous.items():
-        message = ambiguous_message(stem, items[0].chosen, [i.display for i in items])
-        out.append(DocOutcome(stem, items[0].chosen, "failed", EXIT_USAGE, message=message))
-    return out
 
 
 def _size(path: Path) -> int:

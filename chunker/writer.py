@@ -31,11 +31,14 @@ import os
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from chunker.errors import OutputError
 from chunker.folder_locks import LOCK_NAME, O_CLOEXEC, O_DIRECTORY, O_NOFOLLOW, ensure_folder, folder_lock, run_lock
 from chunker.folder_locks import error as _error
+
+if TYPE_CHECKING:
+    from chunker.writer_batch import SyncBatch
 
 __all__ = [
     "ARTIFACT_NAMES",
@@ -54,7 +57,8 @@ __all__ = [
 Durability = Literal["full", "run", "none"]
 DURABILITIES: tuple[Durability, ...] = ("full", "run", "none")
 """``full`` (the default): each artifact is fsync'd before its rename (after a power loss a file is
-the old or the new one, never empty), the folders once at the end of the run; ``run``: nothing
+the old or the new one, never empty), the folders once at the end of the run (a run in one process
+syncs batches of documents at once: :mod:`chunker.writer_batch`); ``run``: nothing
 while writing, one ``syncfs`` of the output file system at the end (a power loss during the run
 may leave a torn artifact, which report.json's sha256 makes the next run rewrite); ``none``: no
 fsync at all (a killed run is as safe as ever; a power loss may lose the last ~30 s of writes)."""
@@ -234,6 +238,7 @@ def write_document(
     *,
     durability: Durability = "full",
     run_locked: bool = False,
+    batch: SyncBatch | None = None,
 ) -> None:
     """Write every artifact of one document into ``folder``, atomically.
 
@@ -243,6 +248,8 @@ def write_document(
     folder's lock, removes stale temporary files of killed runs and syncs the folder as well.
     ``run_locked``: the caller holds :func:`run_lock` and, at the end of the run, removes
     leftovers and calls :func:`sync_written`; no lock, folder listing or folder fsync per document.
+    ``batch`` (with ``run_locked``): the files are staged unsynced and renamed at the batch's flush,
+    after one sync of all it holds (:mod:`chunker.writer_batch`); the caller flushes it.
     """
     for name in artifacts:
         _check_name(name, display)
@@ -252,6 +259,11 @@ def write_document(
     sync = durability == "full"
     if run_locked:
         ensure_folder(folder, display)
+        if batch is not None:
+            staged: list[tuple[str, Path, str]] = []
+            _stage_all(folder, artifacts, order, display, False, staged)
+            batch.add(folder, staged, sum(len(artifacts[n]) for n in order))
+            return
         _stage_and_commit(folder, artifacts, order, display, sync)
         return
     with folder_lock(folder, display, timeout):
@@ -273,10 +285,7 @@ def _stage_and_commit(
     that order; on a failure the temporary files not yet renamed are removed."""
     staged = staged if staged is not None else []
     try:
-        for name in order:
-            path = folder / name
-            where = f"{display}/{name}"
-            staged.append((_stage(path, artifacts[name], where, sync), path, where))
+        _stage_all(folder, artifacts, order, display, sync, staged)
         while staged:
             tmp, path, where = staged[0]
             staged.pop(0)
@@ -284,6 +293,28 @@ def _stage_and_commit(
     finally:
         for tmp, _, _ in staged:
             unlink_quietly(tmp)
+
+
+def _stage_all(
+    folder: Path,
+    artifacts: Mapping[str, bytes],
+    order: list[str],
+    display: str,
+    sync: bool,
+    staged: list[tuple[str, Path, str]],
+) -> None:
+    """Stage ``artifacts`` in ``order``, appending each to ``staged``; on a failure the files
+    staged so far (all of ``staged``) are removed."""
+    try:
+        for name in order:
+            path = folder / name
+            where = f"{display}/{name}"
+            staged.append((_stage(path, artifacts[name], where, sync), path, where))
+    except BaseException:
+        for tmp, _, _ in staged:
+            unlink_quietly(tmp)
+        staged.clear()
+        raise
 
 
 def sync_written(out_dir: Path, folders: Iterable[Path], durability: Durability) -> None:

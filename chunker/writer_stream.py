@@ -20,6 +20,7 @@ from chunker.writer import (
     _check_name,
     _fsync_dir,
     _remove_stale_tmp,
+    _stage_all,
     _stage_and_commit,
     close_staged,
     discard_staged,
@@ -28,6 +29,7 @@ from chunker.writer import (
 
 if TYPE_CHECKING:
     from chunker.core import Part
+    from chunker.writer_batch import SyncBatch
 
 __all__ = ["Finish", "write_streamed"]
 
@@ -47,16 +49,18 @@ def write_streamed(
     *,
     durability: Durability = "full",
     run_locked: bool = False,
+    batch: SyncBatch | None = None,
 ) -> bool:
     """:func:`write_document` for a set whose first artifact ``name`` is written as its ``parts``
     come (never held whole): it is staged first, then ``finish`` (its sha256 and size) says
     whether it is kept and gives the other artifacts, which are staged after it. Nothing is
-    renamed before everything is staged; returns whether anything was written."""
+    renamed before everything is staged; returns whether anything was written. ``batch`` (with
+    ``run_locked``): staged unsynced, renamed at the batch's flush (:mod:`chunker.writer_batch`)."""
     _check_name(name, display)
     sync = durability == "full"
     if run_locked:
         ensure_folder(folder, display)
-        return _stream_and_commit(folder, name, parts, finish, display, sync)
+        return _stream_and_commit(folder, name, parts, finish, display, sync and batch is None, batch)
     with folder_lock(folder, display, timeout):
         _remove_stale_tmp(folder)
         wrote = _stream_and_commit(folder, name, parts, finish, display, sync)
@@ -66,7 +70,13 @@ def write_streamed(
 
 
 def _stream_and_commit(
-    folder: Path, name: str, parts: Iterable[Part], finish: Finish, display: str, sync: bool
+    folder: Path,
+    name: str,
+    parts: Iterable[Part],
+    finish: Finish,
+    display: str,
+    sync: bool,
+    batch: SyncBatch | None = None,
 ) -> bool:
     path = folder / name
     where = f"{display}/{name}"
@@ -83,7 +93,12 @@ def _stream_and_commit(
     else:
         close_staged(fd, tmp, where, sync)
     order = [n for n in others if n != REPORT_NAME] + ([REPORT_NAME] if REPORT_NAME in others else [])
-    _stage_and_commit(folder, others, order, display, sync, [(tmp, path, where)] if keep else [])
+    staged = [(tmp, path, where)] if keep else []
+    if batch is None:
+        _stage_and_commit(folder, others, order, display, sync, staged)
+    else:
+        _stage_all(folder, others, order, display, False, staged)
+        batch.add(folder, staged, (size if keep else 0) + sum(len(others[n]) for n in order))
     return keep or bool(others)
 
 

@@ -65,8 +65,8 @@ def test_a_document_of_the_command_is_read_chunked_and_written_with_the_collecto
         seen.append(("read", gc.isenabled()))
         return read_previous(folder)
 
-    def writing(durability: Any) -> Any:
-        write = writer(durability)
+    def writing(*args: Any) -> Any:
+        write = writer(*args)
 
         def wrapped(*args: Any) -> Any:
             seen.append(("write", gc.isenabled()))
