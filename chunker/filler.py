@@ -3,7 +3,8 @@
 Documentation pages carry blocks that render as something (or nothing) but hold no words of their
 own: a lone media element (``<audio controls src="...">``, ``<img ...>``), a ``<script setup>`` of
 imports or a ``<style>`` block, MDX ``import`` lines, a demo component (``<BetweenElements />``),
-layout tags (``<div class="options-api">``), ``&nbsp;``. Alone in a chunk they make a retrieval unit
+layout tags (``<div class="options-api">``), ``&nbsp;``, a Hugo shortcode or Liquid tag alone
+(``{{< blog/integration-badge >}}``, ``{% include toc.html %}``). Alone in a chunk they make a retrieval unit
 with nothing to retrieve, so the strategies and the packer put them with a neighbour.
 """
 
@@ -32,6 +33,10 @@ _HIDDEN_CLOSE = {
 }
 _TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9A-Fa-f]+|\w+);")
+_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}", re.DOTALL)
+"""A Hugo shortcode (``{{< blog/integration-badge >}}``, ``{{% include notice.md %}}``) or a Liquid/Jinja
+tag (``{% include figure.html %}``): the site renders it, the source holds no words of it. A template
+output (``{{ page.title }}``) stands for text and stays."""
 _ESM = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
 """MDX ``import`` / ``export`` lines (an ESM block is an HTML block)."""
 _LETTER = re.compile(r"[^\W_]")
@@ -44,9 +49,10 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
     """Whether ``text`` is markup only: fewer than :data:`MIN_LETTERS` letters or digits remain once
     scripts, styles, comments, tags and entities (and with ``esm``, import/export lines) are removed,
     and some markup was there (a short word like ``Example:`` is text, not filler)."""
-    if "<" not in text and "&" not in text and not esm:
+    if "<" not in text and "&" not in text and "{%" not in text and not esm:
         return False
     rest = _unhidden(text)
+    rest = _TEMPLATE_TAG.sub(" ", rest) if "{" in rest else rest
     rest = _TAG.sub(" ", rest)
     rest = _ENTITY.sub(" ", rest)
     if esm:
