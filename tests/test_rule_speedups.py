@@ -124,3 +124,36 @@ def test_list_and_reference_terminators_ask_only_rules_that_can_accept_the_line(
     assert asked == []
     md.parse("- a\n> q\n")
     assert set(asked) == {"blockquote"}  # the counting rules are in place
+
+
+QUOTE_LINES = ["> # H", "> ```", "> ~~~", "> :::note", "> :::", "> ::card", "text", "> text", ">", "", "> $$", "$$",
+               "> - a", "- b", "  > # x", "===", "---", "```", ":::", "# H", "> #x", "> ## H ##", "    code",
+               "> [a]: /u",
+               "'t'", "| a |", "|---|", ">> # H", "> > # H", "> <div>", "> !!! note", "> {{< tab >}}", "{{< /tab >}}",
+               ">\t# H", " > # H", "\t> # t"]  # fmt: skip
+
+
+def test_quotes_followed_by_lazy_lines_give_stock_tokens() -> None:
+    ours, theirs = build_parser(64), stock()
+    rnd = random.Random(9)
+    for _ in range(4000):
+        text = "\n".join(rnd.choice(QUOTE_LINES) for _ in range(rnd.randint(1, 12))) + rnd.choice(["", "\n"])
+        try:
+            expected: Any = without_cells(theirs.parse(text))
+        except IndexError:  # mdit-py-plugins' container rule on a last line '>' (ours fails alike)
+            expected = IndexError
+        try:
+            got: Any = ours.parse(text)
+        except IndexError:
+            got = IndexError
+        assert got == expected, repr(text)
+
+
+@pytest.mark.parametrize("unit", ["> # H\ntext\n", "> ```\ntext\n", "> :::note\ntext\n", "> ## a\n> # b\ntext\n"])
+def test_quotes_each_followed_by_a_lazy_line_parse_in_linear_time(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # markdown-it's quote rule scanned every following line up to the next blank one from each quote.
+    from tests.test_parser import line_cache_reads
+
+    small = line_cache_reads(unit * 500, monkeypatch)
+    large = line_cache_reads(unit * 1000, monkeypatch)
+    assert large / small < 2.3, (small, large)

@@ -1,5 +1,6 @@
 """Speed-ups of single block rules, their answers unchanged: the table's row splitting, the reference
-rule's early answer for a line that cannot be a definition, and link normalisation for plain URLs.
+rule's early answer for a line that cannot be a definition, link normalisation for plain URLs, and
+the quote rule's scan cut at a lazy line where nothing in the quote can take that line in.
 
 Installed by :func:`chunker.parse.speedups.install` (which reports them by name); each checks its
 precondition (markdown-it-py's function is the one it stands for) and leaves the rule alone otherwise.
@@ -17,6 +18,7 @@ from markdown_it.common import normalize_url
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_block.table import escapedSplit, table
+from markdown_it.token import Token
 
 __all__ = ["fast_table", "install_link_normalizer", "reject_references", "split_cells"]
 
@@ -150,3 +152,72 @@ def install_link_normalizer(md: MarkdownIt) -> None:
 
 def plain_links_active(md: MarkdownIt) -> bool:
     return getattr(vars(md).get("normalizeLink"), MARK, None) == "plain_links"
+
+
+# -- quote_lazy_cut ---------------------------------------------------------------------------------
+
+_CUT_FIRST = ("#", "`", "~", ":")
+"""What the content of each line of a quote :func:`cut_lazy_quotes` cuts starts with: the rules
+that may be asked about such a line before the heading, fence or container rule (the table and
+indented-code rules, whose answers depend on this line and the next) or that take it when those
+rules do not (MDC's, setext headings, definition lists, paragraphs) make tokens the cut does not keep."""
+
+
+def _cut_blocks_only(tokens: list[Token]) -> bool:
+    """Whether ``tokens`` (a quote's) are those of ATX headings, fences and containers only: each of
+    these rules reads no line past its own but to find its end, and stops there at the first
+    non-empty line indented less than the block (a lazy line: its ``sCount`` is -1) or at the end
+    line it is given, whichever comes first."""
+    for token in tokens:
+        kind = token.type
+        if kind.startswith("heading_"):
+            if not token.markup.startswith("#"):
+                return False  # a setext heading's rule reads on over lazy lines
+        elif kind not in ("inline", "fence", "blockquote_open", "blockquote_close") and not kind.startswith(
+            "container_"
+        ):
+            return False
+    return True
+
+
+def cut_lazy_quotes(ruler: Ruler[BlockRule]) -> None:
+    """markdown-it's quote rule scans every following ``>`` line and lazy line (one no terminator
+    interrupts) up to the next blank line before it tokenizes its content, and that content ends
+    at the first lazy line unless a paragraph takes the line in. A quote of ATX headings, fences
+    and containers followed by a lazy line (``> # H`` / ``text``, repeated: each quote scanned the
+    rest of the page, quadratic) ends at that line: the rule is asked with the end line there (it
+    scans nothing past it), and its answer stands when the quote holds only such blocks
+    (:func:`_cut_blocks_only`); any other content is parsed again by markdown-it's rule as it is."""
+    original = _rule(ruler, "blockquote")
+    if original is None or getattr(original, MARK, None) == "quote_lazy_cut":
+        return
+    alt = next(r.alt for r in ruler.__rules__ if r.name == "blockquote")
+
+    def blockquote(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if silent:
+            return bool(original(state, start_line, end_line, silent))
+        src, b_marks, t_shift, e_marks, s_count = state.src, state.bMarks, state.tShift, state.eMarks, state.sCount
+        indent, line = state.blkIndent, start_line
+        while True:  # the quote's lines, each '>' and then one of _CUT_FIRST, up to the lazy one
+            pos = b_marks[line] + t_shift[line]
+            if line > start_line:
+                if pos >= e_marks[line]:
+                    return bool(original(state, start_line, end_line, silent))  # a blank line ends it
+                if src[pos] != ">" or s_count[line] < indent:
+                    break
+            pos += 2 if src[pos + 1 : pos + 2] == " " else 1
+            if src[pos : pos + 1] not in _CUT_FIRST:
+                return bool(original(state, start_line, end_line, silent))
+            line += 1
+            if line >= end_line:
+                return bool(original(state, start_line, end_line, silent))
+        tokens = state.tokens
+        first = len(tokens)
+        if not original(state, start_line, line, silent):
+            return False  # the rule rejects the first line whatever follows
+        if state.line == line and _cut_blocks_only(tokens[first:]):
+            return True
+        del tokens[first:]  # the level is back where it was: the quote's tokens are balanced
+        return bool(original(state, start_line, end_line, silent))
+
+    ruler.at("blockquote", _mark(blockquote, "quote_lazy_cut"), {"alt": list(alt)})

@@ -43,6 +43,7 @@ SPEED_UPS = (
     "options_get",
     "table_split",
     "plain_links",
+    "quote_lazy_cut",
 )
 """Every speed-up, by name: what :func:`install` returns when all of them hold."""
 
@@ -344,6 +345,7 @@ def install(md: MarkdownIt) -> tuple[str, ...]:
     _quiet(ruler)
     rule_speedups.reject_references(ruler)
     rule_speedups.install_table_split(ruler)
+    rule_speedups.cut_lazy_quotes(ruler)
     _reject_lheadings(ruler)
     ruler.__cache__ = None  # compiled again, with the chain speed-ups, on the next parse
     _fast_block_state(md)
@@ -370,5 +372,6 @@ def active(md: MarkdownIt) -> tuple[str, ...]:
         "options_get": type(md.options) is _Options,
         "table_split": rule_speedups.table_split_active(ruler),
         "plain_links": rule_speedups.plain_links_active(md),
+        "quote_lazy_cut": _is(_rule(ruler, "blockquote"), "quote_lazy_cut"),
     }
     return tuple(name for name in SPEED_UPS if found[name])
