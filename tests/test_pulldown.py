@@ -297,7 +297,8 @@ def test_a_heading_markdown_it_does_not_confirm_is_no_cut() -> None:
     # runs on to the next heading and the blocks stay those of the whole markdown-it-py parse
     from chunker.parse.document import read_document
     from chunker.parse.mixed import mixed_pieces
-    from chunker.parse.pulldown import PulldownTokens, _Token
+    from chunker.parse.pulldown import PulldownTokens
+    from chunker.parse.pulldown_build import Token as _Token
     from chunker.segmenter import segment
 
     text = "# A\n\nTerm\n:   def\n\nnot a heading\n\n# B\n\nx\n"
@@ -397,3 +398,11 @@ def test_the_item_estimate_counts_markers_past_the_frontmatter_lines(body: str, 
     markers = sum(body.count(c) for c in "*_[]`<|&!\\$>-+#~.)\n\r")
     expected = markers * EVENT_BYTES > PARSE_BYTES * len(body.encode()) + PARSE_BASE
     assert too_many_events(text.encode("utf-8"), blank) == expected
+
+
+@pytest.mark.parametrize("pad", [0, 1])
+def test_a_long_fence_with_a_character_cut_at_its_fourth_kilobyte(pad: int) -> None:
+    # the fence's marker run was read from the first 4,096 bytes of the block, decoded: a
+    # character whose UTF-8 bytes that cut split raised UnicodeDecodeError (pad 1)
+    text = "```py\n" + "x" * pad + "é" * 3000 + "\n```\n\nafter\n"
+    assert shapes(text, FAST) == shapes(text, REFERENCE)

@@ -28,6 +28,7 @@ from chunker.models import Diagnostic
 from chunker.parse.document import ParsedDocument
 from chunker.parse.mixed import mixed_pieces
 from chunker.parse.pieces import BlockTokens
+from chunker.parse.pulldown_build import Builder, Token
 from chunker.parse.pulldown_cost import too_many_events
 from chunker.parse.token import BlockToken
 
@@ -66,7 +67,6 @@ with a letter and fail there, where the table row's lookahead scanned each line 
 same lines: only that run may start at a space, and it matches there only if it matches after
 the spaces). Over the shared corpus 0.126 -> 0.034 s."""
 _FIRST_LINE_RUN = re.compile(r"[ \t>]*+" + _FIRST_CHARS + "(?:" + _RUNS + ")", re.MULTILINE)
-_FENCE_RUN = re.compile(r"[ \t>]*(`{3,}|~{3,})")
 
 
 def _plugin_syntax(body: str) -> bool:
@@ -136,7 +136,7 @@ class PulldownTokens:
             yield []
             return
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
-        tokens: list[_Token] | None = None
+        tokens: list[Token] | None = None
         plugin_lines: list[int] = []
         if self._cfg.syntax != "mdx" and "$$" not in body:
             data = body.encode("utf-8", "surrogatepass")
@@ -154,11 +154,11 @@ class PulldownTokens:
             return
         yield from pieces
 
-    def _pulldown_tokens(self, pyromark: Any, body: str, data: bytes) -> list[_Token] | None:
+    def _pulldown_tokens(self, pyromark: Any, body: str, data: bytes) -> list[Token] | None:
         """pulldown-cmark's block tokens of ``body`` (``data``: its UTF-8 bytes), or None where
         markdown-it-py must parse it."""
         options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
-        builder = _Builder(body, data)
+        builder = Builder(body, data)
         try:
             tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
         except UnicodeEncodeError:  # a surrogate (a library caller's text): pyromark takes UTF-8 only
@@ -166,215 +166,3 @@ class PulldownTokens:
         if builder.deepest >= self._cfg.max_nesting - 1:
             return None  # markdown-it-py flattens what lies past the nesting limit: do as it does
         return tokens
-
-
-class _Builder:
-    """Block tokens from pulldown-cmark events with byte ranges of ``body``.
-
-    ``frames`` holds one entry per open block-level tag: the token opened for it (whose closing
-    token is emitted at its end), or None where the segmenter needs no token. Its length is the
-    markdown-it-py level of a token emitted there."""
-
-    def __init__(self, body: str, data: bytes) -> None:
-        self.data: Any = body if len(data) == len(body) else data
-        """``body`` if it is ASCII, else ``data``, its UTF-8 bytes (the events' ranges are byte offsets)."""
-        self.newline: Any = "\n" if isinstance(self.data, str) else b"\n"
-        self.cursor = (0, 0)
-        """(offset, its line): lines are counted on from the last token's start (starts only grow)."""
-        self.out: list[_Token] = []
-        self.frames: list[_Token | None] = []
-        self.deepest = 0
-        """The most frames open at once (markdown-it-py's nesting level)."""
-        self.last_item = 0
-        """End line of the last item of the open top-level list."""
-        self.heading: dict[str, int] = {"start": 0, "end": 0}
-        """Byte range of the open top-level heading."""
-
-    def line_map(self, span: dict[str, int]) -> list[int]:
-        """[first line, line after the last] of a byte range, like markdown-it-py's ``Token.map``."""
-        start, end = span["start"], span["end"]
-        count = self.data.count
-        at, line = self.cursor
-        line = line + count(self.newline, at, start) if start >= at else count(self.newline, 0, start)
-        self.cursor = (start, line)
-        return [line, line + 1 + count(self.newline, start, max(start, end - 1))]
-
-    def text(self, start: int, end: int) -> str:
-        piece = self.data[start:end]
-        return piece if isinstance(piece, str) else piece.decode("utf-8", "surrogatepass")
-
-    def emit(self, kind: str, tag: str, nesting: int, span: dict[str, int] | None, markup: str = "") -> _Token:
-        """A token at the level of the open frames (a closing token is emitted after its frame is
-        closed, so it gets its opening's level)."""
-        token = _Token(kind, tag, nesting, self.line_map(span) if span else None, len(self.frames), markup)
-        self.out.append(token)
-        return token
-
-    def tokens(self, events: Any) -> list[_Token]:
-        # The hot loop: most events are inline (text, soft breaks, emphasis, links), which make no
-        # token; they are told apart with as few lookups as possible. A body given to this path
-        # has no ``$$``, so pulldown-cmark makes no display math (a ``$$`` formula alone in its
-        # paragraph would be dollarmath's math block): no inline event needs to be looked at.
-        # A paragraph inside a container (most of them in lists) makes no token: its frame is
-        # pushed and popped here without a call.
-        block_tags = _BLOCK_TAGS
-        start, end = self.start, self.end
-        frames = self.frames
-        push, pop = frames.append, frames.pop
-        for event, span in events:
-            if type(event) is str:
-                if event == "Rule":
-                    self.emit("hr", "hr", 0, span)
-                continue
-            tag = event.get("Start")
-            if tag is not None:
-                if tag == "Paragraph" and frames:
-                    push(None)
-                    if len(frames) > self.deepest:
-                        self.deepest = len(frames)
-                    continue
-                name = tag if type(tag) is str else next(iter(tag))
-                if name in block_tags:
-                    start(name, tag, span)
-                continue
-            tag = event.get("End")
-            if tag is not None:
-                if tag == "Paragraph" and frames[-1] is None:
-                    pop()
-                    continue
-                name = tag if type(tag) is str else next(iter(tag))
-                if name in block_tags:
-                    end(name)
-        self.clamp()
-        return self.out
-
-    def start(self, name: str, tag: Any, span: dict[str, int]) -> None:
-        frames = self.frames
-        top = not frames
-        if len(frames) >= self.deepest:
-            self.deepest = len(frames) + 1
-        if name == "Paragraph":
-            if top:  # one token: the segmenter reads a leaf's opening only
-                frames.append(self.emit("paragraph_open", "p", 0, span))
-            else:
-                frames.append(None)
-        elif name == "Heading":
-            level = int(tag["Heading"]["level"][1:])
-            if top:
-                first = self.text(span["start"], span["end"]).lstrip(" \t")
-                markup = "#" * level if first.startswith("#") else ("=" if level == 1 else "-")
-                self.heading = span
-                frames.append(self.emit("heading_open", f"h{level}", 1, span, markup))
-                self.emit("inline", "", 0, span)
-            else:
-                frames.append(None)
-        elif name == "CodeBlock":
-            kind = tag["CodeBlock"]
-            if kind == "Indented":
-                self.emit("code_block", "code", 0, span)
-            else:
-                line = self.text(span["start"], min(span["end"], span["start"] + 4096))
-                run = _FENCE_RUN.match(line)
-                token = self.emit("fence", "code", 0, span, run.group(1) if run else "```")
-                token.info = kind.get("Fenced", "") if isinstance(kind, dict) else ""
-            frames.append(None)
-        elif name == "HtmlBlock":
-            token = self.emit("html_block", "", 0, span)
-            if top:  # the segmenter reads a top-level HTML block's text (<details> ... </details>)
-                token.content = self.text(span["start"], span["end"])
-            frames.append(None)
-        else:
-            self.start_container(name, tag, span)
-
-    def start_container(self, name: str, tag: Any, span: dict[str, int]) -> None:
-        frames = self.frames
-        top = not frames
-        if name == "List":
-            if top:
-                ordered = tag["List"] is not None
-                kind, html = ("ordered_list_open", "ol") if ordered else ("bullet_list_open", "ul")
-                frames.append(self.emit(kind, html, 1, span))
-                self.last_item = 0
-            else:
-                frames.append(None)
-        elif name == "Item":
-            if len(frames) == 1 and frames[0] is not None and frames[0].type.endswith("list_open"):
-                token = self.emit("list_item_open", "li", 0, span)  # a joint: its line is all that is read
-                self.last_item = token.map[1] if token.map else 0
-                frames.append(token)
-            else:
-                frames.append(None)
-        elif name == "Table":
-            frames.append(self.emit("table_open", "table", 1, span))
-        elif name == "TableRow":
-            if len(frames) == 1 and frames[0] is not None and frames[0].type == "table_open":
-                frames.append(self.emit("tbody_open", "tbody", 1, span))
-            frames.append(self.emit("tr_open", "tr", 0, span) if len(frames) == 2 else None)
-        elif name == "BlockQuote":
-            frames.append(self.emit("blockquote_open", "blockquote", 1, span) if top else None)
-        else:  # TableHead
-            frames.append(None)
-
-    def end(self, name: str) -> None:
-        frames = self.frames
-        if name == "Table" and len(frames) > 1 and frames[-1] is not None and frames[-1].type == "tbody_open":
-            frames.pop()
-            self.emit("tbody_close", "tbody", -1, None)
-        opened = frames.pop()
-        if opened is None:
-            return
-        if name == "Heading" and self.out[-1].type == "inline":
-            self.out[-1].content = self.heading_content(opened)
-        elif name == "List" and opened.map is not None and self.last_item:
-            # a list's range runs on over link reference definitions after it: end with its last item
-            opened.map[1] = max(opened.map[0] + 1, min(opened.map[1], self.last_item))
-        if opened.nesting == 1:
-            self.emit(opened.type.replace("_open", "_close"), opened.tag, -1, None)
-
-    def clamp(self) -> None:
-        """End each top-level block where the next one starts: pulldown-cmark's range of a list
-        (or quote) can run on over blank lines into the first line of the block after it."""
-        following: list[int] | None = None
-        for token in reversed(self.out):
-            if token.level != 0 or token.nesting == -1 or token.map is None:
-                continue
-            if following is not None and token.map[1] > following[0]:
-                token.map[1] = max(token.map[0], following[0])
-            following = token.map
-
-    def heading_content(self, opened: _Token) -> str:
-        """A heading's source text as markdown-it-py's inline token holds it: an ATX heading's line
-        without its opening and closing ``#`` runs; a setext heading's lines without the underline."""
-        source = self.text(self.heading["start"], self.heading["end"]).rstrip("\n")
-        if not opened.markup.startswith("#"):
-            cut = source.rfind("\n")
-            return source[:cut].strip() if cut != -1 else ""
-        content = source.strip(" \t")[len(opened.markup) :].rstrip(" \t")
-        closing = content.rstrip("#")
-        if len(closing) < len(content) and (not closing or closing[-1] in " \t"):
-            content = closing
-        return content.strip()
-
-
-class _Token:
-    """A block token with the attributes the segmenter reads (:class:`chunker.parse.token.BlockToken`):
-    a tenth of the cost of building markdown-it-py's ``Token``, which this path makes ~100,000 of
-    on the 73 German laws."""
-
-    __slots__ = ("content", "info", "level", "map", "markup", "nesting", "tag", "type")
-
-    def __init__(self, kind: str, tag: str, nesting: int, line_map: list[int] | None, level: int, markup: str) -> None:
-        self.type = kind
-        self.tag = tag
-        self.nesting = nesting
-        self.map = line_map
-        self.level = level
-        self.markup = markup
-        self.content = ""
-        self.info = ""
-
-
-_BLOCK_TAGS = frozenset(
-    ("Paragraph", "Heading", "CodeBlock", "HtmlBlock", "List", "Item", "Table", "TableHead", "TableRow", "BlockQuote")
-)
-"""pulldown-cmark tags that open a frame (the block structure); the others are inline."""
