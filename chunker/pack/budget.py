@@ -10,13 +10,15 @@ allow for it.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
+from itertools import islice
 
 from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.fences import closing_line, fence_after
-from chunker.filler import is_filler
+from chunker.filler import MIN_LETTERS, is_filler
 from chunker.models import Block, Diagnostic
 from chunker.outline import LineToken
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
@@ -26,6 +28,9 @@ from chunker.pack.tables import HEADER_SHARE, Padding, header_of
 from chunker.parse.templates import is_template_fence
 from chunker.sizes import Counter
 from chunker.strategies import Section
+
+_LETTER = re.compile(r"[^\W_]")
+"""A letter or digit (as :mod:`chunker.filler` counts them)."""
 
 REOPENED = frozenset({"list", "blockquote", "container"})
 """Kinds whose pieces re-open the containers they start inside: containers re-open their title line
@@ -90,8 +95,24 @@ class SectionSpace:
         into many pieces is read whole for it, by each piece that starts with it)."""
         found = self.fillers.get(block.start_offset)
         if found is None:
-            found = self.fillers[block.start_offset] = is_filler(block)
+            prose = block.kind == "paragraph" and self._prose_first(block)
+            found = self.fillers[block.start_offset] = not prose and is_filler(block)
         return found
+
+    def _prose_first(self, block: Block) -> bool:
+        """Whether a paragraph is no filler by its start: it holds no ``<``, ``&`` or ``{`` (no markup),
+        or :data:`chunker.filler.MIN_LETTERS` letters or digits come before the first: no markup
+        :func:`chunker.filler.is_filler_text` removes (tags, comments, entities, template tags)
+        starts before those (a paragraph is not copied and scanned for markup then)."""
+        source, start, stop = self.source, block.start_offset, block.end_offset
+        markup = False
+        for char in "<&{":
+            found = source.find(char, start, stop)
+            if found >= 0:
+                stop, markup = found, True
+        if not markup:
+            return True
+        return next(islice(_LETTER.finditer(source, start, stop), MIN_LETTERS - 1, None), None) is not None
 
     @functools.cached_property
     def budget(self) -> int:

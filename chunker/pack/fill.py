@@ -72,7 +72,7 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
     if cfg.merge_short:
         out = _merge_short(out, size_of, cfg.min_chars, space.budget)
         if len(out) > 1:
-            out = absorb_junk(out, units, space.source, size_of, space.budget, cfg.min_chars)
+            out = absorb_junk(out, units, space.source, size_of, space.budget, cfg.min_chars, space.filler)
     return out
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from itertools import islice
 
 from chunker.filler import is_filler
+from chunker.models import Block
 from chunker.pack.strength import BLOCK, Unit
 
 __all__ = ["absorb_junk", "is_junk"]
@@ -50,21 +51,25 @@ SILENT_BUDGETS = 2
 
 Sizes = Callable[[int, int], int]
 """Size of the chunk made of units[i:e]."""
+Filler = Callable[[Block], bool]
+_FILLER_KINDS = frozenset({"html", "paragraph"})
+"""The kinds :func:`chunker.filler.is_filler` may find filler (it tests only these)."""
 
 
-def is_junk(units: Sequence[Unit], source: str) -> bool:
+def is_junk(units: Sequence[Unit], source: str, filler: Filler = is_filler) -> bool:
     """Whether the units make a junk piece (see the module's docstring)."""
-    return _kind(units, source) is not None
+    return _kind(units, 0, len(units), source, filler) is not None
 
 
-def _kind(units: Sequence[Unit], source: str) -> str | None:
-    """``definitions``, ``filler``, ``link`` (one link or URL, hardly any other text), ``links`` (two
-    or more and hardly any other text), or None for a piece with text of its own."""
-    if all(_definition(u, source) for u in units):
+def _kind(units: Sequence[Unit], i: int, e: int, source: str, filler: Filler) -> str | None:
+    """Of the piece units[i:e]: ``definitions``, ``filler``, ``link`` (one link or URL, hardly any
+    other text), ``links`` (two or more and hardly any other text), or None for a piece with text of
+    its own."""
+    if _definition(units[i], source) and all(_definition(units[k], source) for k in range(i + 1, e)):
         return "definitions"
-    if _markup_only(units):
+    if _markup_only(units, i, e, filler):
         return "filler"
-    start, end = units[0].start, units[-1].end
+    start, end = units[i].start, units[e - 1].end
     if source.find("](", start, end) < 0 and source.find("://", start, end) < 0:
         return None
     if _prose_first(source, start, end):
@@ -127,19 +132,22 @@ def _fewer_letters(text: str, limit: int) -> bool:
     return next(islice(_LETTER.finditer(text), limit - 1, None), None) is None
 
 
-def _markup_only(units: Sequence[Unit]) -> bool:
-    """Whole filler blocks (:mod:`chunker.filler`), alone or after their headings."""
-    filler = False
-    for unit in units:
+def _markup_only(units: Sequence[Unit], i: int, e: int, filler: Filler) -> bool:
+    """Whether units[i:e] are whole filler blocks (:mod:`chunker.filler`), alone or after their
+    headings; ``filler`` tests a block (the section's :meth:`SectionSpace.filler`, which tests
+    each block once)."""
+    found = False
+    for k in range(i, e):
+        unit = units[k]
         block = unit.block
         if not (unit.first and unit.last):
             return False
         if block.kind == "heading":
             continue
-        if not is_filler(block):
+        if block.kind not in _FILLER_KINDS or not filler(block):
             return False
-        filler = True
-    return filler
+        found = True
+    return found
 
 
 def _definition(unit: Unit, source: str) -> bool:
@@ -155,14 +163,21 @@ def _definition(unit: Unit, source: str) -> bool:
 
 
 def absorb_junk(
-    ranges: list[tuple[int, int]], units: Sequence[Unit], source: str, size_of: Sizes, budget: int, minimum: int
+    ranges: list[tuple[int, int]],
+    units: Sequence[Unit],
+    source: str,
+    size_of: Sizes,
+    budget: int,
+    minimum: int,
+    filler: Filler = is_filler,
 ) -> list[tuple[int, int]]:
-    """The chunk ranges of a section with every junk piece merged into, or given a block of, a neighbour."""
+    """The chunk ranges of a section with every junk piece merged into, or given a block of, a
+    neighbour (``filler``: :func:`chunker.filler.is_filler`, or the section's memo of it)."""
     out = list(ranges)
     m = 0
     while m < len(out) and len(out) > 1:
         i, e = out[m]
-        kind = _kind(units[i:e], source)
+        kind = _kind(units, i, e, source, filler)
         if kind is None:
             m += 1
             continue

@@ -39,23 +39,33 @@ _OPENER_STARTS = frozenset("#:!?/<-*+")
 """The characters after a line's ``[ \t>]*`` with which :data:`_HEADING`, :data:`_CONTAINER`,
 :data:`_ITEM` (or a digit) and :data:`_OPEN_TAGS` can match."""
 
+_HEADING_6 = Strength.HEADING_6
+_MARKERS = re.compile(r"[ \t>]*")
+"""What ``line.lstrip(" \t>")`` strips (see :func:`_may_open`)."""
+
 Sizes = Callable[[int, int], int]
 
 
 def opener(units: Sequence[Unit], k: int, source: str) -> bool:
     """Whether ``units[k]`` ends with an opener of what ``units[k + 1]`` holds (see the module)."""
     unit, following = units[k], units[k + 1]
-    if following.strength >= Strength.HEADING_6 or unit.block.kind == "code":
+    if following.strength >= _HEADING_6 or unit.block.kind == "code":
         return False
     end = unit.end
     while end > unit.start and source[end - 1] in " \t\n":
         end -= 1
     line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
-    line = source[line_start:end]
-    if not line:
+    if line_start >= end:
         return False
-    if not _may_open(line):
-        return False  # most lines: none of the patterns below can match
+    markers = _MARKERS.match(source, line_start, end)
+    head = markers.end() if markers is not None else line_start
+    last = source[end - 1]
+    if not (
+        (head < end and (source[head] in _OPENER_STARTS or source[head].isdigit()))
+        or ((last in ":：" or last.isspace()) and _lead_in(source[line_start:end]))
+    ):
+        return False  # most lines (as _may_open, without slicing the line)
+    line = source[line_start:end]
     if _lead_in(line):
         opens = _introduces(units[k + 1], source)
     elif _CONTAINER.match(line):

@@ -27,6 +27,7 @@ from chunker.models import Block
 _SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
 """Two or more spaces or tabs after a character of the row (not the line's indentation)."""
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_DELIMITER_ROWS = re.compile(_DELIMITER_ROW.pattern, re.MULTILINE)
 _DASHES = re.compile(r"-{4,}")
 
 
@@ -40,14 +41,14 @@ def header_of(block: Block, source: str) -> str:
 
 
 def _runs(text: str, base: int) -> list[tuple[int, int]]:
-    """(end offset, characters saved) of each collapsible run in ``text`` (at offset ``base``)."""
-    runs: list[tuple[int, int]] = []
-    pos = 0
-    for line in text.split("\n"):
-        if _DELIMITER_ROW.match(line):
-            runs.extend((base + pos + m.end(), len(m.group()) - 3) for m in _DASHES.finditer(line))
-        runs.extend((base + pos + m.end(), len(m.group()) - 1) for m in _SPACES.finditer(line))
-        pos += len(line) + 1
+    """(end offset, characters saved) of each collapsible run in ``text`` (at offset ``base``). The
+    patterns run over the whole text, not line by line: no run crosses a line break, and a run of
+    spaces after one has no character of its row before it."""
+    runs = [(base + m.end(), m.end() - m.start() - 1) for m in _SPACES.finditer(text)]
+    if "-" in text:
+        for row in _DELIMITER_ROWS.finditer(text):
+            dashes = _DASHES.finditer(text, row.start(), row.end())
+            runs.extend((base + m.end(), m.end() - m.start() - 3) for m in dashes)
     runs.sort()
     return runs
 
