@@ -3,8 +3,7 @@ container block, the kinds nested in it and its joints (where an oversize block 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from types import MappingProxyType
+from collections.abc import Mapping, Sequence
 
 from chunker.frames import fence_closed
 from chunker.models import UNCLOSED_FENCE, BlockKind
@@ -12,41 +11,39 @@ from chunker.parse.token import BlockToken
 
 __all__ = ["INNER_KIND", "KIND_OF_TOKEN", "children", "container_extent", "inner_of"]
 
-KIND_OF_TOKEN: MappingProxyType[str, BlockKind] = MappingProxyType(
-    {
-        "paragraph_open": "paragraph",
-        "heading_open": "heading",
-        "bullet_list_open": "list",
-        "ordered_list_open": "list",
-        "blockquote_open": "blockquote",
-        "table_open": "table",
-        "fence": "code",
-        "code_block": "code",
-        "html_block": "html",
-        "hr": "thematic_break",
-        "math_block": "math",
-        "math_block_eqno": "math",
-        "container_block_open": "container",
-        "container_blocks_open": "container",
-        "admonition_open": "container",
-        "math_block_label": "math",
-        "footnote_reference_open": "container",
-        "dl_open": "container",
-        "myst_line_comment": "html",  # rendered as an HTML comment
-        "myst_block_break": "thematic_break",
-    }
-)
-INNER_KIND: MappingProxyType[str, str] = MappingProxyType(
-    {
-        "fence": "code",
-        "code_block": "code",
-        "table_open": "table",
-        "math_block": "math",
-        "math_block_eqno": "math",
-        "math_block_label": "math",
-        "html_block": "html",
-    }
-)
+# plain dicts typed read-only: asked once per token, and a MappingProxyType's ``get`` is a call
+# through to the dict's (twice the time)
+KIND_OF_TOKEN: Mapping[str, BlockKind] = {
+    "paragraph_open": "paragraph",
+    "heading_open": "heading",
+    "bullet_list_open": "list",
+    "ordered_list_open": "list",
+    "blockquote_open": "blockquote",
+    "table_open": "table",
+    "fence": "code",
+    "code_block": "code",
+    "html_block": "html",
+    "hr": "thematic_break",
+    "math_block": "math",
+    "math_block_eqno": "math",
+    "container_block_open": "container",
+    "container_blocks_open": "container",
+    "admonition_open": "container",
+    "math_block_label": "math",
+    "footnote_reference_open": "container",
+    "dl_open": "container",
+    "myst_line_comment": "html",  # rendered as an HTML comment
+    "myst_block_break": "thematic_break",
+}
+INNER_KIND: Mapping[str, str] = {
+    "fence": "code",
+    "code_block": "code",
+    "table_open": "table",
+    "math_block": "math",
+    "math_block_eqno": "math",
+    "math_block_label": "math",
+    "html_block": "html",
+}
 
 NO_JOINT = frozenset({"admonition_title_open", "dd_open"})
 """Container children no piece may start with: an admonition's title, a definition without its term."""

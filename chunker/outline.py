@@ -85,22 +85,21 @@ class Outline:
 def make_outline(tokens: Sequence[LineToken], start: int, stop: int, first_line: int) -> Outline:
     """The outline of ``tokens[start:stop]``, lines relative to document line ``first_line``."""
     types: list[str] = []
-    numbers = array("i")
+    numbers: list[int] = []
     markers: dict[int, tuple[str, str]] = {}
-    for j in range(start, stop):
-        token = tokens[j]
+    for token in tokens[start:stop]:
         kind = token.type
         if kind == "inline":
             continue
-        line_map = token.map
         if kind == "list_item_open":
             markers[len(types)] = (token.info, token.markup)
         types.append(kind)
+        line_map = token.map
         if line_map is None:
-            numbers.extend((token.nesting, -1, -1))
+            numbers += (token.nesting, -1, -1)
         else:
-            numbers.extend((token.nesting, line_map[0] - first_line, line_map[1] - first_line))
-    return Outline(tuple(types), numbers, markers)
+            numbers += (token.nesting, line_map[0] - first_line, line_map[1] - first_line)
+    return Outline(tuple(types), array("i", numbers), markers)
 
 
 def budget(text_chars: int) -> int:

@@ -128,9 +128,10 @@ def slice_findings(source: str, chunk: Chunk) -> Iterator[Diagnostic]:
     the start, the ``after`` texts from the end of the slice on (a fence's closing line, then the
     closing line of the container it lies in), so the ``after`` texts come off the end last first."""
     core = chunk.content_original
-    before = [a for a in chunk.added_lines if a.position == "before"]
-    after = [a for a in chunk.added_lines if a.position == "after"]
-    for added in [*before, *reversed(after)]:
+    added_lines = chunk.added_lines  # most chunks have none
+    before = [a for a in added_lines if a.position == "before"] if added_lines else []
+    after = [a for a in added_lines if a.position == "after"] if added_lines else []
+    for added in [*before, *reversed(after)] if added_lines else ():
         if added.position == "before" and core.startswith(added.text):
             core = core[len(added.text) :]
         elif added.position == "after" and core.endswith(added.text):
