@@ -77,20 +77,37 @@ def _get_lines(self: StateBlock, begin: int, end: int, indent: int, keepLastLF: 
     ``indent`` columns) without its loop over every character of the indentation: where no tab is
     among a line's first ``indent`` characters, each counts one column, so the characters stripped
     are the ``tShift`` first ones (spaces, or a list item's marker) and the spaces after them, up to
-    ``indent``. A line with such a tab takes markdown-it's loop (:func:`_line_start`)."""
+    ``indent``. A line with such a tab takes markdown-it's loop (:func:`_line_start`). One line (half
+    the calls: paragraphs of one line, in list items most of all) is cut without a list to join."""
     if begin >= end:
         return ""
     src, b_marks, e_marks = self.src, self.bMarks, self.eMarks
     last = end - 1
+    last_stop = e_marks[last] + 1 if keepLastLF else e_marks[last]
     if not indent:
+        if begin == last:
+            return src[b_marks[last] : last_stop]
         parts = [src[b_marks[line] : e_marks[line] + 1] for line in range(begin, last)]
-        parts.append(src[b_marks[last] : e_marks[last] + 1 if keepLastLF else e_marks[last]])
+        parts.append(src[b_marks[last] : last_stop])
         return "".join(parts)
     t_shift, find = self.tShift, src.find
+    if begin == last:
+        start = b_marks[last]
+        if find("\t", start, start + indent) != -1:
+            first, pad = _line_start(self, last, indent, last_stop)
+            return " " * pad + src[first:last_stop] if pad else src[first:last_stop]
+        shift = t_shift[last]
+        if indent <= shift:
+            first = start + indent
+        else:
+            first = start + shift
+            spaces = src[first : start + indent]
+            first += len(spaces) - len(spaces.lstrip(" "))
+        return src[first if first < last_stop else last_stop : last_stop]
     parts = []
     for line in range(begin, end):
         start = b_marks[line]
-        stop = e_marks[line] + 1 if line < last or keepLastLF else e_marks[line]
+        stop = e_marks[line] + 1 if line < last else last_stop
         if find("\t", start, start + indent) != -1:
             first, pad = _line_start(self, line, indent, stop)
             parts.append(" " * pad + src[first:stop] if pad else src[first:stop])
