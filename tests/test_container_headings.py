@@ -149,3 +149,23 @@ def test_oversize_code_in_a_container_is_cut_between_its_lines_and_validates(par
         own = text[chunk.start_offset : chunk.end_offset]
         assert own.startswith(("#", "  const", "```")), own[:30]  # a piece starts at a line's text
         assert own.rstrip().endswith((")", "```", ":::")), own[-30:]  # and ends at a line's end
+
+
+@pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])
+@pytest.mark.parametrize(
+    "text", ["> :::note\n>", "> :::note\n> ", "> :::note\n> text\n>", "- > :::tip\n  >", "> ///\n>"]
+)
+def test_a_container_in_a_quote_whose_last_line_is_an_empty_quote_line_is_chunked(text: str, parser: str) -> None:
+    # mdit-py-plugins' container rule read past the end of the text there (IndexError: the command
+    # failed the document with an internal error, exit code 5).
+    result = chunk_markdown(text, replace(CFG, parser=parser), "p", "p.md")
+    assert "".join(c.content_original for c in result.chunks).split() == text.split()
+
+
+def test_such_a_container_takes_the_empty_line_in_as_markdown_its_javascript_rule_does() -> None:
+    from chunker.parse import markdown_parser
+
+    tokens = markdown_parser(64).parse("> :::note\n> text\n>")
+    assert [(t.type, t.map) for t in tokens if t.nesting == 1] == [
+        ("blockquote_open", [0, 3]), ("container_block_open", [0, 3]), ("paragraph_open", [1, 2])
+    ]  # fmt: skip

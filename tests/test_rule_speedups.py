@@ -138,14 +138,11 @@ def test_quotes_followed_by_lazy_lines_give_stock_tokens() -> None:
     rnd = random.Random(9)
     for _ in range(4000):
         text = "\n".join(rnd.choice(QUOTE_LINES) for _ in range(rnd.randint(1, 12))) + rnd.choice(["", "\n"])
+        got = ours.parse(text)
         try:
-            expected: Any = without_cells(theirs.parse(text))
-        except IndexError:  # mdit-py-plugins' container rule on a last line '>' (ours fails alike)
-            expected = IndexError
-        try:
-            got: Any = ours.parse(text)
-        except IndexError:
-            got = IndexError
+            expected = without_cells(theirs.parse(text))
+        except IndexError:  # mdit-py-plugins' container rule on a last line '>' (chunker.parse.plugins)
+            continue
         assert got == expected, repr(text)
 
 

@@ -285,9 +285,9 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         if end is not None and marker == ":" and _text_directive(opening[run:].strip()):
             return False  # mkdocstrings' or docfx's directive line, not a container
         if end is None or silent:
-            return bool(original(state, start_line, end_line, silent))
+            return _past_empty_tail(original, state, start_line, end_line, silent)
         first = len(state.tokens)
-        found = bool(original(state, start_line, end, silent))
+        found = _past_empty_tail(original, state, start_line, end, silent)
         if found and first < len(state.tokens):
             state.tokens[first].meta["unclosed"] = True
         return found
@@ -297,6 +297,23 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
 
 def _text_directive(params: str) -> bool:
     return _AUTODOC.fullmatch(params) is not None or _DOCFX.fullmatch(params) is not None
+
+
+def _past_empty_tail(original: Any, state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    """mdit-py-plugins' container rule, asked up to ``end_line``. Its search for the closing line
+    reads the first character of each line, past the end of the text on a last line that a quote's
+    ``>`` leaves empty (``> :::note`` / ``>``: an IndexError); markdown-it's JavaScript rule reads
+    no marker there and goes on to the end. So the rule is asked up to that line, and a container
+    it leaves open there takes the empty line in, as the JavaScript rule's does."""
+    tail = end_line - 1
+    if silent or tail <= start_line or state.bMarks[tail] + state.tShift[tail] < len(state.src):
+        return bool(original(state, start_line, end_line, silent))
+    first = len(state.tokens)
+    found = bool(original(state, start_line, tail, silent))
+    if found and state.line == tail and first < len(state.tokens):
+        state.tokens[first].map = [start_line, end_line]
+        state.line = end_line
+    return found
 
 
 def _unclosed_end(
