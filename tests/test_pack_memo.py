@@ -16,7 +16,7 @@ from chunker.models import Block
 from chunker.pack import budget, junk, openers
 from chunker.pack.budget import SectionSpace
 from chunker.pack.strength import BLOCK, Unit
-from chunker.pack.tables import _DASHES, _DELIMITER_ROW, _SPACES, _runs
+from chunker.pack.tables import _DASHES, _DELIMITER_ROW, _SPACES, _runs, collapse
 from chunker.pipeline import chunk_markdown
 from chunker.strategies import Section
 
@@ -154,3 +154,21 @@ def test_a_real_table_has_the_padding_of_its_rows() -> None:
     text = "| a    | b |\n|------|---|\n| x    | y   |\n"
     assert _runs(text, 0) == _runs_by_line(text, 0)
     assert re.search("-{4}", text)
+
+
+def _collapse_by_line(text: str) -> str:
+    lines = []
+    for line in text.split("\n"):
+        if _DELIMITER_ROW.match(line):
+            line = _DASHES.sub("---", line)
+        lines.append(_SPACES.sub(" ", line))
+    return "\n".join(lines)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.sampled_from(["|", " ", "  ", "\t", "-", "----", ":", "a", "b c", "\n", "\n|---|", "\r"]), max_size=20)
+)
+def test_padding_collapsed_over_the_whole_table_is_that_of_its_rows(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert collapse(text) == _collapse_by_line(text), text

@@ -21,6 +21,8 @@ MAX_PREFIX_SHARE = 4
 """A context prefix takes at most 1/MAX_PREFIX_SHARE of max_chars (long headings are shortened)."""
 
 _FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+_MARKUP = re.compile(r"[{<*_`\[&\\]")
+"""A character of markup :func:`chunker.inline.heading_text` may remove from a heading line."""
 
 
 def context_prefix(path: Sequence[Heading], section: Section, title: str, content: str, cfg: ChunkerConfig) -> str:
@@ -110,7 +112,7 @@ def _leading_headings(content: str) -> set[str]:
             if stripped.startswith("#"):
                 raw = stripped.lstrip("#").strip()
                 found.add(raw)
-                if any(c in raw for c in "{<*_`[&\\"):
+                if _MARKUP.search(raw):
                     found.add(heading_text(raw))  # as the heading path has it: markup, tags removed
             elif seen == 0:
                 found.add(stripped)  # a setext or plain-text heading line, or a bold one (numbered_headings)

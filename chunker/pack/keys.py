@@ -21,18 +21,23 @@ _ZIFFER = re.compile(
 (``2024 Release notes`` is a year, not a Ziffer)."""
 
 
+_SPACES = re.compile(r"\s+")
+_PARAGRAPH_SIGN = re.compile(r"(§+)\s*")
+_NOT_WORD = re.compile(r"[^\w§]+")
+
+
 def ziffer_of(path: Sequence[Heading]) -> str | None:
     """Section number of the nearest numbered heading (``7.3.1``, ``§ 12``, ``Art. 3``)."""
     for heading in reversed(path):
         match = _ZIFFER.match(heading.text)
         if match:
-            return re.sub(r"(§+)\s*", r"\1 ", re.sub(r"\s+", " ", match.group(1))).strip()
+            return _PARAGRAPH_SIGN.sub(r"\1 ", _SPACES.sub(" ", match.group(1))).strip()
     return None
 
 
 def slug(text: str, limit: int = 60) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = re.sub(r"[^\w§]+", "-", text).replace("§", "p").strip("-_")
+    text = _NOT_WORD.sub("-", text).replace("§", "p").strip("-_")
     return text[:limit].rstrip("-_") or "x"
 
 

@@ -57,8 +57,10 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
     line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
     if line_start >= end:
         return False
-    markers = _MARKERS.match(source, line_start, end)
-    head = markers.end() if markers is not None else line_start
+    head = line_start
+    if source[head] in " \t>":
+        markers = _MARKERS.match(source, line_start, end)
+        head = markers.end() if markers is not None else line_start
     last = source[end - 1]
     if not (
         (head < end and (source[head] in _OPENER_STARTS or source[head].isdigit()))

@@ -54,13 +54,15 @@ def _runs(text: str, base: int) -> list[tuple[int, int]]:
 
 
 def collapse(text: str) -> str:
-    """``text`` (rows of a table) with its padding collapsed."""
-    lines = []
-    for line in text.split("\n"):
-        if _DELIMITER_ROW.match(line):
-            line = _DASHES.sub("---", line)
-        lines.append(_SPACES.sub(" ", line))
-    return "\n".join(lines)
+    """``text`` (rows of a table) with its padding collapsed: the dashes of its delimiter rows, then
+    its runs of spaces (over the whole text: as in :func:`_runs`, no run crosses a line break)."""
+    if "-" in text:
+        text = _DELIMITER_ROWS.sub(_collapse_dashes, text)
+    return _SPACES.sub(" ", text)
+
+
+def _collapse_dashes(row: re.Match[str]) -> str:
+    return _DASHES.sub("---", row.group())
 
 
 class Padding:
