@@ -43,12 +43,19 @@ def _label(text: str) -> str:
 def definitions(text: str) -> dict[str, tuple[str, str]]:
     """``[ref]: src "title"`` definitions of the document: normalised label -> (src, title)."""
     found: dict[str, tuple[str, str]] = {}
-    if "]:" not in text:
-        return found
-    for m in _DEFINITION.finditer(text):
-        found.setdefault(
-            _label(m.group(1)), (m.group(2) or m.group(3) or "", m.group(4) or m.group(5) or m.group(6) or "")
-        )
+    # a definition is one line holding "]:": those lines are tried from their start (half the time
+    # of the pattern searched through the text)
+    at = text.find("]:")
+    while at >= 0:
+        m = _DEFINITION.match(text, text.rfind("\n", 0, at) + 1)
+        if m is not None:
+            found.setdefault(
+                _label(m.group(1)), (m.group(2) or m.group(3) or "", m.group(4) or m.group(5) or m.group(6) or "")
+            )
+        end = text.find("\n", at)
+        if end < 0:
+            break
+        at = text.find("]:", end)
     return found
 
 

@@ -92,3 +92,45 @@ def test_a_hostile_line_of_brackets_is_scanned_in_linear_time() -> None:
     text = "# T\n\n" + "![[](" * 20_000 + "\n\n" + "[a](" * 20_000 + "\n"
     result = chunk_markdown(text, CFG, "t", "t.md")
     assert all(a.kind in ("image", "link") for c in result.chunks for a in c.assets)
+
+
+_DEFINITION_PIECES = [
+    "[a]: ",
+    "[b]:",
+    "[A  a]: ",
+    "]:",
+    "[",
+    "]",
+    "x.png",
+    "<y z.png>",
+    ' "t"',
+    " 't'",
+    " (p)",
+    "\n",
+    "   ",
+    "    ",
+    "\t",
+    " ",
+    "text",
+    "\n\n",
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_definitions_are_those_of_the_pattern_searched_through_the_text(seed: int) -> None:
+    """definitions() tries only lines holding ']:', from their start: the same definitions, in the
+    same order, as the definition pattern searched through the whole text."""
+    import random
+
+    from chunker.assets import _DEFINITION, _label, definitions
+
+    rng = random.Random(seed)
+    for _ in range(300):
+        text = "".join(rng.choice(_DEFINITION_PIECES) for _ in range(rng.randint(0, 25)))
+        expected: dict[str, tuple[str, str]] = {}
+        for m in _DEFINITION.finditer(text):
+            expected.setdefault(
+                _label(m.group(1)), (m.group(2) or m.group(3) or "", m.group(4) or m.group(5) or m.group(6) or "")
+            )
+        found = definitions(text)
+        assert list(found.items()) == list(expected.items()), text

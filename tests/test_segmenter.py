@@ -82,3 +82,11 @@ def test_plain_text_strips_markdown_syntax() -> None:
 def test_atomic_flag_follows_the_config() -> None:
     blocks = blocks_of("- a\n- b\n\n```\nx\n```\n", atomic_types=["code"])
     assert [(b.kind, b.atomic) for b in blocks] == [("list", False), ("code", True)]
+
+
+def test_heading_text_turns_every_run_of_unicode_whitespace_into_one_space() -> None:
+    from chunker.inline import heading_text
+
+    assert heading_text("\u3000A\u00a0\u2003 B\t\x1cC\x85 ") == "A B C"
+    assert heading_text(" \u00a0 ") == ""
+    assert heading_text("**Bold**\u00a0\u00a0[link](x)") == "Bold link"
