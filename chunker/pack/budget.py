@@ -67,8 +67,10 @@ class SectionSpace:
         self.fits_whole = self.chars_mode and bool(blocks) and (surely or span <= self.budget)
         """The section fits in the budget (in characters): one unit per block and one chunk, no
         size to compute for either (about half of all sections)."""
-        self.padding = Padding(source, blocks)
-        """Padding of the section's tables: not counted in sizes, collapsed for embedding."""
+        padding = Padding(source, blocks)
+        self.padding = padding if padding else None
+        """Padding of the section's tables: not counted in sizes, collapsed for embedding; None when
+        they have none (tested in the packer's inner loops: a ``None`` test, not a ``__bool__`` call)."""
         self.notes: list[Diagnostic] = []
         """Warnings of the splitters (a table row kept whole as an overflow piece)."""
         self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
