@@ -25,9 +25,9 @@ __all__ = ["AssetFinder", "chunk_assets", "with_assets"]
 
 _TARGET = r"<([^<>\n]*)>|([^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
 _TITLE = r"""(?:[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^()\n]*)\)))?"""
-_INLINE = re.compile(
-    r"(!?)\[((?:[^\[\]\n\\]|\\.|\[[^\[\]\n]*\])*)\]\([ \t]*(?:" + _TARGET + r")" + _TITLE + r"[ \t]*\)"
-)
+_INLINE = re.compile(r"\[((?:[^\[\]\n\\]|\\.|\[[^\[\]\n]*\])*)\]\([ \t]*(?:" + _TARGET + r")" + _TITLE + r"[ \t]*\)")
+"""A link; an image when a ``!`` stands before it. The ``!`` is looked at, not matched: a pattern
+starting with ``[`` is searched for that character alone (half the time of one starting with ``!?``)."""
 _REFERENCE = re.compile(r"!\[((?:[^\[\]\n\\]|\\.)*)\](?:\[([^\[\]\n]*)\])?(?![\[(:])")
 _DEFINITION = re.compile(r"^ {0,3}\[([^\[\]\n]+)\]:[ \t]*(?:<([^<>\n]*)>|(\S+))" + _TITLE + r"[ \t]*$", re.MULTILINE)
 _IMG = re.compile(r"<img\b[^<>]*>", re.IGNORECASE)
@@ -80,12 +80,13 @@ def _line_assets(text: str, line: int, resolve: _Resolver, refs: dict[str, tuple
         text = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
     if "](" in text:
         for m in _INLINE.finditer(text):
-            src = m.group(3) if m.group(3) is not None else (m.group(4) or "")
-            title = m.group(5) or m.group(6) or m.group(7) or ""
+            src = m.group(2) if m.group(2) is not None else (m.group(3) or "")
+            title = m.group(4) or m.group(5) or m.group(6) or ""
             path, exists = resolve(src)
-            image = m.group(1) == "!"
+            start = m.start()
+            image = start > 0 and text[start - 1] == "!"
             if image or path is not None:
-                out.append(Asset("image" if image else "link", src, m.group(2), title, line, path, exists))
+                out.append(Asset("image" if image else "link", src, m.group(1), title, line, path, exists))
     if "![" in text and refs:
         for m in _REFERENCE.finditer(text):
             label = _label(m.group(2) or m.group(1))

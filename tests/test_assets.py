@@ -134,3 +134,45 @@ def test_the_definitions_are_those_of_the_pattern_searched_through_the_text(seed
             )
         found = definitions(text)
         assert list(found.items()) == list(expected.items()), text
+
+
+_LINK_PIECES = [
+    "!",
+    "[",
+    "]",
+    "(",
+    ")",
+    "](",
+    "![",
+    "a",
+    "b.png",
+    " ",
+    '"t"',
+    "<",
+    ">",
+    "\\",
+    "`",
+    "[x]",
+    "http://h/",
+    "#f",
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_links_and_images_are_those_of_a_pattern_that_matches_the_bang(seed: int) -> None:
+    """The link pattern starts at '[' and an image is a link with '!' before it: the same matches,
+    kinds and groups as a pattern with '(!?)' at its start."""
+    import random
+    import re
+
+    from chunker.assets import _INLINE, _TARGET, _TITLE
+
+    bang = re.compile(
+        r"(!?)\[((?:[^\[\]\n\\]|\\.|\[[^\[\]\n]*\])*)\]\([ \t]*(?:" + _TARGET + r")" + _TITLE + r"[ \t]*\)"
+    )
+    rng = random.Random(seed)
+    for _ in range(300):
+        text = "".join(rng.choice(_LINK_PIECES) for _ in range(rng.randint(0, 30)))
+        expected = [(m.group(1) == "!", m.end(), m.groups()[1:]) for m in bang.finditer(text)]
+        found = [(m.start() > 0 and text[m.start() - 1] == "!", m.end(), m.groups()) for m in _INLINE.finditer(text)]
+        assert found == expected, text
