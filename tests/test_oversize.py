@@ -231,6 +231,55 @@ def test_fenced_code_prefers_blank_lines_as_cut_points() -> None:
         assert [a.text for a in chunk.added_lines] == ["```rust\n", *closes]
 
 
+@pytest.mark.parametrize("comment", ["# ", "// ", "-- "])
+@pytest.mark.parametrize("fenced", [True, False])
+def test_a_code_comment_goes_with_the_lines_it_describes(comment: str, fenced: bool) -> None:
+    # a Prometheus exposition, a shell session: each step is a comment line and the lines it describes,
+    # without blank lines; a piece that ended with the comment left it apart from its code
+    steps = [
+        f"{comment}HELP metric_{g} The number of widgets of kind {g} seen by the probe\n"
+        + "".join(f"metric_{g}{{instance=\"host-{k}.example.com:9100\"}} {g * k}\n" for k in range(2 + g % 5))
+        for g in range(12)
+    ]
+    body = "".join(steps)
+    if fenced:
+        text = "# Metrics\n\n```text\n" + body + "```\n"
+    else:
+        text = "# Metrics\n\n" + "".join("    " + line + "\n" for line in body.splitlines())
+    result = chunk_markdown(text, CFG, "metrics", "metrics.md")
+    assert_sound(text, result)
+    code = next(b for b in result.blocks if b.kind == "code")
+    pieces = pieces_of(result, code)
+    assert len(pieces) > 2
+    for chunk in pieces[1:]:
+        assert text[chunk.start_offset :].lstrip(" ").startswith(comment + "HELP"), chunk.content_original[:60]
+
+
+@pytest.mark.parametrize("mod", [2, 3, 6])
+def test_no_code_piece_ends_with_a_line_that_opens_a_body(mod: int) -> None:
+    # one long function of "if" blocks without blank lines: a piece that ended with "if ... {" parted
+    # the condition from its body
+    body = (
+        "fn handle(request: &Request) -> Response {\n"
+        + "".join(
+            f"    if request.has_field_{g}() {{\n"
+            + "".join(f"        let value_{g}_{k} = request.field_{k}().unwrap();\n" for k in range(1 + g % mod))
+            + "    }\n"
+            for g in range(30)
+        )
+        + "    Response::ok()\n}\n"
+    )
+    text = "# Handlers\n\n```rust\n" + body + "```\n"
+    result = chunk_markdown(text, CFG, "handlers", "handlers.md")
+    assert_sound(text, result)
+    code = next(b for b in result.blocks if b.kind == "code")
+    pieces = pieces_of(result, code)
+    assert len(pieces) > 2
+    for chunk in pieces[:-1]:
+        last = text[chunk.start_offset : chunk.end_offset].rstrip().rsplit("\n", 1)[-1]
+        assert not last.endswith("{"), last
+
+
 def test_a_table_that_fits_alone_but_not_after_its_headings_is_split_not_overflowed() -> None:
     rows = "\n".join(f"| name {k} | a description of entry {k} that is long |" for k in range(20))
     table = f"| Name | Description |\n|---|---|\n{rows}"

@@ -3,12 +3,38 @@ indented code is cut where a piece stays indented code."""
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from chunker.models import Block
 from chunker.pack.budget import SectionSpace, closing_text
 from chunker.pack.split_text import emit_cuts, split_text
-from chunker.pack.strength import CODE_LINE, CODE_LINE_LOW_INDENT, JOINT, Strength, Unit
+from chunker.pack.strength import CODE_LINE, CODE_LINE_LOW_INDENT, JOINT, SENTENCE, WORD, Strength, Unit
+
+_COMMENT = re.compile(r"[ \t]*(?:#(?![!{\[])|//|/\*|\*/?(?:[ \t]|$)|-- |<!--|REM\b|rem\b)")
+"""A line that is a comment in most languages (``#``, ``//``, ``/* */``, ``-- `` of SQL and Lua, ``<!--``,
+``REM``): it describes the lines after it (``# Install the CRDs`` above the command)."""
+
+
+def _by_comments(strength: Strength, before: str, line: str) -> Strength:
+    """The strength of a cut between two code lines, given the line ``before`` it. A cut after a
+    comment line, or after a line that opens a body (``$merged = @{``, ``fn main() {``), is weaker
+    than any other cut between code lines: it would part a comment (or a block of comment lines)
+    from the code it describes, or an opening line from its body. A cut before a comment line after
+    code is stronger than the other cuts at its indentation (a comment opens the next step): at the
+    block's lowest indentation as strong as one after a blank line; deeper in (a line of a function
+    or a loop) still weaker than a cut at the lowest indentation."""
+    opens = before.rstrip().endswith(_OPENS)
+    after_comment = _COMMENT.match(before) is not None
+    if (after_comment or opens) and line.strip():
+        return WORD
+    if _COMMENT.match(line) is not None and before.strip():
+        return JOINT if strength >= CODE_LINE_LOW_INDENT else max(strength, SENTENCE)
+    return strength
+
+
+_OPENS = ("{", "(", "[", ":", "=>", "->")
+"""Line ends that open a body (``return () => {``): the line after one (a comment too) is the body's first."""
 
 
 def split_code(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
@@ -44,9 +70,9 @@ def _split_indented(space: SectionSpace, out: list[Unit], block: Block, strength
         if not lines[k - 1].strip():
             cuts.append((starts[k], JOINT))
         elif len(line) - len(line.lstrip(" \t")) <= lowest:
-            cuts.append((starts[k], CODE_LINE_LOW_INDENT))
+            cuts.append((starts[k], _by_comments(CODE_LINE_LOW_INDENT, lines[k - 1], line)))
         else:
-            cuts.append((starts[k], CODE_LINE))
+            cuts.append((starts[k], _by_comments(CODE_LINE, lines[k - 1], line)))
     emit_cuts(space, out, block, cuts, block.end_offset, True, True)
 
 
@@ -78,6 +104,9 @@ def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: 
                 piece_strength = CODE_LINE_LOW_INDENT
             else:
                 piece_strength = CODE_LINE
+            if not prev_line_blank:
+                before_line = src[max(src.rfind("\n", bounds[k - 1], start - 1) + 1, bounds[k - 1]) : start - 1]
+                piece_strength = _by_comments(piece_strength, before_line, line)
         first, last = k == 0, k == len(cuts) - 1
         before = len(out)
         if space.span(start, end) + reserve <= space.budget:
