@@ -154,3 +154,19 @@ def test_quotes_each_followed_by_a_lazy_line_parse_in_linear_time(unit: str, mon
     small = line_cache_reads(unit * 500, monkeypatch)
     large = line_cache_reads(unit * 1000, monkeypatch)
     assert large / small < 2.3, (small, large)
+
+
+@pytest.mark.parametrize("nesting", [3, 4, 8])
+def test_a_quote_cut_at_a_lazy_line_at_the_nesting_limit_gives_stock_tokens(nesting: int) -> None:
+    # There the quote's content is not parsed and the quote runs to the end of markdown-it's scan.
+    from markdown_it import MarkdownIt
+
+    from chunker.parse.plugins import use_block_plugins
+
+    theirs = use_block_plugins(MarkdownIt("commonmark", {"maxNesting": nesting}).enable("table"))
+    theirs.core.ruler.disable(["inline", "text_join"])
+    ours = build_parser(nesting)
+    for depth in range(1, nesting + 3):
+        for tail in ("text\n> # b\nmore\n", "text\n", "text\n> ```\nx\n"):
+            text = "> " * depth + "# H\n" + tail
+            assert ours.parse(text) == without_cells(theirs.parse(text)), repr(text)

@@ -194,7 +194,8 @@ def cut_lazy_quotes(ruler: Ruler[BlockRule]) -> None:
     alt = next(r.alt for r in ruler.__rules__ if r.name == "blockquote")
 
     def blockquote(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-        if silent:
+        if silent or state.level + 1 >= state.md.options.maxNesting:
+            # (at the nesting limit the quote's content is not parsed: it runs to the scan's end)
             return bool(original(state, start_line, end_line, silent))
         src, b_marks, t_shift, e_marks, s_count = state.src, state.bMarks, state.tShift, state.eMarks, state.sCount
         indent, line = state.blkIndent, start_line
