@@ -371,6 +371,9 @@ def _execute(tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch 
             if batch is not None:
                 batch.discard()
             raise
+        finally:
+            if batch is not None:
+                batch.close()
         return outcomes
     from chunker.workers import run_in_workers
 

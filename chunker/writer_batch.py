@@ -48,12 +48,18 @@ class SyncBatch:
     """Staged artifacts of the documents of a run, renamed only after one sync (:meth:`flush`).
 
     ``out_dir``: the output folder; its file system is the one synced. The caller flushes when
-    :attr:`due` says so and once at the end, before anything else touches the output folder."""
+    :attr:`due` says so and once at the end, before anything else touches the output folder, and
+    then closes the batch.
 
-    __slots__ = ("_bytes", "_files", "_pending", "out_dir", "synced_file_system")
+    The folder is opened for ``syncfs`` when the batch is made, before any file is staged: a
+    ``syncfs`` reports the write errors of the file system since the descriptor was opened (or
+    last synced), so an error in writing back a staged file before its flush is not missed."""
+
+    __slots__ = ("_bytes", "_fd", "_files", "_pending", "out_dir", "synced_file_system")
 
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
+        self._fd = _open_folder(out_dir) if _syncfs_reports_errors() else None
         self._pending: list[tuple[Path, Staged]] = []
         self._files = 0
         self._bytes = 0
@@ -81,7 +87,7 @@ class SyncBatch:
         for a rename failing midway, the renamed ones are new and report.json is the old one,
         which tells the next run to re-chunk, as after any failed write)."""
         pending, self._pending = self._pending, []
-        whole = self._files >= MIN_SYNCFS_FILES and _syncfs(self.out_dir)
+        whole = self._files >= MIN_SYNCFS_FILES and self._fd is not None and _syncfs(self._fd)
         self._files = self._bytes = 0
         self.synced_file_system |= whole
         failed = {} if whole else _fsync_each(pending)
@@ -97,6 +103,12 @@ class SyncBatch:
                     _unlink_all(rest)
                 raise
         return failed
+
+    def close(self) -> None:
+        """Close the folder's descriptor (the held files are left: flush or discard first)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
     def discard(self) -> None:
         """Remove every held file, renaming none (a run that stops on an exception)."""
@@ -141,23 +153,22 @@ def _fsync_each(pending: list[tuple[Path, Staged]]) -> dict[Path, OutputError]:
     return failed
 
 
-def _syncfs(out_dir: Path) -> bool:
-    """``syncfs`` of the file system holding ``out_dir``; whether it ran and reported success.
-    False where it is missing or does not report write errors (Linux before 5.8)."""
-    if not _syncfs_reports_errors():
-        return False
+def _open_folder(out_dir: Path) -> int | None:
+    try:
+        return os.open(out_dir, os.O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _syncfs(fd: int) -> bool:
+    """``syncfs`` of the file system of the open folder ``fd``: whether it reported success (no
+    write error on the file system since ``fd`` was opened or last synced)."""
     import ctypes
 
-    try:
-        fd = os.open(out_dir, os.O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    except OSError:
-        return False
     try:
         return bool(ctypes.CDLL(None, use_errno=True).syncfs(fd) == 0)
     except (OSError, AttributeError):
         return False
-    finally:
-        os.close(fd)
 
 
 def _syncfs_reports_errors() -> bool:

@@ -23,6 +23,9 @@ from chunker.writer import run_lock, write_document
 from chunker.writer_batch import MIN_SYNCFS_FILES, SyncBatch
 
 NAMES = ("chunks.json", "meta.json", "report.json")
+needs_syncfs = pytest.mark.skipif(
+    not chunker.writer_batch._syncfs_reports_errors(), reason="syncfs reports write errors on Linux 5.8+ only"
+)
 
 
 def artifact_set(tag: str) -> dict[str, bytes]:
@@ -66,8 +69,8 @@ def syncfs_calls(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """``syncfs`` recorded, not done (nothing here needs the data on disk)."""
     calls: list[Path] = []
 
-    def recording(out_dir: Path) -> bool:
-        calls.append(out_dir)
+    def recording(fd: int) -> bool:
+        calls.append(Path(os.readlink(f"/proc/self/fd/{fd}")))
         return True
 
     monkeypatch.setattr(chunker.writer_batch, "_syncfs", recording)
@@ -94,6 +97,7 @@ def test_batched_artifacts_are_renamed_only_at_the_flush_after_each_file_is_sync
     assert temporary(out / "a") == temporary(out / "b") == []
 
 
+@needs_syncfs
 def test_a_flush_of_many_files_syncs_the_file_system_once_and_no_file(
     tmp_path: Path, fsyncs: list[int], syncfs_calls: list[Path]
 ) -> None:
@@ -106,6 +110,29 @@ def test_a_flush_of_many_files_syncs_the_file_system_once_and_no_file(
         assert batch.flush() == {}
     assert syncfs_calls == [out] and fsyncs == []
     assert batch.synced_file_system
+    assert [tag_of(out / f"d{n}") for n in range(count)] == [f"t{n}" for n in range(count)]
+
+
+@needs_syncfs
+def test_a_write_error_that_syncfs_reports_makes_the_flush_fsync_each_file(
+    tmp_path: Path, fsyncs: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is opened when the batch is made, before any file is staged (a syncfs reports the
+    errors since); an error it reports, maybe another program's, is told apart by an fsync of each."""
+    out = tmp_path / "chunks"
+    seen: list[int] = []
+    with run_lock(out, "chunks"):
+        batch = SyncBatch(out)
+        opened = batch._fd
+        assert opened is not None
+        monkeypatch.setattr(chunker.writer_batch, "_syncfs", lambda fd: seen.append(fd) or False)
+        count = MIN_SYNCFS_FILES // 3 + 1
+        for n in range(count):
+            write_document(out / f"d{n}", artifact_set(f"t{n}"), f"chunks/d{n}", run_locked=True, batch=batch)
+        assert batch.flush() == {}
+        batch.close()
+    assert seen == [opened] and len(fsyncs) == 3 * count
+    assert not batch.synced_file_system
     assert [tag_of(out / f"d{n}") for n in range(count)] == [f"t{n}" for n in range(count)]
 
 
@@ -132,6 +159,7 @@ def make_sources(tmp_path: Path, count: int) -> Path:
     return sources
 
 
+@needs_syncfs
 def test_a_full_run_in_one_process_syncs_the_file_system_and_no_single_file(
     tmp_path: Path, fsyncs: list[int], syncfs_calls: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
