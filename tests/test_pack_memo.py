@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from chunker import filler as filler_module
 from chunker.config import ChunkerConfig
 from chunker.models import Block
-from chunker.pack import budget, junk, openers
+from chunker.pack import budget, fill, junk, openers
 from chunker.pack.budget import SectionSpace
-from chunker.pack.strength import BLOCK, Unit
+from chunker.pack.strength import BLOCK, Strength, Unit
 from chunker.pack.tables import _DASHES, _DELIMITER_ROW, _SPACES, _runs, collapse
 from chunker.pipeline import chunk_markdown
 from chunker.strategies import Section
@@ -172,3 +172,26 @@ def _collapse_by_line(text: str) -> str:
 def test_padding_collapsed_over_the_whole_table_is_that_of_its_rows(parts: list[str]) -> None:
     text = "".join(parts)
     assert collapse(text) == _collapse_by_line(text), text
+
+
+def _choose_by_lists(candidates: list[tuple[int, int, Strength]], target: int, minimum: int) -> int:
+    floor = max(target // 2, minimum)
+    good = [c for c in candidates if c[1] >= floor] or candidates
+    top = max(c[2] for c in good)
+    best = [c for c in good if c[2] == top]
+    chosen = min(best, key=lambda c: (abs(c[1] - target), c[1]))[0]
+    crossed = [c for c in candidates if c[0] < chosen and c[2] > top and c[2] > BLOCK and c[1] >= minimum]
+    if crossed:
+        strongest = max(c[2] for c in crossed)
+        chosen = max(c[0] for c in crossed if c[2] == strongest)
+    return chosen
+
+
+_CANDIDATE = st.tuples(st.integers(0, 400), st.sampled_from(list(Strength)))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_CANDIDATE, min_size=1, max_size=12), st.integers(1, 300), st.integers(0, 150))
+def test_the_chosen_cut_is_that_of_the_list_form(sized: list[tuple[int, Strength]], target: int, minimum: int) -> None:
+    candidates = [(k + 1, size, strength) for k, (size, strength) in enumerate(sized)]
+    assert fill._choose(candidates, target, minimum) == _choose_by_lists(candidates, target, minimum)

@@ -103,15 +103,30 @@ def _choose(candidates: list[tuple[int, int, Strength]], target: int, minimum: i
     strongest boundary, nearest the target; but never cross a sub-heading only to cut at a
     weaker boundary after it."""
     floor = max(target // 2, minimum)
-    good = [c for c in candidates if c[1] >= floor] or candidates
-    top = max(c[2] for c in good)
-    best = [c for c in good if c[2] == top]
-    chosen = min(best, key=lambda c: (abs(c[1] - target), c[1]))[0]
-    crossed = [c for c in candidates if c[0] < chosen and c[2] > top and c[2] > BLOCK and c[1] >= minimum]
-    if crossed:
-        strongest = max(c[2] for c in crossed)
-        chosen = max(c[0] for c in crossed if c[2] == strongest)
-    return chosen
+    chosen, top = _best(candidates, target, floor)
+    if chosen < 0:  # none of at least the floor: among all
+        chosen, top = _best(candidates, target, -1)
+    strongest, crossed = -1, chosen
+    for end, size, strength in candidates:  # the strongest sub-heading before it, the last of those
+        if end < chosen and strength > top and strength > BLOCK and size >= minimum and strength >= strongest:
+            if strength > strongest or end > crossed:
+                crossed = end
+            strongest = strength
+    return crossed if strongest >= 0 else chosen
+
+
+def _best(candidates: list[tuple[int, int, Strength]], target: int, floor: int) -> tuple[int, int]:
+    """(end unit, strength) of the candidate of at least ``floor`` at the strongest boundary,
+    nearest the target (the shorter on a tie, the first on an equal one); (-1, -1) for none. One pass,
+    no lists: it ran once per chunk."""
+    chosen, top, off, best_size = -1, -1, 0, 0
+    for end, size, strength in candidates:
+        if size < floor:
+            continue
+        distance = abs(size - target)
+        if strength > top or (strength == top and (distance < off or (distance == off and size < best_size))):
+            chosen, top, off, best_size = end, strength, distance, size
+    return chosen, top
 
 
 def _keep_lead_in(
