@@ -36,6 +36,7 @@ nesting limit, link reference definitions (they render as nothing), and blocks o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from chunker.config import ChunkerConfig
@@ -127,6 +128,8 @@ def _source_shapes(
 ) -> dict[int, Shape]:
     """Shapes of the block's lines: a paragraph or a code block is one leaf (no parse needed)."""
     leaf = _LEAVES.get(block.kind if block.kind != "code" or block.fence is None else "fence")
+    if leaf is not None and _LABEL_LINE.match(source, block.start_offset):
+        leaf = None  # a MyST target or attribute line starts the block: a token of its own
     if tokens is None and leaf is not None:
         return dict.fromkeys(range(block.start_line, block.end_line + 1), ((leaf,), block.start_line))
     if tokens is None and block.kind == "table" and block.joints:
@@ -146,6 +149,8 @@ def _table_shapes(block: Block) -> dict[int, Shape]:
 
 
 _BODY_ROW = ("table", "tbody", "tr")
+_LABEL_LINE = re.compile(r"[ \t]*(?:\([^\n]*\)=|\{[^\n]*\})[ \t]*(?:\n|$)")
+"""A MyST target (``(name)=``) or an attribute line (``{.class}``): the block below it starts with it."""
 _LEAVES = {"paragraph": "paragraph", "fence": "fence", "code": "code_block"}
 
 

@@ -137,3 +137,22 @@ def test_display_math_nested_in_a_list_item_is_never_cut_inside() -> None:
     assert list(result.diagnostics.errors) == []
     overflow = [d for d in result.diagnostics.warnings if d.code == "overflow"]
     assert overflow and "display math" in overflow[0].message
+
+
+@pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(target)=\n    some indented code here\n~~~\nfence text never closed\n",
+        "{.wide}\nA paragraph under an attribute line.\n~~~\nfence text never closed\n",
+        "(intro)=\nA paragraph under a MyST target line, long enough to be cut into pieces. " * 3 + "\n",
+    ],
+)
+def test_a_block_under_a_target_or_attribute_line_is_checked_against_its_own_tokens(text: str, parser: str) -> None:
+    # the block starts at its label line; its shape was taken as the leaf's (code, paragraph) from
+    # that line on, so a checked piece holding the label line was a rendering-changed error
+    if parser == "pulldown-cmark":
+        pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+    for max_chars in (60, 120, 1200):
+        result = _run(text, max_chars, parser=parser)
+        assert [d.message for d in result.diagnostics.errors if d.code == "rendering-changed"] == []
