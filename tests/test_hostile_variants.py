@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunker.filler import _HIDDEN, _unhidden, is_filler_text
+from chunker import filler
+from chunker.filler import _HIDDEN, _TEMPLATE_TAG, _unhidden, _untemplated, is_filler_text
 from chunker.parse.plugins import _any_name, _unclosed_end
 from tests._hostile import assert_contract, make_work, run_in, run_source
 
@@ -108,6 +109,43 @@ def test_unclosed_comment_openers_are_searched_once(monkeypatch: pytest.MonkeyPa
     text = "<!-- " * 50_000 + "<script x " * 1000 + "<style>" * 1000 + "words enough"
     assert _unhidden(text) == text
     assert not is_filler_text(text)
+
+
+TEMPLATE_PARTS = ["{{<", "{{%", "{%", "%}", ">}}", "%}}", "{", "}", "<", ">", "%", "a", " ", "\n"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(TEMPLATE_PARTS), max_size=16))
+def test_template_tags_are_removed_as_the_reference_pattern_removes_them(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert _untemplated(text) == _TEMPLATE_TAG.sub(" ", text)
+
+
+class _SearchCounted:
+    """A compiled pattern that counts its searches."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.searches = 0
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.searches += 1
+        return self.pattern.search(text, pos)
+
+
+@pytest.mark.parametrize("opener", ["{{< a ", "{{% a ", "{% a "])
+def test_unclosed_template_tags_are_searched_for_a_closing_once(opener: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 50,000 unclosed '{{< a ' on one line: the reference pattern tried its lazy match from each
+    # to the end of the line (over 60 s through the CLI); a kind nothing closes is not tried again
+    searches = {name: _SearchCounted(getattr(filler, name)) for name in ("_SHORTCODE_CLOSE", "_LIQUID_CLOSE")}
+    for name, counted in searches.items():
+        monkeypatch.setattr(filler, name, counted)
+    text = opener * 50_000 + "words enough"
+    assert _untemplated(text) == text
+    # one search per kind at most ('{{%' holds a '{%')
+    assert sum(counted.searches for counted in searches.values()) <= 2
+    closed = opener * 50_000 + "{{< tag >}} {% tag %} words"
+    assert _untemplated(closed) == _TEMPLATE_TAG.sub(" ", closed)  # linear here: the first opening closes
 
 
 def test_many_unclosed_comment_openers_in_a_paragraph_keep_its_text(
