@@ -339,9 +339,9 @@ def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:
 
 def _batch(out_dir: Path, durability: Durability, check: bool, jobs: int) -> SyncBatch | None:
     """The batch that makes a ``full`` run's artifacts durable with one sync per batch of
-    documents (:mod:`chunker.writer_batch`): for a run in this process only (a worker's outcome
-    is final when it returns)."""
-    if check or durability != "full" or jobs > 1:
+    documents (:mod:`chunker.writer_batch`); with workers, they stage and this process syncs
+    and renames."""
+    if check or durability != "full":
         return None
     from chunker.writer_batch import SyncBatch
 
@@ -378,10 +378,14 @@ def _execute(tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch 
     from chunker.workers import run_in_workers
 
     order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
-    return run_in_workers(_run_one, tasks, order, jobs, _died, progress)
+    if batch is None:
+        return run_in_workers(_run_one, tasks, order, jobs, _died, progress)
+    from chunker.runner_workers import run_batched
+
+    return run_batched(tasks, order, jobs, progress, batch)
 
 
-def _flush(batch: SyncBatch, held: dict[Path, int], outcomes: list[DocOutcome]) -> None:
+def _flush(batch: SyncBatch, held: dict[Path, int], outcomes: list[DocOutcome] | dict[int, DocOutcome]) -> None:
     """Flush ``batch``; a document whose artifacts it could not make durable or rename fails."""
     for folder, exc in batch.flush().items():
         k = held[folder]

@@ -129,12 +129,14 @@ def run_in_workers(
     jobs: int,
     died: Callable[[T, str, bool], R],
     progress: Callable[[], object] | None = None,
+    on_result: Callable[[int, R], R] | None = None,
 ) -> list[R]:
     """``fn`` of every task, in task order, computed by ``jobs`` workers taking the tasks in
     ``order``; ``progress()`` after each. A dying worker breaks the pool and fails every task still
     in it: each of those runs again in a process of its own, one after the other, so the
     others complete; a task whose process dies again gets ``died(task, cause, killed)`` (``killed``:
-    by SIGKILL, the out-of-memory killer's signal)."""
+    by SIGKILL, the out-of-memory killer's signal). ``on_result(k, result)``: called in this process
+    as each task's result arrives (in the order they complete); what it returns is kept instead."""
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
@@ -150,17 +152,19 @@ def run_in_workers(
                 break
         for future in as_completed(futures):
             try:
-                results[futures[future]] = future.result()
+                value = future.result()
             except BrokenProcessPool:
                 broken.append(futures[future])
                 continue
+            k = futures[future]
+            results[k] = on_result(k, value) if on_result is not None else value
             if progress is not None:
                 progress()
     for k in sorted(broken):  # one at a time, from this thread alone: a fork beside running threads may deadlock
         result, exitcode = run_isolated(fn, tasks[k])
         if result is None:  # its process died again
             result = died(tasks[k], death_cause(exitcode), exitcode == -signal.SIGKILL)
-        results[k] = result
+        results[k] = on_result(k, result) if on_result is not None else result
         if progress is not None:
             progress()
     return [results[k] for k in range(len(tasks))]

@@ -29,11 +29,13 @@ from chunker.folder_locks import O_CLOEXEC, O_DIRECTORY, O_NOFOLLOW
 from chunker.folder_locks import error as _error
 from chunker.writer import unlink_quietly
 
-__all__ = ["Staged", "SyncBatch"]
+__all__ = ["Held", "Staged", "SyncBatch"]
 
 Staged = list[tuple[str, Path, str]]
 """A document's staged files in the order they are renamed: (temporary name, artifact path, name
 shown in messages)."""
+Held = list[tuple[Path, Staged, int]]
+"""Documents staged by a worker for its parent's batch: (folder, staged files, their bytes)."""
 
 MAX_FILES = 384
 """Files held before a flush: 128 documents of three artifacts."""
@@ -55,12 +57,15 @@ class SyncBatch:
     ``syncfs`` reports the write errors of the file system since the descriptor was opened (or
     last synced), so an error in writing back a staged file before its flush is not missed."""
 
-    __slots__ = ("_bytes", "_fd", "_files", "_pending", "out_dir", "synced_file_system")
+    __slots__ = ("_bytes", "_fd", "_files", "_pending", "_sizes", "out_dir", "synced_file_system")
 
-    def __init__(self, out_dir: Path) -> None:
+    def __init__(self, out_dir: Path, *, holding: bool = False) -> None:
+        """``holding``: a worker's batch, never flushed: :meth:`take` hands what it holds to the
+        parent's batch (:meth:`add_held`), which syncs and renames it."""
         self.out_dir = out_dir
-        self._fd = _open_folder(out_dir) if _syncfs_reports_errors() else None
+        self._fd = _open_folder(out_dir) if not holding and _syncfs_reports_errors() else None
         self._pending: list[tuple[Path, Staged]] = []
+        self._sizes: list[int] = []
         self._files = 0
         self._bytes = 0
         self.synced_file_system = False
@@ -71,8 +76,21 @@ class SyncBatch:
         """Hold a document's staged files (``size``: their bytes) until the next flush."""
         if staged:
             self._pending.append((folder, staged))
+            self._sizes.append(size)
             self._files += len(staged)
             self._bytes += size
+
+    def take(self) -> Held:
+        """What the batch holds, handed over (a worker's batch: its parent renames the files)."""
+        held = [(folder, staged, size) for (folder, staged), size in zip(self._pending, self._sizes, strict=True)]
+        self._pending, self._sizes = [], []
+        self._files = self._bytes = 0
+        return held
+
+    def add_held(self, held: Held) -> None:
+        """Hold a worker's staged documents (:meth:`take`) until the next flush."""
+        for folder, staged, size in held:
+            self.add(folder, staged, size)
 
     @property
     def due(self) -> bool:
@@ -86,7 +104,7 @@ class SyncBatch:
         failed, by folder: their temporary files are removed and their old artifacts stay (or,
         for a rename failing midway, the renamed ones are new and report.json is the old one,
         which tells the next run to re-chunk, as after any failed write)."""
-        pending, self._pending = self._pending, []
+        pending, self._pending, self._sizes = self._pending, [], []
         whole = self._files >= MIN_SYNCFS_FILES and self._fd is not None and _syncfs(self._fd)
         self._files = self._bytes = 0
         self.synced_file_system |= whole
@@ -112,7 +130,7 @@ class SyncBatch:
 
     def discard(self) -> None:
         """Remove every held file, renaming none (a run that stops on an exception)."""
-        pending, self._pending = self._pending, []
+        pending, self._pending, self._sizes = self._pending, [], []
         self._files = self._bytes = 0
         for _, staged in pending:
             _unlink_all(staged)

@@ -16,6 +16,7 @@ import pytest
 from _signals import interruptible
 
 import chunker.runner as runner_module
+import chunker.runner_workers as runner_workers
 from chunker.config import ChunkerConfig
 from chunker.runner import run
 from chunker.settings import Settings
@@ -136,16 +137,26 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
 
 
 _real_run_one = runner_module._run_one
+_real_run_staged = runner_workers._run_staged
 
 
-def _dying_run_one(task: Any) -> Any:
-    """``_run_one`` whose process dies on d1 (SIGKILL, as the out-of-memory killer sends) and on
-    d2 (SIGABRT, as a crash in native code)."""
+def _die_on_d1_d2(task: Any) -> None:
+    """The worker's process dies on d1 (SIGKILL, as the out-of-memory killer sends) and on d2
+    (SIGABRT, as a crash in native code)."""
     source = task[0]
     if source.stem in ("d1", "d2"):
         faulthandler.disable()  # pytest's, inherited: it would print "Fatal Python error: Aborted" into the log
         os.kill(os.getpid(), signal.SIGKILL if source.stem == "d1" else signal.SIGABRT)
+
+
+def _dying_run_one(task: Any) -> Any:
+    _die_on_d1_d2(task)
     return _real_run_one(task)
+
+
+def _dying_run_staged(task: Any) -> Any:  # the workers of a run with full durability
+    _die_on_d1_d2(task)
+    return _real_run_staged(task)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals")
@@ -155,6 +166,7 @@ def test_a_document_that_kills_its_worker_is_named_and_the_others_are_chunked(
     sources = sources_with(tmp_path, 6)
     (sources / "d1.md").write_text("# D1\n\n" + "word " * 2000, encoding="utf-8")  # largest: taken first
     monkeypatch.setattr(runner_module, "_run_one", _dying_run_one)
+    monkeypatch.setattr(runner_workers, "_run_staged", _dying_run_staged)
     summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=2)
     by_stem = {o.stem: o for o in summary.documents}
     # the tasks the broken pool failed ran again, each alone (one may have been killed mid-write

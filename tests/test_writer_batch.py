@@ -195,3 +195,53 @@ def test_a_rename_failing_at_the_flush_fails_its_document_alone(
     assert summary.exit_code == EXIT_OUTPUT
     assert not (out / "d01" / "report.json").exists() and temporary(out / "d01") == []
     assert (out / "d00" / "report.json").is_file() and (out / "d02" / "report.json").is_file()
+
+
+@needs_syncfs
+def test_a_full_run_with_workers_syncs_once_in_the_parent_and_no_process_fsyncs_a_file(
+    tmp_path: Path, syncfs_calls: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the workers see the patched os.fsync only when forked")
+    log = tmp_path / "fsyncs.log"  # written by every process, workers too
+    real = os.fsync
+
+    def logged(fd: int) -> None:
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"{os.getpid()}\n")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", logged)
+    ends: list[Path] = []
+    monkeypatch.setattr(chunker.writer, "_sync_file_system", lambda out_dir: ends.append(out_dir))
+    count = MIN_SYNCFS_FILES // 3 + 2
+    sources, out = make_sources(tmp_path, count), tmp_path / "chunks"
+    summary = run(SETTINGS, sources, out, jobs=2, force_jobs=True)
+    assert summary.exit_code == 0
+    assert [d.status for d in summary.documents] == ["new"] * count
+    assert syncfs_calls == [out] and ends == [out]  # the staged data of all workers, then the renames
+    assert not log.exists()  # neither the parent nor a worker synced a file of its own
+    for n in range(count):
+        assert (out / f"d{n:02}" / "report.json").is_file() and temporary(out / f"d{n:02}") == []
+
+
+def test_a_rename_failing_at_the_flush_fails_its_document_alone_with_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources, out = make_sources(tmp_path, 4), tmp_path / "chunks"
+    real = os.replace
+
+    def failing(src: Any, dst: Any) -> None:
+        if Path(dst).parent.name == "d01":
+            raise OSError(errno.EIO, "Input/output error")
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing)  # in this process: the renames are the parent's now
+    summary = run(SETTINGS, sources, out, jobs=2, force_jobs=True)
+    outcome = {d.stem: d for d in summary.documents}
+    assert outcome["d01"].status == "failed" and outcome["d01"].exit_code == EXIT_OUTPUT
+    assert "d01/chunks.json" in outcome["d01"].message
+    assert [outcome[s].status for s in ("d00", "d02", "d03")] == ["new"] * 3
+    assert not (out / "d01" / "report.json").exists() and temporary(out / "d01") == []
