@@ -28,9 +28,7 @@ from chunker.core import (
 )
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.errors import (
-    EXIT_INTERNAL,
     EXIT_OK,
-    EXIT_SOURCE,
     EXIT_VALIDATION,
 )
 from chunker.freshness import Previous, changed_others, previous_hashes, read_previous, unchanged
@@ -259,10 +257,6 @@ _Task = tuple[SourceFile, ChunkerConfig, Path, Path, bool, bool, Sequence[str], 
 """The arguments of :func:`process_document` for one document."""
 
 
-def _run_one(args: _Task) -> DocOutcome:
-    return process_document(*args)
-
-
 def run(
     settings: Settings,
     sources_dir: Path,
@@ -375,14 +369,9 @@ def _execute(tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch 
             if batch is not None:
                 batch.close()
         return outcomes
-    from chunker.workers import run_in_workers
+    from chunker.runner_workers import run_jobs
 
-    order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
-    if batch is None:
-        return run_in_workers(_run_one, tasks, order, jobs, _died, progress)
-    from chunker.runner_workers import run_batched
-
-    return run_batched(tasks, order, jobs, progress, batch)
+    return run_jobs(tasks, jobs, progress, batch)
 
 
 def _flush(batch: SyncBatch, held: dict[Path, int], outcomes: list[DocOutcome] | dict[int, DocOutcome]) -> None:
@@ -393,18 +382,3 @@ def _flush(batch: SyncBatch, held: dict[Path, int], outcomes: list[DocOutcome] |
         code, message = describe_failure(exc, display)
         outcomes[k] = DocOutcome(stem, display, "failed", code, message=message)
     held.clear()
-
-
-def _died(task: _Task, cause: str, killed: bool) -> DocOutcome:
-    """The outcome of a document whose process died twice, alone the second time: exit 3 when it
-    was killed (most likely for memory), 5 for a crash."""
-    source = task[0]
-    message = f"{source.display}: the process chunking it died ({cause}); not chunked in this run"
-    return DocOutcome(source.stem, source.display, "failed", EXIT_SOURCE if killed else EXIT_INTERNAL, message=message)
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from _signals import interruptible
 
-import chunker.runner as runner_module
 import chunker.runner_workers as runner_workers
 from chunker.config import ChunkerConfig
 from chunker.runner import run
@@ -136,7 +135,7 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
     assert not _survivors(workers)
 
 
-_real_run_one = runner_module._run_one
+_real_run_one = runner_workers._run_one
 _real_run_staged = runner_workers._run_staged
 
 
@@ -165,7 +164,7 @@ def test_a_document_that_kills_its_worker_is_named_and_the_others_are_chunked(
 ) -> None:
     sources = sources_with(tmp_path, 6)
     (sources / "d1.md").write_text("# D1\n\n" + "word " * 2000, encoding="utf-8")  # largest: taken first
-    monkeypatch.setattr(runner_module, "_run_one", _dying_run_one)
+    monkeypatch.setattr(runner_workers, "_run_one", _dying_run_one)
     monkeypatch.setattr(runner_workers, "_run_staged", _dying_run_staged)
     summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=2)
     by_stem = {o.stem: o for o in summary.documents}
