@@ -509,25 +509,14 @@ def test_remove_folder_removes_a_symlinked_artifact_but_not_its_target(tmp_path:
 # -- run lock and durability --------------------------------------------------------
 
 
-def _count_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    calls: list[int] = []
-    real = os.fsync
-
-    def counting(fd: int) -> None:
-        calls.append(fd)
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", counting)
-    return calls
-
-
 @pytest.mark.parametrize(("durability", "per_document"), [("full", 3), ("run", 0), ("none", 0)])
 def test_a_write_under_the_run_lock_takes_no_folder_lock_and_syncs_as_the_durability_says(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, durability: str, per_document: int
+    tmp_path: Path, fsyncs: list[int], durability: str, per_document: int
 ) -> None:
     out = tmp_path / "chunks"
     with run_lock(out, "chunks"):
-        calls = _count_fsyncs(monkeypatch)
+        fsyncs.clear()  # counted from here
+        calls = fsyncs
         write_document(out / "doc", artifact_set("a"), "chunks/doc", durability=durability, run_locked=True)  # type: ignore[arg-type]
         assert len(calls) == per_document  # the files only; no folder fsync per document
         sync_written(out, [out / "doc"], durability)  # type: ignore[arg-type]

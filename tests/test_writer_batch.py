@@ -52,19 +52,6 @@ def temporary(folder: Path) -> list[str]:
 
 
 @pytest.fixture
-def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    calls: list[int] = []
-    real = os.fsync
-
-    def counting(fd: int) -> None:
-        calls.append(fd)
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", counting)
-    return calls
-
-
-@pytest.fixture
 def syncfs_calls(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """``syncfs`` recorded, not done (nothing here needs the data on disk)."""
     calls: list[Path] = []
