@@ -2,7 +2,8 @@
 
 In order: the diagnostics of each document with file:line (at most SHOWN_PER_CODE of one code per
 document), the totals (documents by status, chunks, errors, warnings, time), a table of only the
-documents that changed, failed or have findings (every document with ``verbose``), and the errors
+documents that changed, failed or have findings (at most TABLE_ROWS of them, errors first; every
+document with ``verbose``), and the errors
 and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
 ``quiet`` prints errors and the name of every stale document only.
 """
@@ -52,13 +53,16 @@ def render_run(
         print_left_out(summary, sources, err, out)
         if summary.documents:
             out.print(totals_line(summary, elapsed))
-            table = summary_table(summary, verbose=verbose, width=out.width)
-            if table.row_count:
-                out.print(table)
-            hidden = [d for d in summary.documents if not verbose and not notable(d)]
+            listed = table_rows(summary, verbose=verbose)
+            if listed:
+                out.print(summary_table(summary, verbose=verbose, width=out.width, rows=listed))
+            shown = {id(d) for d in listed}
+            hidden = [d for d in summary.documents if id(d) not in shown]
             if hidden:
+                failed = sum(1 for d in hidden if _urgency(d) == 0)
                 warned = sum(1 for d in hidden if _warnings(d))
-                note = f", {warned} of them with warnings (counted here)" if warned else ""
+                counts = [f"{n} with {what}" for n, what in ((failed, "errors"), (warned, "warnings")) if n]
+                note = f", {' and '.join(counts).replace(' with', ' of them with', 1)} (counted here)" if counts else ""
                 out.print(f"{_hidden_phrase(hidden)} not listed{note}; --verbose lists every one")
             for line in grouped_findings(summary):
                 out.print(line)
@@ -253,8 +257,36 @@ WIDE_TABLE = 130
 COMPACT_COLUMNS = ("status", "chunks", "errors", "warnings")
 
 
-def summary_table(summary: RunSummary, *, verbose: bool = False, width: int = 160) -> Any:
-    """The per-document table: documents that changed, failed or have findings (all with ``verbose``).
+TABLE_ROWS = 40
+"""Documents the table lists without ``--verbose``: a run over thousands of documents prints a summary,
+not a listing (rendering a rich table of 900 rows also cost ~10 % of a ``--force`` run over the shared
+corpus). The rest are counted in the note under the table, their findings in the lines by code."""
+
+
+def _urgency(doc: DocOutcome) -> int:
+    """0: failed, stale or with errors; 1: with warnings; 2: anything else the table lists."""
+    if doc.message or doc.status in ("failed", "stale") or _errors(doc):
+        return 0
+    return 1 if _warnings(doc) else 2
+
+
+def table_rows(summary: RunSummary, *, verbose: bool = False, limit: int = TABLE_ROWS) -> list[DocOutcome]:
+    """The documents the table lists, in the run's order: every one with ``verbose``; else the notable
+    ones, and when there are more than ``limit`` of them, the most urgent ``limit`` (errors first, then
+    warnings, then changes; the run's order within each)."""
+    if verbose:
+        return list(summary.documents)
+    rows = [d for d in summary.documents if notable(d)]
+    if len(rows) <= limit:
+        return rows
+    chosen = sorted(range(len(rows)), key=lambda i: (_urgency(rows[i]), i))[:limit]
+    return [rows[i] for i in sorted(chosen)]
+
+
+def summary_table(
+    summary: RunSummary, *, verbose: bool = False, width: int = 160, rows: list[DocOutcome] | None = None
+) -> Any:
+    """The per-document table of ``rows`` (default: ``table_rows(summary, verbose=verbose)``).
     Names are folded onto more lines when the terminal is narrow, never cut; below WIDE_TABLE columns
     only the COMPACT_COLUMNS are shown, so that the name keeps its room."""
     from rich.markup import escape
@@ -269,9 +301,7 @@ def summary_table(summary: RunSummary, *, verbose: bool = False, width: int = 16
         table.add_column(name, justify="left" if name == "status" else "right", no_wrap=True)
     if wide:
         table.add_column("added/removed/same", justify="right", no_wrap=True)
-    for doc in summary.documents:
-        if not verbose and not notable(doc):
-            continue
+    for doc in table_rows(summary, verbose=verbose) if rows is None else rows:
         m = doc.metrics
         cells = {
             "status": doc.status,

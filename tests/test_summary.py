@@ -12,7 +12,8 @@ from rich.console import Console
 
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
-from chunker.report import summary_table
+from chunker.models import Diagnostic
+from chunker.report import TABLE_ROWS, render_run, summary_table, table_rows
 from chunker.runner import run
 from chunker.settings import Settings
 from chunker.summary import DocOutcome, RunSummary
@@ -161,3 +162,36 @@ def test_output_paths_are_shown_relative_to_the_working_directory_of_the_moment(
     assert output_display(folder) == "."
     monkeypatch.chdir(tmp_path / "a" / "chunks")
     assert output_display(tmp_path / "elsewhere") == str(tmp_path / "elsewhere")
+
+
+def test_a_run_over_many_documents_lists_the_most_urgent_and_counts_the_rest(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Thousands of new documents get a summary, not a listing: at most TABLE_ROWS rows, every
+    document with an error or a warning among them before mere changes, the rest counted."""
+    warn = (Diagnostic("warning", "orphan-heading", "orphan heading", 3),)
+    docs = [DocOutcome(f"doc-{k:04}", f"sources/doc-{k:04}.md", "new", 0, {"total_chunks": 2}) for k in range(1000)]
+    docs[700] = DocOutcome("doc-0700", "sources/doc-0700.md", "failed", 1, message="sources/doc-0700.md: bad")
+    for k in (5, 999):
+        docs[k] = DocOutcome(f"doc-{k:04}", f"sources/doc-{k:04}.md", "new", 0, {"total_chunks": 2}, warn)
+    summary = RunSummary(tuple(docs))
+    rows = [d.stem for d in table_rows(summary)]
+    assert len(rows) == TABLE_ROWS < len(docs)
+    assert {"doc-0700", "doc-0005", "doc-0999"} <= set(rows)
+    assert rows == sorted(rows)  # in the run's order
+    assert rows[:4] == ["doc-0000", "doc-0001", "doc-0002", "doc-0003"]  # then changes, the run's first
+    assert len(table_rows(summary, verbose=True)) == 1000
+    render_run(lambda hook: summary, expected=1000, sources=tmp_path, quiet=False, json_out=False)
+    out = capsys.readouterr().out
+    assert len([line for line in out.splitlines() if line.startswith("│ doc-")]) == TABLE_ROWS
+    assert f"{1000 - TABLE_ROWS} new document(s) not listed; --verbose lists every one" in out
+
+
+def test_documents_with_findings_beyond_the_table_are_counted_in_its_note(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    warn = (Diagnostic("warning", "overflow", "too big", 9),)
+    docs = tuple(DocOutcome(f"d{k:03}", f"sources/d{k:03}.md", "new", 0, {}, warn) for k in range(TABLE_ROWS + 7))
+    render_run(lambda hook: RunSummary(docs), expected=len(docs), sources=tmp_path, quiet=False, json_out=False)
+    out = capsys.readouterr().out
+    assert "7 new document(s) not listed, 7 of them with warnings (counted here); --verbose lists every one" in out
