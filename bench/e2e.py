@@ -6,7 +6,8 @@ processes and alternating round by round on the same temporary copy of a corpus:
 
 - ``parse``: a Python process that reads every source file and runs markdown-it-py's block-only parse
   (same plugins as the chunker: table, front_matter, dollarmath), nothing else;
-- ``chunker``: ``chunker --force --jobs 1 --quiet`` over the same files, writing to a fresh output folder.
+- ``chunker``: ``chunker --force --jobs 1 --quiet`` over the same files, writing to a fresh output folder
+  (``--loud``: without ``--quiet``, its diagnostics, totals and summary table captured as a CI log would be).
 
 The time of each is the child's CPU time (user + system, from ``RUSAGE_CHILDREN``), which a shared machine
 disturbs less than wall time; wall time is shown too. The ratio is the median of the per-round ratios.
@@ -105,10 +106,14 @@ def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     return cpu, wall
 
 
+QUIET = ["--quiet"]
+"""What every chunker run gets (``--loud`` empties it)."""
+
+
 def _tree_cmd(tree: Path, out: Path, extra: list[str]) -> list[str]:
     """``chunker --force`` of the source tree ``tree`` (its package first on the path)."""
     code = f"import sys; sys.path.insert(0, {str(tree)!r}); from chunker.cli import main; main()"
-    return [PY, "-c", code, "--force", "--jobs", "1", "--quiet", "--out", str(out), *extra]
+    return [PY, "-c", code, "--force", "--jobs", "1", *QUIET, "--out", str(out), *extra]
 
 
 def compare(corpus: Path, repeat: int, extra: list[str], ref: Path, existing: bool, cache: bool) -> None:
@@ -140,7 +145,7 @@ def compare(corpus: Path, repeat: int, extra: list[str], ref: Path, existing: bo
     print(f"\nEnd to end{mode}: {corpus} ({count} files, {size / 1e6:.1f} MB), {repeat} rounds, rotating\n")
     print("| process | cpu s (fastest) | ratio to parse (median) | wall ratio (median) | ratio to ref (median) |")
     print("|---|---:|---:|---:|---:|")
-    label = " ".join(["chunker --force --jobs 1 -q", *extra])
+    label = " ".join(["chunker --force --jobs 1", *QUIET, *extra])
     for name, text in (
         ("parse", "read + markdown-it-py block parse"),
         ("ref", f"{ref.name}: `{label}`"),
@@ -193,7 +198,8 @@ def both_parsers(corpus: Path, repeat: int, ref: Path | None, cache: bool) -> No
         ratios = [c / p for c, p in zip(cpu[name], cpu["parse"], strict=True)]
         walls = [c / p for c, p in zip(wall[name], wall["parse"], strict=True)]
         shown = ", ".join(f"{x:.2f}" for x in ratios)
-        label = "read + markdown-it-py block parse" if name == "parse" else f"chunker --force --jobs 1 -q ({name})"
+        run = " ".join(["chunker --force --jobs 1", *QUIET])
+        label = "read + markdown-it-py block parse" if name == "parse" else f"{run} ({name})"
         print(
             f"| {label} | {min(cpu[name]):.2f} | {statistics.median(ratios):.2f} | {statistics.median(walls):.2f} "
             f"| {shown} |"
@@ -219,7 +225,7 @@ def end_to_end(corpus: Path, repeat: int, extra: list[str], cache: bool) -> None
         rounds: list[tuple[tuple[float, float], tuple[float, float]]] = []
         for r in range(repeat):
             out = root / f"out{r}"
-            chunk_cmd = [CHUNKER, "--force", "--jobs", "1", "--quiet", "--out", str(out), *extra]
+            chunk_cmd = [CHUNKER, "--force", "--jobs", "1", *QUIET, "--out", str(out), *extra]
             if r % 2 == 0:
                 parsed, chunked = _timed(parse_cmd, root), _timed(chunk_cmd, root)
             else:
@@ -239,7 +245,7 @@ def end_to_end(corpus: Path, repeat: int, extra: list[str], cache: bool) -> None
     print("| process | cpu s (fastest) | ratio to parse (median) | wall ratio (median) |")
     print("|---|---:|---:|---:|")
     print(f"| read + markdown-it-py block parse | {best_p:.2f} | 1 | 1 |")
-    label = " ".join(["chunker --force --jobs 1 -q", *extra])
+    label = " ".join(["chunker --force --jobs 1", *QUIET, *extra])
     print(f"| `{label}` | {best_c:.2f} | {statistics.median(ratios):.2f} | {statistics.median(walls):.2f} |")
     print(f"\nper-round cpu ratios: {', '.join(f'{x:.2f}' for x in ratios)} (target <= 1.2)")
 
@@ -271,7 +277,10 @@ def main() -> int:
     parser.add_argument(
         "--no-bytecode-cache", action="store_true", help="children compile the source tree every run (see above)"
     )
+    parser.add_argument("--loud", action="store_true", help="chunker runs without --quiet (output to a pipe)")
     args = parser.parse_args()
+    if args.loud:
+        QUIET.clear()
     corpus = args.corpus.resolve()
     print(f"# {time.strftime('%Y-%m-%d %H:%M %Z')}; nproc {os.cpu_count()}; load {os.getloadavg()[0]:.1f}")
     print(f"# command: {' '.join([Path(PY).name, *sys.argv])}")
