@@ -202,7 +202,7 @@ class _Packer:
             made: list[Chunk] = []
             previous: Draft | None = None
             for j, draft in enumerate(drafts):
-                made.append(make_chunk(draft, self.made, True, previous, ziffers[j], keys[j], cfg, title, measure))
+                made.append(make_chunk(draft, self.made, True, previous, ziffers[j], keys[j], cfg, measure))
                 self.made += 1
                 previous = draft
             chunks = self.assets.filled(made, section.blocks)

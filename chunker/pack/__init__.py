@@ -54,7 +54,7 @@ def pack(sections: Sequence[Section], source: str, cfg: ChunkerConfig, stem: str
     for index, section in enumerate(sections):
         pack_section(SectionSpace(source, section, index, cfg, title, measure), drafts, diagnostics, parsed)
     number_parts(drafts)
-    return PackResult(finish(drafts, cfg, stem, title, measure), tuple(diagnostics), parsed)
+    return PackResult(finish(drafts, cfg, stem, measure), tuple(diagnostics), parsed)
 
 
 def pack_section(

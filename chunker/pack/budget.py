@@ -21,7 +21,7 @@ from chunker.fences import closing_line, fence_after
 from chunker.filler import MIN_LETTERS, is_filler
 from chunker.models import Block, Diagnostic
 from chunker.outline import LineToken
-from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, context_prefix
+from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, SectionContext
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
 from chunker.pack.tables import HEADER_SHARE, Padding, header_of
@@ -59,6 +59,8 @@ class SectionSpace:
         self.measure = measure
         """Size of a text in the configured unit (``len`` for characters)."""
         self.chars_mode = cfg.size_unit == "chars"
+        self.context = SectionContext(section, title, cfg)
+        """The context lines of the section's chunks, once per heading path."""
         blocks = section.blocks
         span = blocks[-1].end_offset - blocks[0].start_offset if blocks else 0
         # A context line is at most max_chars // MAX_PREFIX_SHARE characters: a section that fits
@@ -119,9 +121,9 @@ class SectionSpace:
     @functools.cached_property
     def budget(self) -> int:
         """max_chars less the section's longest context line (and its separator)."""
-        section, cfg, measure = self.section, self.cfg, self.measure
-        paths = {id(b.header_path): b.header_path for b in section.blocks}.values()  # blocks share path tuples
-        prefixes = {context_prefix(path, section, self.title, "", cfg) for path in paths}
+        cfg, measure, context = self.cfg, self.measure, self.context
+        paths = {id(b.header_path): b.header_path for b in self.section.blocks}.values()  # blocks share path tuples
+        prefixes = {context.line(path, "") for path in paths}
         longest_prefix = max((measure(p) for p in prefixes if p), default=0)
         return cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
 

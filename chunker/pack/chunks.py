@@ -7,7 +7,7 @@ import hashlib
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk
 from chunker.pack.cleanup import cleaner
-from chunker.pack.context import context_prefix, join, overlap_text
+from chunker.pack.context import join, overlap_text
 from chunker.pack.drafts import Draft
 from chunker.pack.keys import ziffers_and_keys
 from chunker.sizes import Counter
@@ -18,13 +18,13 @@ def chunk_id(index: int) -> str:
     return f"chk_{index + 1:06d}"
 
 
-def finish(drafts: list[Draft], cfg: ChunkerConfig, stem: str, title: str, measure: Counter) -> tuple[Chunk, ...]:
+def finish(drafts: list[Draft], cfg: ChunkerConfig, stem: str, measure: Counter) -> tuple[Chunk, ...]:
     count = len(drafts)
     ziffers, keys = ziffers_and_keys(drafts, stem)
     chunks: list[Chunk] = []
     previous: Draft | None = None
     for k, draft in enumerate(drafts):
-        chunks.append(make_chunk(draft, k, k + 1 < count, previous, ziffers[k], keys[k], cfg, title, measure))
+        chunks.append(make_chunk(draft, k, k + 1 < count, previous, ziffers[k], keys[k], cfg, measure))
         previous = draft
     return tuple(chunks)
 
@@ -37,13 +37,12 @@ def make_chunk(
     ziffer: str | None,
     key: str,
     cfg: ChunkerConfig,
-    title: str,
     measure: Counter,
 ) -> Chunk:
     """The chunk of ``draft``, the ``k``-th (0-based) of its document; ``previous``: the draft before
     it (its overlap is taken within one section only)."""
     section = draft.section
-    prefix = context_prefix(draft.path, section, title, draft.content, cfg)
+    prefix = draft.context.line(draft.path, draft.content)
     overlap = ""
     if cfg.overlap_sentences and previous is not None and previous.section_index == draft.section_index:
         overlap = overlap_text(previous.content, cfg.overlap_sentences)

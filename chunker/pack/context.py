@@ -52,6 +52,65 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     return _no_fence(_fit(texts, limit, "", section.title))
 
 
+class SectionContext:
+    """:func:`context_prefix` for the chunks of one section, computed once per heading path: the
+    breadcrumb (the heading texts of a path) and each line made of it are kept, so that a chunk
+    costs only the test of the heading lines it starts with. ~29,000 chunks over the shared corpus
+    share ~9,000 paths; the breadcrumb and the line took ~40 % of making a chunk.
+
+    The paths are held by id (the blocks of the section share their path tuples, so a section
+    holds only a few); each entry keeps its tuple, so an id is never reused while it is memoised."""
+
+    __slots__ = ("cfg", "lines", "section", "title")
+
+    def __init__(self, section: Section, title: str, cfg: ChunkerConfig) -> None:
+        self.section = section
+        self.title = title
+        self.cfg = cfg
+        self.lines: dict[int, tuple[Sequence[Heading], list[str], dict[tuple[int, bool], str]]] = {}
+        """id(path) -> (path, its breadcrumb texts, (texts dropped, content starts with the
+        title) -> the context line)."""
+
+    def line(self, path: Sequence[Heading], content: str) -> str:
+        """``context_prefix(path, section, title, content, cfg)``."""
+        cfg = self.cfg
+        if cfg.context_prefix != "breadcrumb":
+            return context_prefix(path, self.section, self.title, content, cfg)
+        entry = self.lines.get(id(path))
+        if entry is None or entry[0] is not path:
+            entry = self.lines[id(path)] = (path, _breadcrumb(path, self.section, cfg.context_depth), {})
+        texts, made = entry[1], entry[2]
+        title = self.title
+        dropped = 0
+        if texts and texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
+            leading = _leading_headings(content)
+            while dropped < len(texts) and texts[-1 - dropped] in leading:
+                dropped += 1  # the chunk starts with that very heading line: never said twice
+        # whether the content starts with the name the line would give: asked only where it decides
+        name = title if cfg.context_title and title else (self.section.title if not texts else "")
+        starts = dropped == len(texts) and bool(name) and content.lstrip("# ").startswith(name)
+        key = (dropped, starts)
+        found = made.get(key)
+        if found is None:
+            found = made[key] = _breadcrumb_line(texts[: len(texts) - dropped], bool(texts), starts, self)
+        return found
+
+
+def _breadcrumb_line(texts: list[str], had_texts: bool, starts: bool, context: SectionContext) -> str:
+    """The breadcrumb line of :func:`context_prefix` from the texts left after the leading headings
+    of the chunk were dropped (``had_texts``: the path gave any); ``starts``: the content starts with
+    the name the line would give when no text is left."""
+    cfg, title, section = context.cfg, context.title, context.section
+    limit = cfg.max_chars // MAX_PREFIX_SHARE
+    if not had_texts:
+        name = title if cfg.context_title and title else section.title
+        return "" if not name or starts else _no_fence(_shorten(name, limit))
+    named = bool(texts) and texts[0] == title
+    if cfg.context_title and title and not named and (texts or not starts):
+        texts.insert(0, title)  # the document's name, in every chunk
+    return _no_fence(_fit(texts, limit, "", section.title))
+
+
 def join(prefix: str, overlap: str, content: str) -> str:
     """``content_for_embedding``: the non-empty parts joined by blank lines."""
     return PREFIX_SEPARATOR.join([p for p in (prefix, overlap, content) if p])

@@ -14,6 +14,7 @@ from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.filler import is_filler
 from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
 from chunker.pack.budget import SectionSpace, repeated_after
+from chunker.pack.context import SectionContext
 from chunker.pack.strength import Unit
 from chunker.pack.tables import collapse
 from chunker.policy import gated
@@ -31,6 +32,8 @@ class Draft:
     start_line: int
     end_line: int
     path: tuple[Heading, ...]
+    context: SectionContext
+    """The section's context lines (:class:`chunker.pack.context.SectionContext`)."""
     blocks: tuple[Block, ...]
     kinds: frozenset[str]
     """Kinds of the blocks and of what they nest, plus ``<atomic>`` for one atomic block."""
@@ -98,6 +101,7 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         start_line=first.block.start_line if first.first else space.line_at(first.start, first.block),
         end_line=space.line_at(max(first.start, last.block.start_offset, last.end - 1), last.block),  # last character
         path=_path_of(blocks, space.filler),
+        context=space.context,
         blocks=tuple(blocks),
         kinds=_kinds_of(blocks),
         added=tuple(added),

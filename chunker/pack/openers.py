@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from chunker.fences import fence_after, has_fence_marker
 from chunker.pack.budget import SectionSpace
-from chunker.pack.context import context_prefix, join
+from chunker.pack.context import join
 from chunker.pack.strength import Strength, Unit
 
 __all__ = ["glue_openers", "opener"]
@@ -140,5 +140,5 @@ def _fits_max(space: SectionSpace, units: Sequence[Unit]) -> bool:
         return False
     content = space.source[units[0].start : units[-1].end]
     block = units[-1].block
-    prefix = context_prefix(block.header_path, space.section, space.title, content, space.cfg)
+    prefix = space.context.line(block.header_path, content)
     return space.measure(join(prefix, "", content)) <= space.cfg.max_chars

@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace
-from chunker.pack.context import context_prefix, join
+from chunker.pack.context import join
 from chunker.pack.split_code import split_code
 from chunker.pack.split_html import html_frame, split_html
 from chunker.pack.split_joints import split_container, split_list, split_raw, split_table
@@ -126,7 +126,7 @@ def _over_max(space: SectionSpace, lead_from: int, block: Block) -> bool:
     a chunk starting there gets, pass max_chars. The budget allows for the section's longest
     prefix; a chunk that starts with its headings often has a shorter one and fits whole."""
     content = space.source[lead_from : block.end_offset]
-    prefix = context_prefix(block.header_path, space.section, space.title, content, space.cfg)
+    prefix = space.context.line(block.header_path, content)
     return space.measure(join(prefix, "", content)) > space.cfg.max_chars
 
 

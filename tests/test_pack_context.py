@@ -1,0 +1,75 @@
+"""The context lines of a section's chunks, made once per heading path (:class:`SectionContext`),
+are those :func:`context_prefix` gives each chunk."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, Heading
+from chunker.pack import context
+from chunker.pack.context import SectionContext, context_prefix
+from chunker.pipeline import chunk_markdown
+from chunker.strategies import Section
+
+_TEXTS = ["Doc", "Intro", "Setup", "`code` title", "**Bold**", "Doc > x", ""]
+_HEADINGS = st.builds(Heading, st.integers(1, 4), st.sampled_from(_TEXTS), st.integers(1, 40))
+_LINES = ["# Doc", "## Intro", "### Setup", "## `code` title", "**Bold**", "Doc", "text here", "", "```js", "Intro"]
+_CONTENT = st.lists(st.sampled_from(_LINES), max_size=6).map("\n".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    paths=st.lists(st.lists(_HEADINGS, max_size=4).map(tuple), min_size=1, max_size=3),
+    contents=st.lists(st.tuples(st.integers(0, 2), _CONTENT), min_size=1, max_size=8),
+    title=st.sampled_from(["Doc", "", "Other"]),
+    section_title=st.sampled_from(["Intro", "Setup", ""]),
+    level=st.integers(0, 3),
+    depth=st.integers(0, 3),
+    context_title=st.booleans(),
+    mode=st.sampled_from(["breadcrumb", "heading", "blockquote", "none"]),
+    max_chars=st.sampled_from([40, 1200]),
+)
+def test_the_memoised_lines_are_those_of_context_prefix(
+    paths: list[tuple[Heading, ...]],
+    contents: list[tuple[int, str]],
+    title: str,
+    section_title: str,
+    level: int,
+    depth: int,
+    context_title: bool,
+    mode: str,
+    max_chars: int,
+) -> None:
+    block = Block(
+        id="blk_0001", kind="paragraph", start_offset=0, end_offset=1, start_line=3, end_line=3,
+        header_path=(), atomic=False, source="x",
+    )  # fmt: skip
+    section = Section(title=section_title, blocks=(block,), level=level)
+    cfg = ChunkerConfig.from_mapping(
+        {"context_prefix": mode, "context_depth": depth, "context_title": context_title, "max_chars": max_chars,
+         "target_chars": max_chars // 2, "min_chars": 10}
+    )  # fmt: skip
+    lines = SectionContext(section, title, cfg)
+    for which, content in contents:  # paths come back: the second time from the memo
+        path = paths[which % len(paths)]
+        assert lines.line(path, content) == context_prefix(path, section, title, content, cfg), (path, content)
+
+
+def test_a_section_computes_its_breadcrumb_once_per_heading_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[object] = []
+    real = context._breadcrumb
+
+    def counted(path: object, section: object, depth: int) -> list[str]:
+        calls.append(path)
+        return real(path, section, depth)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "_breadcrumb", counted)
+    paragraphs = "\n\n".join(f"Sentence {k} of a long section that is cut into many chunks." for k in range(200))
+    text = f"# Doc\n\n## Part\n\n{paragraphs}\n\n### Sub\n\n{paragraphs}\n"
+    result = chunk_markdown(text, ChunkerConfig(), "doc", "doc.md")
+    assert len(result.chunks) > 20
+    assert {c.header_path[-1].text for c in result.chunks} == {"Part", "Sub"}
+    assert len(calls) <= 3  # one per heading path of the section (Doc, Part, Sub), not one per chunk
