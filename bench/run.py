@@ -14,7 +14,8 @@ Other modes::
                 ``--parser pulldown-cmark`` chunks on the pulldown-cmark path
     --scaling   one synthetic document of 0.1 / 1 / 10 MB (concatenated corpus files), each in a fresh process
     --jobs      CLI ``chunker --jobs 1`` vs ``--jobs 2`` --force on a temp copy of the corpus (sources/)
-    --noop      incremental no-op CLI run after a full run
+    --noop      incremental no-op CLI run after a full run; with ``--ref DIR`` both this tree and DIR
+                (another checkout), CPU time, rotating order (``bench/noop.py``)
     --startup   ``chunker --help`` wall time, median of several runs
     --all       everything
 
@@ -493,6 +494,7 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="every mode")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="library timings (default cpu)")
     parser.add_argument("--baseline", type=Path, help="--interleaved: also this checkout (same venv), alternating")
+    parser.add_argument("--ref", type=Path, help="--noop: also the chunker of this source tree, same rounds (CPU)")
     parser.add_argument("--parser", default="markdown-it-py", help="parser of the chunker engine (pulldown-cmark)")
     parser.add_argument("--repo", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -520,7 +522,11 @@ def main() -> int:
         interleaved(corpus, args.repeat)
     if args.all or args.scaling:
         scaling(corpus, args.repeat)
-    if args.all or args.jobs or args.noop:
+    if args.noop and args.ref:
+        from noop import noop_against
+
+        noop_against(corpus, args.repeat, args.ref.resolve())
+    elif args.all or args.jobs or args.noop:
         jobs_and_noop(corpus, args.repeat, args.all or args.jobs, args.all or args.noop)
     if args.all or args.startup:
         startup(max(args.repeat, 7))

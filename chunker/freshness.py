@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chunker.config import ChunkerConfig
 from chunker.core import dumps, options_of, read_json
@@ -20,6 +20,9 @@ from chunker.models import Diagnostic
 from chunker.policy import exit_code, judge
 from chunker.sources import SourceFile
 from chunker.summary import DocOutcome, output_display
+
+if TYPE_CHECKING:
+    from chunker.stat_cache import StatCache
 
 
 def load_json(path: Path) -> tuple[bytes, Any]:
@@ -43,14 +46,23 @@ class Previous:
     chunks_bytes: bytes | None = None
     """chunks.json as read for its hash (``None`` when not read)."""
     chunks_sha256: str | None = None
-    """The sha256 of ``chunks_bytes`` (``None`` when not read)."""
+    """The sha256 of ``chunks_bytes`` (``None`` when not read), or with ``by_stat`` of the unread file."""
+    by_stat: bool = False
+    """chunks.json was not read: its stat is the one a run recorded when it hashed it
+    (:mod:`chunker.stat_cache`); ``chunks_bytes`` is ``None``."""
 
 
-def read_previous(folder: Path, verify: bool = True) -> Previous:
+def read_previous(
+    folder: Path, verify: bool = True, *, cache: StatCache | None = None, stem: str = "", trust: bool = False
+) -> Previous:
     """The previous run's artifacts of ``folder``. meta.json is always checked against its sha256
     in report.json; chunks.json too with ``verify``, else only its byte size against the one
     report.json recorded (a missing or truncated file changes it; the no-op run then reads no
-    chunks.json at all). A folder that is not there (a new document) holds nothing: one stat."""
+    chunks.json at all). A folder that is not there (a new document) holds nothing: one stat.
+
+    ``cache`` (the run's :class:`~chunker.stat_cache.StatCache`, ``stem`` the document's id): a
+    chunks.json found as recorded is recorded there with its stat; with ``trust`` one whose stat is
+    the one the previous run recorded is taken as verified without being read (``by_stat``)."""
     if not os.path.lexists(folder):
         return Previous(None, None, False)
     meta_bytes, meta = load_json(folder / "meta.json")
@@ -73,12 +85,31 @@ def read_previous(folder: Path, verify: bool = True) -> Previous:
             return Previous(meta, report, chunks.stat().st_size == sizes["chunks.json"], meta_bytes, report_bytes)
         except OSError:
             return Previous(meta, report, False, meta_bytes, report_bytes)
+    if cache is None:
+        try:
+            data = chunks.read_bytes()
+        except OSError:
+            return Previous(meta, report, False, meta_bytes, report_bytes)
+        digest = hashlib.sha256(data).hexdigest()
+        return Previous(meta, report, hashes.get("chunks.json") == digest, meta_bytes, report_bytes, data, digest)
+    recorded = hashes.get("chunks.json")
     try:
-        data = chunks.read_bytes()
+        if trust:
+            known = cache.known(stem, os.stat(chunks))
+            if known is not None and known == recorded:
+                return Previous(meta, report, True, meta_bytes, report_bytes, None, known, by_stat=True)
+        with open(chunks, "rb") as fh:
+            st = os.fstat(fh.fileno())  # before the read: a change after it moves the ctime
+            data = fh.read()
     except OSError:
+        cache.forget(stem)
         return Previous(meta, report, False, meta_bytes, report_bytes)
     digest = hashlib.sha256(data).hexdigest()
-    return Previous(meta, report, hashes.get("chunks.json") == digest, meta_bytes, report_bytes, data, digest)
+    if digest == recorded:
+        cache.record(stem, st, digest)
+    else:
+        cache.forget(stem)
+    return Previous(meta, report, digest == recorded, meta_bytes, report_bytes, data, digest)
 
 
 def previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:

@@ -52,6 +52,7 @@ from chunker.workers import effective_jobs
 from chunker.writer import Durability
 
 if TYPE_CHECKING:
+    from chunker.stat_cache import StatCache
     from chunker.writer_batch import SyncBatch
     from chunker.writer_stream import Finish
 
@@ -82,6 +83,7 @@ def process_document(
     durability: Durability | None = None,
     real_sources: Path | None = None,
     batch: SyncBatch | None = None,
+    cache: StatCache | None = None,
 ) -> DocOutcome:
     """Chunk one document and write its artifacts (or, with ``check``, compare them).
     ``collisions``: names whose output folder would be this one's on a case-insensitive file
@@ -90,14 +92,17 @@ def process_document(
     run (:func:`~chunker.writer.sync_written`); ``None``: the document is written under its own
     folder lock, fully synced. ``real_sources``: ``sources_dir`` resolved, once for the run.
     ``batch`` (with ``durability``): the artifacts are renamed at its flush, which the caller
-    does (:mod:`chunker.writer_batch`)."""
+    does (:mod:`chunker.writer_batch`). ``cache``: the run's :class:`~chunker.stat_cache.StatCache`
+    (chunks.json hashed by content is recorded there; an unchanged one by its stat is trusted
+    unless ``force``)."""
     from chunker.reader import decode_source, read_source_bytes
 
     folder = out_dir / source.stem
     try:
         check_inside(source.path, sources_dir, source.display, real_sources)
         raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
-        state = read_previous(folder)  # by content: a same-size edit is caught
+        # by content (a same-size edit is caught), or by a stat a run recorded after hashing the file
+        state = read_previous(folder, cache=cache, stem=source.stem, trust=not force)
         previous, report = state.meta, state.report
         raw_sha256 = hashlib.sha256(raw).hexdigest() if previous is not None and state.intact else None
         fresh = (
@@ -109,6 +114,8 @@ def process_document(
         if fresh and not force and not check:
             assert previous is not None and report is not None
             return unchanged(source, cfg, folder, previous, report, _writer(durability, batch))
+        if state.by_stat:  # to be chunked again: the previous chunks.json is compared, so read it
+            state = read_previous(folder, cache=cache, stem=source.stem)
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)
         notes = _collision_notes(source, collisions)
@@ -306,16 +313,26 @@ def run(
         if progress is not None:
             progress(total=len(tasks))  # a bar with a known total
         batch = _batch(out_dir, durability, check, jobs)
-        outcomes = _execute(tasks, jobs, progress, batch)
-        outcomes.extend(left_out)
-        if not stems and not keep_orphans:
-            outcomes.extend(gone_outcomes(out_dir, kept, check, notes))  # with check: what a run would remove is stale
-        outcomes.extend(leftover_outcomes(out_dir, check, notes))
-        if not check:
-            from chunker.writer import sync_written
+        cache = None if check or not out_dir.is_dir() else _stat_cache(out_dir)
+        done = False
+        try:
+            outcomes = _execute(tasks, jobs, progress, batch, cache)
+            outcomes.extend(left_out)
+            if not stems and not keep_orphans:
+                # with check: what a run would remove is stale
+                outcomes.extend(gone_outcomes(out_dir, kept, check, notes))
+            outcomes.extend(leftover_outcomes(out_dir, check, notes))
+            if not check:
+                from chunker.writer import sync_written
 
-            ending = "run" if batch is not None and batch.synced_file_system else durability  # one syncfs
-            sync_written(out_dir, [out_dir / o.stem for o in outcomes if o.wrote], ending)
+                ending = "run" if batch is not None and batch.synced_file_system else durability  # one syncfs
+                sync_written(out_dir, [out_dir / o.stem for o in outcomes if o.wrote], ending)
+            done = True
+        finally:
+            if cache is not None:
+                if done and not stems:
+                    cache.keep_only(kept)
+                cache.close(save=done)
     if not stems:
         notes.extend(unmatched_overrides(settings, [s.stem for s in sources]))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
@@ -342,17 +359,26 @@ def _batch(out_dir: Path, durability: Durability, check: bool, jobs: int) -> Syn
     return SyncBatch(out_dir)
 
 
-def _execute(tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch | None = None) -> list[DocOutcome]:
+def _stat_cache(out_dir: Path) -> StatCache | None:
+    from chunker.stat_cache import StatCache
+
+    return StatCache.open(out_dir)
+
+
+def _execute(
+    tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch | None = None, cache: StatCache | None = None
+) -> list[DocOutcome]:
     """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
     documents first; a document whose worker dies is run again alone, and named if it dies again).
     ``batch`` (in this process): flushed when due and at the end; a document whose artifacts fail
-    to be renamed then is failed."""
+    to be renamed then is failed. ``cache`` serves the documents run in this process (workers
+    hash every chunks.json, as without it)."""
     if jobs <= 1:
         outcomes: list[DocOutcome] = []
         held: dict[Path, int] = {}  # the folders of the documents since the last flush: their outcome
         try:
             for task in tasks:
-                outcomes.append(process_document(*task, batch=batch))
+                outcomes.append(process_document(*task, batch=batch, cache=cache))
                 if batch is not None:
                     held[task[3] / task[0].stem] = len(outcomes) - 1
                     if batch.due:

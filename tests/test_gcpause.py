@@ -61,9 +61,9 @@ def test_a_document_of_the_command_is_read_chunked_and_written_with_the_collecto
     seen: list[tuple[str, bool]] = []
     read_previous, writer = runner.read_previous, runner._stream_writer
 
-    def reading(folder: Path) -> Any:
+    def reading(folder: Path, **options: Any) -> Any:
         seen.append(("read", gc.isenabled()))
-        return read_previous(folder)
+        return read_previous(folder, **options)
 
     def writing(*args: Any) -> Any:
         write = writer(*args)

@@ -1,0 +1,174 @@
+"""The chunks.json files a run verified by content, by their stat: a no-op run need not hash them again.
+
+A run trusts an unchanged document only when its chunks.json has the sha256 its report.json records
+(:func:`chunker.freshness.read_previous`); hashing every one is most of a no-op run's work (~95 MB
+over the shared corpus). As git's index does for a work tree, the run keeps, in one file of the
+output folder (:data:`CACHE_NAME`), the stat of each chunks.json whose content it hashed and found
+as recorded: size, mtime, ctime, inode and device. The next run trusts a file whose stat is exactly
+that without reading it; any other file is hashed as before.
+
+Why a stat match is enough:
+
+- Any change to a file's content or times moves its ctime to the file system's present, which no
+  program can set back (``os.utime`` restoring the mtime moves the ctime too); a file replaced by
+  a rename is another inode.
+- The stat is taken (``fstat`` of the open file) before its content is read and hashed, and is
+  recorded only when its ctime and mtime are older than a timestamp the file system gave before
+  any of them was taken (the creation of this run's cache file, :attr:`StatCache.floor`): a change
+  after the stat then gives a later ctime, even on a file system whose clock ticks coarsely
+  ("racy" files, changed in the tick of the stat, are hashed again by the next run).
+- A file chunker writes is recorded only when a later run has hashed it: nothing is recorded from
+  a write, so no window between a rename and a stat can be trusted.
+- A power loss or a kernel crash can leave a file whose stat survived and whose data did not:
+  the cache records the boot it was written in (``/proc/sys/kernel/random/boot_id``) and is
+  ignored after a reboot, and where there is no boot id (not Linux) it is never used.
+
+The cache is ignored and rebuilt when it is missing, unreadable, corrupt or of another format or
+version; it is written (to a temporary file, then renamed: no sync, a reboot voids it anyway) at
+the end of a run that writes, under the run's lock, only when it changed. ``--check`` neither reads
+nor writes it. Hidden at the top of the output folder, it is no document folder, orphan or leftover.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+CACHE_NAME = ".chunker-cache.json"
+TEMPORARY_NAME = CACHE_NAME + ".tmp"
+"""Created at a run's start (its creation time is :attr:`StatCache.floor`), renamed at its end."""
+FORMAT = 1
+_BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+
+Stat = tuple[int, int, int, int, int]
+"""(size, mtime_ns, ctime_ns, inode, device)."""
+Entry = tuple[str, Stat]
+"""(sha256 of the file, its stat when it had that content)."""
+
+
+def stat_key(st: os.stat_result) -> Stat:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def boot_id() -> str | None:
+    """This boot's id (Linux), or None where there is none."""
+    try:
+        text = _BOOT_ID.read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        return None
+    return text or None
+
+
+class StatCache:
+    """The cache of one run on one output folder: the entries of the previous run, and this run's."""
+
+    def __init__(self, out_dir: Path, boot: str, version: str, old: dict[str, Entry], fd: int, floor: int) -> None:
+        self.out_dir = out_dir
+        self.boot = boot
+        self.version = version
+        self.old = old
+        self.new: dict[str, Entry] = dict(old)
+        self._fd = fd
+        self.floor = floor
+        """A time of the output file system before any stat of this run: the temporary file's creation."""
+
+    @classmethod
+    def open(cls, out_dir: Path) -> StatCache | None:
+        """The cache of a run that holds the lock of ``out_dir`` (which exists); None without a boot id
+        or when its temporary file cannot be created (the run then hashes every file, as without it)."""
+        from chunker import __version__
+
+        boot = boot_id()
+        if boot is None:
+            return None
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(out_dir / TEMPORARY_NAME, flags, 0o644)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            return None
+        old = _load(out_dir / CACHE_NAME, boot, __version__)
+        return cls(out_dir, boot, __version__, old, fd, min(st.st_mtime_ns, st.st_ctime_ns))
+
+    def known(self, stem: str, st: os.stat_result) -> str | None:
+        """The sha256 of ``stem``'s chunks.json when the previous run verified it with exactly this stat."""
+        entry = self.old.get(stem)
+        if entry is None or entry[1] != stat_key(st):
+            return None
+        return entry[0]
+
+    def record(self, stem: str, st: os.stat_result, sha256: str) -> None:
+        """``stem``'s chunks.json had the content of ``sha256`` when it had the stat ``st`` (taken
+        before it was read); recorded unless it changed too recently to tell a later change by its stat."""
+        if st.st_ctime_ns < self.floor and st.st_mtime_ns < self.floor:
+            self.new[stem] = (sha256, stat_key(st))
+        else:
+            self.new.pop(stem, None)
+
+    def forget(self, stem: str) -> None:
+        self.new.pop(stem, None)
+
+    def keep_only(self, stems: set[str]) -> None:
+        """Drop the entries of documents no longer in the sources (a run over all of them)."""
+        self.new = {k: v for k, v in self.new.items() if k in stems}
+
+    def close(self, save: bool = True) -> None:
+        """Write the entries (when they changed and ``save``), else remove the temporary file."""
+        import orjson
+
+        path = self.out_dir / TEMPORARY_NAME
+        try:
+            if save and self.new != self.old:
+                entries = {stem: [sha, *key] for stem, (sha, key) in sorted(self.new.items())}
+                data = orjson.dumps({"format": FORMAT, "version": self.version, "boot": self.boot, "entries": entries})
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self._fd, view) :]
+                os.close(self._fd)
+                self._fd = -1
+                os.replace(path, self.out_dir / CACHE_NAME)
+                return
+        except OSError:
+            pass  # a cache that cannot be written is a cache the next run does without
+        finally:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _load(path: Path, boot: str, version: str) -> dict[str, Entry]:
+    """The entries of the cache file at ``path``; none when it is absent, unreadable, corrupt, of
+    another format, version or boot."""
+    import orjson
+
+    try:
+        data: Any = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    if not (
+        isinstance(data, dict)
+        and data.get("format") == FORMAT
+        and data.get("version") == version
+        and data.get("boot") == boot
+        and isinstance(data.get("entries"), dict)
+    ):
+        return {}
+    entries: dict[str, Entry] = {}
+    for stem, value in data["entries"].items():
+        if not (
+            isinstance(value, list)
+            and len(value) == 6
+            and isinstance(value[0], str)
+            and all(type(x) is int for x in value[1:])
+        ):
+            return {}  # one bad entry: the whole file is suspect
+        entries[stem] = (value[0], (value[1], value[2], value[3], value[4], value[5]))
+    return entries

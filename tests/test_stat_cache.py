@@ -1,0 +1,243 @@
+"""A run trusts a chunks.json it does not read only by the stat a run recorded after hashing it
+(chunker/stat_cache.py): any edit, a same-size one with its mtime put back included, is caught."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from chunker import stat_cache
+from chunker.config import ChunkerConfig
+from chunker.output_tree import document_folders
+from chunker.runner import run
+from chunker.settings import Settings
+from chunker.stat_cache import CACHE_NAME, TEMPORARY_NAME, StatCache
+from chunker.summary import RunSummary
+
+SETTINGS = Settings(defaults=ChunkerConfig(min_chars=1))
+GUIDE = "# Guide\n\n## Install\n\nRun the installer and wait.\n\n## Usage\n\nCall the tool.\n"
+OTHER = "# Other\n\nAnother page with its own words.\n"
+
+pytestmark = pytest.mark.skipif(stat_cache.boot_id() is None, reason="no boot id: the cache is never used")
+
+
+def setup(tmp_path: Path) -> tuple[Path, Path]:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "g.md").write_text(GUIDE, encoding="utf-8")
+    (sources / "o.md").write_text(OTHER, encoding="utf-8")
+    return sources, tmp_path / "chunks"
+
+
+def full_run(sources: Path, out: Path, **kwargs: Any) -> RunSummary:
+    return run(SETTINGS, sources, out, **kwargs)
+
+
+def tick_past(root: Path) -> None:
+    """Wait until the file system's clock has passed the ctime of every file below ``root``: a run
+    started now records what it hashes (its floor is newer than every ctime)."""
+    newest = max(p.lstat().st_ctime_ns for p in [root, *root.rglob("*")])
+    probe = root.parent / "clock-probe"
+    for _ in range(5000):
+        probe.unlink(missing_ok=True)
+        probe.write_bytes(b"")
+        if probe.lstat().st_ctime_ns > newest:
+            return
+        time.sleep(0.001)
+    raise AssertionError("the file system's clock did not advance")
+
+
+def recorded_run(tmp_path: Path) -> tuple[Path, Path]:
+    """Sources and an output folder whose chunks.json files a run hashed and recorded."""
+    sources, out = setup(tmp_path)
+    assert full_run(sources, out).exit_code == 0  # writes: records nothing
+    tick_past(out)
+    assert full_run(sources, out).exit_code == 0  # hashes both, records them
+    tick_past(out)
+    return sources, out
+
+
+def cache_entries(out: Path) -> dict[str, list[Any]]:
+    entries: dict[str, list[Any]] = orjson.loads((out / CACHE_NAME).read_bytes())["entries"]
+    return entries
+
+
+@pytest.fixture
+def chunks_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The chunks.json files opened for reading while the test runs."""
+    opened: list[str] = []
+    real_open, real_read_bytes = builtins.open, Path.read_bytes
+
+    def spy_open(file: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(file).endswith("chunks.json"):
+            opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    def spy_read_bytes(self: Path) -> bytes:
+        if self.name == "chunks.json":
+            opened.append(str(self))
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(builtins, "open", spy_open)
+    monkeypatch.setattr(Path, "read_bytes", spy_read_bytes)
+    yield opened
+
+
+def test_a_no_op_run_trusts_a_chunks_json_by_the_stat_a_run_recorded_after_hashing_it(
+    tmp_path: Path, chunks_reads: list[str]
+) -> None:
+    sources, out = recorded_run(tmp_path)
+    entries = cache_entries(out)
+    for stem in ("g", "o"):
+        report = orjson.loads((out / stem / "report.json").read_bytes())
+        st = (out / stem / "chunks.json").stat()
+        assert entries[stem] == [report["artifacts"]["chunks.json"], st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+                                 st.st_ino, st.st_dev]  # fmt: skip
+    chunks_reads.clear()
+    before = (out / CACHE_NAME).stat()
+    summary = full_run(sources, out)
+    assert [d.status for d in summary.documents] == ["unchanged", "unchanged"]
+    assert chunks_reads == []  # was both chunks.json, read and hashed again
+    assert (out / CACHE_NAME).stat().st_ino == before.st_ino  # nothing changed: not rewritten
+    assert not (out / TEMPORARY_NAME).exists()
+
+
+def test_a_run_that_writes_a_chunks_json_does_not_record_it(tmp_path: Path) -> None:
+    sources, out = setup(tmp_path)
+    assert full_run(sources, out).exit_code == 0
+    assert not (out / CACHE_NAME).exists()  # nothing hashed: nothing to trust by stat
+    tick_past(out)
+    assert full_run(sources, out).exit_code == 0
+    assert set(cache_entries(out)) == {"g", "o"}
+
+
+@pytest.mark.parametrize("how", ["in place", "renamed over"])
+def test_a_same_size_edit_with_its_mtime_put_back_is_caught(tmp_path: Path, chunks_reads: list[str], how: str) -> None:
+    sources, out = recorded_run(tmp_path)
+    path = out / "g" / "chunks.json"
+    good, st = path.read_bytes(), path.stat()
+    edited = good.replace(b"installer", b"INSTALLER")  # same size, text not in the source
+    assert edited != good and len(edited) == len(good)
+    if how == "in place":
+        with open(path, "r+b") as fh:
+            fh.write(edited)
+    else:
+        other = path.with_name("edited")
+        other.write_bytes(edited)
+        os.replace(other, path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    chunks_reads.clear()
+    summary = full_run(sources, out)
+    assert chunks_reads == [str(path)]  # hashed: its stat is not the recorded one
+    assert {d.stem: d.status for d in summary.documents} == {"g": "changed", "o": "unchanged"}
+    assert path.read_bytes() == good  # repaired
+
+
+def test_a_file_changed_in_the_tick_of_its_stat_is_not_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "chunks"
+    out.mkdir()
+    old = out / "old"
+    old.write_bytes(b"x")
+    tick_past(out)
+    cache = StatCache.open(out)
+    assert cache is not None
+    new = out / "new"
+    new.write_bytes(b"y")  # after the cache's floor: a change in the same tick would keep this stat
+    cache.record("old", old.stat(), "a" * 64)
+    cache.record("new", new.stat(), "b" * 64)
+    assert set(cache.new) == {"old"}
+    future = old.stat().st_mtime_ns + 10**12
+    os.utime(old, ns=(future, future))  # an mtime set ahead is never older than the floor
+    cache.record("old", old.stat(), "a" * 64)
+    assert cache.new == {}
+    cache.close()
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda data: b"{not json",
+        lambda data: data.replace(b'"boot":"', b'"boot":"another-'),
+        lambda data: data.replace(b'"version":"', b'"version":"0.0.0-'),
+        lambda data: data.replace(b'"format":1', b'"format":2'),
+        lambda data: data.replace(b'",', b'",-', 1),  # one entry's stat is not all integers
+    ],
+    ids=["corrupt", "another boot", "another version", "another format", "a bad entry"],
+)
+def test_a_cache_that_is_corrupt_or_of_another_boot_or_version_is_ignored_and_rebuilt(
+    tmp_path: Path, chunks_reads: list[str], spoil: Any
+) -> None:
+    sources, out = recorded_run(tmp_path)
+    good = cache_entries(out)
+    cache = out / CACHE_NAME
+    cache.write_bytes(spoil(cache.read_bytes()))
+    tick_past(out)
+    chunks_reads.clear()
+    summary = full_run(sources, out)
+    assert [d.status for d in summary.documents] == ["unchanged", "unchanged"]
+    assert len(chunks_reads) == 2  # trusted by content again
+    assert cache_entries(out) == good  # rebuilt: the same files, the same stats
+
+
+def test_an_entry_for_another_content_than_report_json_records_is_not_trusted(
+    tmp_path: Path, chunks_reads: list[str]
+) -> None:
+    sources, out = recorded_run(tmp_path)
+    cache = out / CACHE_NAME
+    data = orjson.loads(cache.read_bytes())
+    data["entries"]["g"][0] = "0" * 64
+    cache.write_bytes(orjson.dumps(data))
+    chunks_reads.clear()
+    assert [d.status for d in full_run(sources, out).documents] == ["unchanged", "unchanged"]
+    assert chunks_reads == [str(out / "g" / "chunks.json")]
+
+
+def test_check_neither_trusts_nor_writes_the_cache(tmp_path: Path, chunks_reads: list[str]) -> None:
+    sources, out = recorded_run(tmp_path)
+    cache = out / CACHE_NAME
+    before = cache.read_bytes(), cache.stat()
+    chunks_reads.clear()
+    checked = full_run(sources, out, check=True)
+    assert checked.exit_code == 0
+    assert len(chunks_reads) == 2  # --check verifies by content
+    assert (cache.read_bytes(), cache.stat()) == before
+    assert not (out / TEMPORARY_NAME).exists()
+
+
+def test_the_cache_is_no_document_folder_orphan_or_leftover(tmp_path: Path) -> None:
+    sources, out = recorded_run(tmp_path)
+    (out / TEMPORARY_NAME).write_bytes(b"left by a killed run")
+    (sources / "o.md").unlink()
+    summary = full_run(sources, out)
+    assert {d.stem: d.status for d in summary.documents} == {"g": "unchanged", "o": "removed"}
+    assert summary.warnings == ()
+    assert document_folders(out) == ["g"]
+    assert set(cache_entries(out)) == {"g"}  # the removed document's entry goes with it
+    assert not (out / TEMPORARY_NAME).exists()
+    checked = full_run(sources, out, check=True)
+    assert checked.exit_code == 0 and checked.warnings == ()
+
+
+def test_a_document_trusted_by_stat_whose_source_changed_counts_its_kept_chunks(tmp_path: Path) -> None:
+    sources, out = recorded_run(tmp_path)
+    (sources / "g.md").write_text(GUIDE + "\n## Remove\n\nDelete the tool.\n", encoding="utf-8")
+    summary = full_run(sources, out)
+    g = next(d for d in summary.documents if d.stem == "g")
+    assert g.status == "changed"
+    assert g.delta["unchanged"] >= 1 and g.delta["removed"] == 0  # compared with the old chunks.json, read
+
+
+def test_a_run_with_workers_keeps_the_entries(tmp_path: Path) -> None:
+    sources, out = recorded_run(tmp_path)
+    entries = cache_entries(out)
+    summary = full_run(sources, out, jobs=2, force_jobs=True)
+    assert [d.status for d in summary.documents] == ["unchanged", "unchanged"]
+    assert cache_entries(out) == entries
