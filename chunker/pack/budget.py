@@ -22,6 +22,7 @@ from chunker.filler import MIN_LETTERS, is_filler
 from chunker.models import Block, Diagnostic
 from chunker.outline import LineToken
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, SectionContext
+from chunker.pack.nested import InnerStarts
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
 from chunker.pack.tables import HEADER_SHARE, Padding, header_of
@@ -79,6 +80,8 @@ class SectionSpace:
         """(block start offset, offset, fence open there) of the last ``nested_fence`` lookup."""
         self.structures: dict[int, Structure | None] = {}
         """The parse of each container block a piece starts inside (by its start offset)."""
+        self.inner: dict[int, InnerStarts | None] = {}
+        """Where blocks nested in a container block start (by its start offset): for a container in it."""
         self.reopen_memo: dict[tuple[int, int], str] = {}
         self.headers: dict[int, str] = {}
         """The header each split table repeats ("" when too long to repeat), by its start offset:
@@ -270,6 +273,28 @@ class SectionSpace:
         """Lines (0 = the block's first) where a fenced code block inside ``block`` opens; None
         when unknown."""
         return self._token_lines(block, "fence")
+
+    def container_at(self, block: Block, offset: int) -> bool:
+        """Whether a container (admonition, content tab, ``:::`` or ``///`` block) nested in
+        ``block`` opens on the line of ``offset``."""
+        inner = self._inner(block)
+        return inner is not None and self.line_at(offset, block) - block.start_line in inner.titled
+
+    def inner_starts(self, block: Block, start: int, end: int) -> list[tuple[int, bool, bool]]:
+        """The lines of ``block`` after the one of ``start``, up to ``end``, where a block nested in it
+        opens or a line of its nested code starts, as (offset, a code line?, after a blank line?)."""
+        inner = self._inner(block)
+        if inner is None:
+            return []
+        base = self.source.rfind("\n", 0, block.start_offset) + 1
+        return [(base + offset, code, blank) for offset, code, blank in inner.between(start - base, end - base)]
+
+    def _inner(self, block: Block) -> InnerStarts | None:
+        """The starts of the blocks nested in ``block`` (once per block)."""
+        if block.start_offset not in self.inner:
+            structure = self._structure(block)
+            self.inner[block.start_offset] = InnerStarts(structure) if structure is not None else None
+        return self.inner[block.start_offset]
 
     def _token_lines(self, block: Block, token_type: str) -> frozenset[int] | None:
         structure = self._structure(block)

@@ -1,15 +1,21 @@
-"""HTML blocks and tables nested in a list, quote or container: the lines where a piece of them
-may start and still render as they do (see :mod:`chunker.pack.reopen`)."""
+"""Blocks nested in a list, quote or container: the lines where a piece of an HTML block or table
+nested there may start and still render as they do (see :mod:`chunker.pack.reopen`); the lines
+where a container nested in a container opens, and where a piece of it may start."""
 
 from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
 from chunker.outline import LineToken
+
+if TYPE_CHECKING:
+    from chunker.pack.reopen import Structure
 
 _BLOCK_HTML = 5
 """Index in markdown-it's ``HTML_SEQUENCES`` of the first HTML block kind that ends at a blank line
@@ -46,3 +52,40 @@ def leaf_lines(tokens: Sequence[LineToken], lines: Sequence[str]) -> tuple[list[
             starts = [first, *(k for k in range(first + 1, last) if _html_kind(lines[k]) >= _BLOCK_HTML), last]
             ranges += list(itertools.pairwise(starts))
     return ranges, heads
+
+
+_TITLED = frozenset({"admonition_open", "container_block_open", "container_blocks_open"})
+"""Containers opened by a title line of their own (``!!! note``, ``=== "Tab"``, ``:::tip``, ``/// note``)."""
+_NO_START = frozenset({"admonition_title_open", "dd_open", "inline"})
+"""Tokens no piece starts at: an admonition's title (its container's line), a definition (its term's)."""
+
+
+class InnerStarts:
+    """Where the blocks nested in a container block open, read once from its structure: the lines
+    (past the block's first) where an admonition, content tab or ``:::``/``///`` container opens
+    (``titled``), and every line where a piece of one may start (:meth:`between`)."""
+
+    def __init__(self, structure: Structure) -> None:
+        self.titled = frozenset(
+            first for first, t in zip(structure.firsts, structure.opens, strict=True) if first and t.type in _TITLED
+        )
+        opened = {t.map[0] for t in structure.tokens if t.map is not None and t.type not in _NO_START}
+        code: set[int] = set()
+        for a, b in structure.fences:
+            code.update(range(a + 1, b - 1))
+        for a, b in structure.code:
+            code.update(range(a + 1, b))
+        lines, starts = structure.lines, structure.starts
+        self.starts: list[tuple[int, bool, bool]] = [
+            (starts[line], line in code and line not in opened, not lines[line - 1].strip())
+            for line in sorted(opened | code)
+            if 0 < line < len(starts) and lines[line].strip()
+        ]
+        """(offset in the block's text, a code line?, after a blank line?) of every line where a block
+        opens (a leaf or a container, not an admonition's title) or a line of code starts (inside
+        fenced or indented code, not on its fence lines); blank lines left out."""
+        self.offsets = [offset for offset, _, _ in self.starts]
+
+    def between(self, start: int, stop: int) -> list[tuple[int, bool, bool]]:
+        """The starts on the lines after the one of offset ``start``, before offset ``stop``."""
+        return self.starts[bisect_right(self.offsets, start) : bisect_left(self.offsets, stop)]

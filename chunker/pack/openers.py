@@ -73,7 +73,10 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
     elif _CONTAINER.match(line):
         opens = True
     elif (item := _ITEM.match(line)) is not None:
-        opens = _indent(following, source) > len(item.group(1)) and _ITEM.match(source, following.start) is not None
+        # a piece of a nested item starts at its text, past its indentation: count the columns before it
+        column = _indent(unit, source) if line_start == unit.start else 0
+        deeper = _indent(following, source) > column + len(item.group(1))
+        opens = deeper and _ITEM.match(source, following.start) is not None
     elif _HEADING.match(line):
         opens = unit.block.kind != "paragraph"  # in a paragraph, a '#' line is text
     else:

@@ -138,12 +138,14 @@ def split_at(
                     last=last,
                 )
             )
-        elif block.kind == "list" or _LIST_CHILD.match(space.source, start, end):
+        elif block.kind == "list" or _LIST_CHILD.match(space.source, start, end) or _list_child(space, block, start):
             split_item(space, out, block, start, end, piece_strength, first, last)
         elif block.kind == "container" and _html_child(space, block, start):
             _overflow_child(space, out, block, start, end, piece_strength, first, last)
         elif block.kind == "container" and _fenced_child(space, block, start):
             _split_code_child(space, out, block, start, end, piece_strength, first, last)
+        elif block.kind == "container" and space.container_at(block, start):
+            _split_nested(space, out, block, start, end, piece_strength, first, last)
         else:
             split_text(space, out, block, start, end, piece_strength, first, last)
 
@@ -152,6 +154,37 @@ def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is an HTML or JSX block."""
     lines = space.html_lines(block)
     return lines is not None and space.line_at(start, block) - block.start_line in lines
+
+
+def _list_child(space: SectionSpace, block: Block, start: int) -> bool:
+    """Whether the inner block of a container starting at ``start`` is a list, by the block's
+    structure: inside an admonition or content tab its items are indented by the body's 4 columns,
+    past what :data:`_LIST_CHILD` takes (cut like text, its items were cut at sentences, its code at
+    words)."""
+    if block.kind != "container":
+        return False
+    lines = space.item_lines(block)
+    return lines is not None and space.line_at(start, block) - block.start_line in lines
+
+
+def _split_nested(
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: Strength,
+    first: bool,
+    last: bool,
+) -> None:
+    """A container nested in a container (an admonition in a content tab, a ``::: code-group`` in a
+    ``:::: details``), over budget: before the blocks nested in it, then between the lines of its
+    code; each piece re-opens the containers it starts in (:mod:`chunker.pack.reopen`). Cut like
+    text, a piece started inside its title line or a line of its code."""
+    cuts: list[tuple[int, Strength]] = [(start, strength)]
+    for offset, code, blank_before in space.inner_starts(block, start, end):
+        cuts.append((offset, (JOINT if blank_before else CODE_LINE) if code else JOINT))
+    emit_cuts(space, out, block, cuts, end, first, last)
 
 
 def _fenced_child(space: SectionSpace, block: Block, start: int) -> bool:
@@ -238,6 +271,8 @@ def split_item(
     fenced = "code" in block.inner and has_fence_marker(src[start:end])
     opened = space.nested_fence(block, start) if fenced else None
     items: _ItemLines | None = None
+    # a list inside an admonition or tab is indented by its body's columns: its items' depth counts from there
+    indent = _indent(src, start) if block.kind == "container" else 0
     pos = src.find("\n", start, end)
     while pos != -1:
         line_start = pos + 1
@@ -258,11 +293,20 @@ def split_item(
             if _LIST_MARKER.match(src, text_start):
                 items = items or _ItemLines(space, block, start)
                 if after_blank or items.starts_item(line_start):
-                    cuts.append((text_start, NESTED_ITEM if text_start - line_start < 4 else CODE_LINE))
+                    cuts.append((text_start, NESTED_ITEM if text_start - line_start - indent < 4 else CODE_LINE))
             elif after_blank:
                 cuts.append((text_start, SENTENCE))
         pos = src.find("\n", line_start, end)
     emit_cuts(space, out, block, cuts, end, first, last)
+
+
+def _indent(src: str, offset: int) -> int:
+    """Columns of whitespace at the start of the line of ``offset`` (a tab as one)."""
+    line_start = src.rfind("\n", 0, offset) + 1
+    text_start = line_start
+    while text_start < len(src) and src[text_start] in " \t":
+        text_start += 1
+    return text_start - line_start
 
 
 class _ItemLines:

@@ -1,0 +1,162 @@
+"""Pieces of containers nested in containers, and of lists in them, start at lines, never inside one.
+
+The shapes come from MkDocs Material and VitePress sites (Knative's docs, Vite's guide): an
+admonition inside a content tab, a ``::: code-group`` inside a ``:::: details``, a numbered list
+inside a tab (its items indented by the tab's four columns). Cut like text, such a piece started
+inside an admonition's title line (``!!!`` / ``Success "Expected output"``: a ``rendering-changed``
+error) or inside a line of code (``mv kn-quickstart`` / ``/usr/local/bin``).
+"""
+
+from __future__ import annotations
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, Chunk
+from chunker.pack import openers
+from chunker.pack.strength import JOINT, NESTED_ITEM, Unit
+from chunker.pipeline import chunk_markdown
+
+SMALL = ChunkerConfig(max_chars=400, target_chars=300, min_chars=60)
+
+TAB_WITH_ADMONITION = (
+    "# Traffic splitting\n\n"
+    "## View existing Revisions\n\n"
+    "You can view a list of existing Revisions by using the Knative (`kn`) or `kubectl` CLI:\n\n"
+    '=== "kn"\n'
+    "    View a list of revisions by running the command:\n"
+    "    ```bash\n"
+    "    kn revisions list\n"
+    "    ```\n"
+    '    !!! Success "Expected output"\n'
+    "        ```{ .bash .no-copy }\n"
+    "        NAME            SERVICE   TRAFFIC   TAGS   GENERATION   AGE   CONDITIONS   READY   REASON\n"
+    "        hello-00002     hello     100%             2            30s   3 OK / 4     True\n"
+    "        hello-00001     hello                      1            5m    3 OK / 4     True\n"
+    "        ```\n\n"
+    '=== "kubectl"\n'
+    "    View a list of Revisions by running the command:\n"
+    "    ```bash\n"
+    "    kubectl get revisions\n"
+    "    ```\n"
+)
+
+CODE_GROUP_IN_DETAILS = (
+    "# Getting Started\n\n"
+    "## Scaffolding Your First Vite Project\n\n"
+    ":::: details Using create vite with command line options\n"
+    "::: code-group\n\n"
+    "```bash [npm]\n"
+    "# npm 7+, extra double-dash is needed:\n"
+    "$ npm create vite@latest my-vue-app -- --template vue\n"
+    "```\n\n"
+    "```bash [Yarn]\n"
+    "$ yarn create vite my-vue-app --template vue\n"
+    "```\n\n"
+    "```bash [pnpm]\n"
+    "$ pnpm create vite my-vue-app --template vue\n"
+    "```\n\n"
+    "```bash [Bun]\n"
+    "$ bun create vite my-vue-app --template vue\n"
+    "```\n\n"
+    "```bash [Deno]\n"
+    "$ deno init --npm vite my-vue-app --template vue\n"
+    "```\n\n"
+    ":::\n\n"
+    "See the template list for more details on each supported template.\n\n"
+    "::::\n"
+)
+
+LIST_IN_TAB = (
+    "# quickstart-install\n\n"
+    "## Install the Knative quickstart plugin\n\n"
+    '=== "Using a binary"\n\n'
+    "    1. Download the binary for your system from the [`quickstart` release page]"
+    "(https://github.com/knative-extensions/kn-plugin-quickstart/releases){target=_blank}.\n\n"
+    "    1. Rename the file to remove the OS and architecture information. For example, rename "
+    "`kn-quickstart-amd64` to `kn-quickstart`.\n\n"
+    "    1. Make the plugin executable. For example, `chmod +x kn-quickstart`.\n\n"
+    "    1. Move the executable binary file to a directory on your `PATH` by running the command:\n\n"
+    "        ```bash\n"
+    "        mv kn-quickstart /usr/local/bin\n"
+    "        ```\n\n"
+    "    1. Verify that the plugin is working by running the command:\n\n"
+    "        ```bash\n"
+    "        kn quickstart --help\n"
+    "        ```\n"
+)
+
+
+def pieces(text: str, cfg: ChunkerConfig = SMALL) -> list[Chunk]:
+    result = chunk_markdown(text, cfg, "d", "d.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    return list(result.chunks)
+
+
+def starts_at_line(text: str, chunk: Chunk) -> bool:
+    """Whether the chunk's slice starts at its line's text: only indentation before it."""
+    line_start = text.rfind("\n", 0, chunk.start_offset) + 1
+    return not text[line_start : chunk.start_offset].strip()
+
+
+def test_an_admonition_in_a_content_tab_is_cut_before_its_lines_not_inside_its_title() -> None:
+    out = pieces(TAB_WITH_ADMONITION)
+    assert len(out) > 2
+    for chunk in out:
+        assert starts_at_line(TAB_WITH_ADMONITION, chunk), chunk.content_original
+        assert not chunk.content_original.rstrip().endswith("!!!"), chunk.content_original
+    rows = [c for c in out if "hello-00001" in c.content_original]
+    assert len(rows) == 1 and "hello-00001     hello                      1            5m" in rows[0].content_original
+    assert rows[0].content_original.startswith('=== "kn"\n    !!! Success "Expected output"\n')
+
+
+def test_a_code_group_in_details_is_cut_between_its_code_lines() -> None:
+    out = pieces(CODE_GROUP_IN_DETAILS)
+    assert len(out) > 1
+    for chunk in out:
+        assert starts_at_line(CODE_GROUP_IN_DETAILS, chunk), chunk.content_original
+    commands = [line for line in CODE_GROUP_IN_DETAILS.split("\n") if line.startswith("$ ")]
+    for command in commands:  # every command line whole in one chunk
+        assert sum(command in c.content_original for c in out) == 1, command
+
+
+def test_a_list_in_a_content_tab_is_cut_between_its_items_and_keeps_its_code_lines_whole() -> None:
+    out = pieces(LIST_IN_TAB)
+    assert len(out) > 1
+    for chunk in out:
+        assert starts_at_line(LIST_IN_TAB, chunk), chunk.content_original
+        assert not chunk.content_original.rstrip().endswith("running the command:"), chunk.content_original
+    assert sum("mv kn-quickstart /usr/local/bin" in c.content_original for c in out) == 1
+    # no item is cut at a sentence: each 'For example' stays with the sentence before it
+    for sentence in ("Rename the file", "Make the plugin executable"):
+        holder = [c for c in out if sentence in c.content_original]
+        assert len(holder) == 1 and "For example" in holder[0].content_original.split(sentence, 1)[1]
+
+
+def _list_units(source: str, starts: list[int]) -> list[Unit]:
+    block = Block(
+        id="blk_0001",
+        kind="list",
+        start_offset=0,
+        end_offset=len(source),
+        start_line=1,
+        end_line=source.count("\n") + 1,
+        header_path=(),
+        atomic=True,
+        source=source,
+    )
+    ends = [source.find("\n", s) for s in starts]
+    return [
+        Unit(start=s, end=e, block=block, strength=NESTED_ITEM if k else JOINT, first=not k, last=k == len(starts) - 1)
+        for k, (s, e) in enumerate(zip(starts, ends, strict=True))
+    ]
+
+
+def test_a_nested_item_is_no_opener_of_its_sibling() -> None:
+    # a piece of a nested item starts at its text ('- b'), past the indentation: its sibling ('- c',
+    # as deep) is not nested in it, so it may end a chunk; its parent ('- a') opens its first child
+    source = "- a parent item\n  - b nested item\n  - c nested item\n"
+    units = _list_units(source, [0, source.index("- b"), source.index("- c")])
+    assert openers.opener(units, 0, source)
+    assert not openers.opener(units, 1, source)
+    deeper = "- a parent item\n  - b nested item\n    - c nested deeper\n"
+    units = _list_units(deeper, [0, deeper.index("- b"), deeper.index("- c")])
+    assert openers.opener(units, 1, deeper)
