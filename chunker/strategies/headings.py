@@ -71,7 +71,7 @@ def heading_sections(
                 continue
             skipped.append(skip_range(subtree, subtree_reason))
             subtree = []
-        if block.kind == "heading" and (option := skip.get(normalise_heading(_heading_text(block)))):
+        if block.kind == "heading" and (option := _skipped(skip, _heading_text(block))):
             # the heading and every deeper heading up to the next one of its level or higher
             if (section := close()) is not None:
                 yield section
@@ -118,6 +118,19 @@ def _carried(current: list[Block], current_level: int, opening_level: int, cfg: 
     if current_level and carry_headings(current, opening_level):
         return True
     return (bool(current_level) or not cfg.skip_pre_heading) and carry_filler(current, opening_level)
+
+
+def _skipped(skip: dict[str, str], text: str) -> str | None:
+    """The option that lists the heading ``text`` (:func:`_skip_options`), or None. The normalised
+    text is a part of the text in NFC, case-folded (the numbering and punctuation around it removed,
+    and case folding maps each character alone): a heading holding none of the listed texts is not
+    normalised (over the corpus's 16,780 headings 19 -> 12 ms)."""
+    if not skip:
+        return None
+    folded = unicodedata.normalize("NFC", text).casefold()
+    if not any(key in folded for key in skip):
+        return None
+    return skip.get(normalise_heading(text))
 
 
 def _heading_text(block: Block) -> str:
