@@ -1,5 +1,6 @@
-"""The context lines of a section's chunks, made once per heading path (:class:`SectionContext`),
-are those :func:`context_prefix` gives each chunk."""
+"""The packer's per-section shortcuts give what they spare: the context lines of a section's chunks,
+made once per heading path (:class:`SectionContext`), are those :func:`context_prefix` gives each
+chunk; a section that fits whole is one draft made without units."""
 
 from __future__ import annotations
 
@@ -7,12 +8,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import chunker.pack as pack_module
 from chunker.config import ChunkerConfig
-from chunker.models import Block, Heading
+from chunker.models import Block, Diagnostic, Heading
 from chunker.pack import context
+from chunker.pack.budget import SectionSpace
 from chunker.pack.context import SectionContext, context_prefix
+from chunker.pack.drafts import make_draft, whole_draft
+from chunker.pack.fill import ranges
+from chunker.pack.units import build_units
+from chunker.parse import BlockTokens, read_document
 from chunker.pipeline import chunk_markdown
+from chunker.segmenter import segment
 from chunker.strategies import Section
+from chunker.strategies.headings import heading_sections
 
 _TEXTS = ["Doc", "Intro", "Setup", "`code` title", "**Bold**", "Doc > x", ""]
 _HEADINGS = st.builds(Heading, st.integers(1, 4), st.sampled_from(_TEXTS), st.integers(1, 40))
@@ -73,3 +82,50 @@ def test_a_section_computes_its_breadcrumb_once_per_heading_path(monkeypatch: py
     assert len(result.chunks) > 20
     assert {c.header_path[-1].text for c in result.chunks} == {"Part", "Sub"}
     assert len(calls) <= 3  # one per heading path of the section (Doc, Part, Sub), not one per chunk
+
+
+_FRAGMENTS = [
+    "# Title\n",
+    "## Part\n",
+    "Some text here.\n",
+    "| a    | b |\n|------|---|\n| x    | y   |\n",
+    "```py\ncode\n",
+    "```\n",
+    "<!-- note -->\n",
+    "- item\n- item two\n",
+    "    indented ```\n",
+    "<div>\n\n```\n</div>\n",
+    "> quote ~~~\n",
+    "[a]: https://example.com\n",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=10))
+def test_a_section_that_fits_whole_is_the_draft_of_its_units(parts: list[str]) -> None:
+    """:func:`whole_draft` (no units) gives the draft :func:`make_draft` makes of the one range of
+    one unit per block, with the same findings (an unclosed fence)."""
+    text = "\n".join(parts)
+    cfg = ChunkerConfig()
+    doc = read_document(text, cfg)
+    blocks = segment(doc, BlockTokens(doc, cfg), cfg)
+    sections = list(heading_sections(blocks, 2, cfg, "doc", []))
+    for index, section in enumerate(sections):
+        space = SectionSpace(text, section, index, cfg, "doc")
+        if not space.fits_whole:
+            continue
+        units, _ = build_units(space)
+        assert ranges(space, units) == [(0, len(units))]
+        found: list[Diagnostic] = []
+        expected: list[Diagnostic] = []
+        assert whole_draft(space, found) == make_draft(space, units, expected), text
+        assert found == expected
+
+
+def test_a_section_that_fits_whole_is_packed_without_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_units(space: SectionSpace) -> object:
+        raise AssertionError("units built")
+
+    monkeypatch.setattr(pack_module, "build_units", no_units)
+    result = chunk_markdown("# Doc\n\nText.\n\n## Part\n\nMore text.\n", ChunkerConfig(), "doc", "doc.md")
+    assert [c.section for c in result.chunks] == ["Doc", "Part"]

@@ -27,7 +27,7 @@ from chunker.models import Chunk, Diagnostic
 from chunker.outline import LineToken
 from chunker.pack.budget import SectionSpace
 from chunker.pack.chunks import finish
-from chunker.pack.drafts import Draft, make_draft, number_parts
+from chunker.pack.drafts import Draft, make_draft, number_parts, whole_draft
 from chunker.pack.fill import ranges
 from chunker.pack.units import build_units
 from chunker.sizes import make_counter
@@ -61,7 +61,11 @@ def pack_section(
     space: SectionSpace, drafts: list[Draft], diagnostics: list[Diagnostic], parsed: dict[int, Sequence[LineToken]]
 ) -> None:
     """The drafts of one section, added to ``drafts``. Its units are freed on return: one per row
-    of a long table (~120 bytes each, 4 times the row's text), they outlived the loop before."""
+    of a long table (~120 bytes each, 4 times the row's text), they outlived the loop before. A
+    section that fits whole (about half of them) is one draft of its blocks, made without units."""
+    if space.fits_whole:
+        drafts.append(whole_draft(space, diagnostics))
+        return
     units, overflows = build_units(space)
     diagnostics.extend(overflows)
     drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))

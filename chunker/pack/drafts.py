@@ -7,7 +7,7 @@ containers a piece cut from inside a list, quote or container re-opens: ``reopen
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from chunker.fences import closing_line, fence_after, has_fence_marker
@@ -47,6 +47,60 @@ class Draft:
     link definitions carried silently or the tags a piece of an HTML block re-opens and closes)."""
 
 
+def whole_draft(space: SectionSpace, diagnostics: list[Diagnostic]) -> Draft:
+    """The draft of a section that fits whole (:attr:`SectionSpace.fits_whole`): its blocks, made
+    without units (what :func:`make_draft` gives for the one range of one whole unit per block: no
+    text repeated before or after, none silent)."""
+    source = space.source
+    blocks = tuple(space.section.blocks)
+    first, last = blocks[0], blocks[-1]
+    start, end = first.start_offset, last.end_offset
+    content = source[start:end]
+    added: tuple[AddedText, ...] = ()
+    if has_fence_marker(content):
+        closing = _closing_fence(content)
+        if closing:
+            added = (AddedText("after", closing),)
+            content += closing
+            if any(_left_open(b) for b in blocks):
+                diagnostics.append(_unclosed(first, last))
+    embed = space.padding.embed(source, start, end) if space.padding else None
+    if embed is not None and added:
+        embed += added[0].text
+    return Draft(
+        section=space.section,
+        section_index=space.index,
+        content=content,
+        start=start,
+        end=end,
+        start_line=first.start_line,
+        end_line=space.line_at(max(start, last.start_offset, end - 1), last),  # last character
+        path=_path_of(blocks, space.filler),
+        context=space.context,
+        blocks=blocks,
+        kinds=_kinds_of(blocks),
+        added=added,
+        continuation=False,
+        split_block=None,
+        embed=embed,
+    )
+
+
+def _closing_fence(content: str) -> str:
+    """The line that closes a code fence ``content`` leaves open ("" when none is)."""
+    still_open = fence_after(content)
+    return "" if still_open is None else "\n" + closing_line(still_open[1], still_open[0])
+
+
+def _unclosed(first: Block, last: Block) -> Diagnostic:
+    return gated(
+        "unclosed-fence",
+        f"a code fence in lines {first.start_line}-{last.end_line} is never closed; "
+        "the chunk closes it (declared in added_lines)",
+        line=last.start_line if last.kind == "code" else first.start_line,
+    )
+
+
 def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnostic]) -> Draft:
     """The draft of one chunk made of ``units`` (a range of the section's units)."""
     source = space.source
@@ -60,33 +114,28 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
             quiet.append(added[-1])
     content = (added[0].text if added else "") + source[first.start : last.end]
     if has_fence_marker(content):
-        still_open = fence_after(content)
-        if still_open is not None:
-            closing = "\n" + closing_line(still_open[1], still_open[0])
+        closing = _closing_fence(content)
+        if closing:
             added.append(AddedText("after", closing))
             content += closing
             # Reported only where the parser saw a fence left open, in a block that ends in this
             # chunk: not for a cut inside code, nor for backticks in indented code or HTML.
             if any(u.last and _left_open(u.block) for u in units):
-                diagnostics.append(
-                    gated(
-                        "unclosed-fence",
-                        f"a code fence in lines {first.block.start_line}-{last.block.end_line} is never closed; "
-                        "the chunk closes it (declared in added_lines)",
-                        line=last.block.start_line if last.block.kind == "code" else first.block.start_line,
-                    )
-                )
+                diagnostics.append(_unclosed(first.block, last.block))
     closing = space.closing(last) + (repeated_after(last.block) if not last.last else "")
     if closing:
         added.append(AddedText("after", closing))
         content += closing
         if last.block.kind == "html":
             quiet.append(added[-1])
-    blocks = _blocks_of(units)
-    spoken = [u for u in units if not u.silent]
-    a, b = (spoken[0].start, spoken[-1].end) if spoken else (first.start, last.end)
+    blocks, silent = _blocks_of(units)
+    a, b = first.start, last.end
+    if silent:
+        spoken = [u for u in units if not u.silent]
+        if spoken:
+            a, b = spoken[0].start, spoken[-1].end
     embed = space.padding.embed(source, a, b) if space.padding else None
-    if embed is None and (len(spoken) < len(units) or quiet):
+    if embed is None and (silent or quiet):
         embed = source[a:b]  # silent definitions, re-opened tags: in the content, not in what is embedded
     if embed is not None:
         said = [x for x in added if all(x is not q for q in quiet)]
@@ -111,15 +160,22 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
     )
 
 
-def _blocks_of(units: list[Unit]) -> list[Block]:
+def _blocks_of(units: list[Unit]) -> tuple[list[Block], bool]:
+    """The blocks of ``units`` in order, and whether any unit is silent (one pass over them)."""
     blocks: list[Block] = []
+    silent = False
+    previous: Block | None = None
     for unit in units:
-        if not blocks or blocks[-1] is not unit.block:
-            blocks.append(unit.block)
-    return blocks
+        block = unit.block
+        if block is not previous:
+            blocks.append(block)
+            previous = block
+        if unit.silent:
+            silent = True
+    return blocks, silent
 
 
-def _path_of(blocks: list[Block], filler: Callable[[Block], bool] = is_filler) -> tuple[Heading, ...]:
+def _path_of(blocks: Sequence[Block], filler: Callable[[Block], bool] = is_filler) -> tuple[Heading, ...]:
     """The heading path of the first body block (filler before a heading aside, a run of filler
     blocks as much as one: the strategies put it with that heading's section); of the last heading
     if none. Blocks after the first body block are not looked at, and ``filler`` (the section's
@@ -132,7 +188,7 @@ def _path_of(blocks: list[Block], filler: Callable[[Block], bool] = is_filler) -
     return blocks[-1].header_path
 
 
-def _heading_follows(blocks: list[Block], k: int, filler: Callable[[Block], bool]) -> bool:
+def _heading_follows(blocks: Sequence[Block], k: int, filler: Callable[[Block], bool]) -> bool:
     """Whether the first block from ``blocks[k]`` on that is no filler is a heading."""
     for block in blocks[k:]:
         if block.kind == "heading":
@@ -142,7 +198,7 @@ def _heading_follows(blocks: list[Block], k: int, filler: Callable[[Block], bool
     return False
 
 
-def _kinds_of(blocks: list[Block]) -> frozenset[str]:
+def _kinds_of(blocks: Sequence[Block]) -> frozenset[str]:
     kind_set: set[str] = {b.kind for b in blocks}
     for block in blocks:
         if block.inner:
