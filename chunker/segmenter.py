@@ -8,6 +8,7 @@ top-level token for become ``raw`` blocks, so the parser cannot lose text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from chunker.config import ChunkerConfig
@@ -27,7 +28,11 @@ _NO_OUTLINE = frozenset({"paragraph", "code", "table", "raw"})
 """Kinds whose blocks keep no outline: a paragraph or a code block is one leaf, a split table's
 rows have their shapes without tokens (and a table's cells would be most of its tokens)."""
 
-_NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset(), ())
+_NON_SPACE = re.compile(r"\S")
+"""A character :meth:`_Blocks.line_blank` does not take for blank (``\\s`` is ``str.isspace``)."""
+
+_NO_KINDS: frozenset[str] = frozenset()
+_NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (_NO_KINDS, ())
 
 _WITH_NEXT = frozenset({"attrs_block", "myst_target"})
 """Lines that belong to the block below them: an attribute line (``{#id .class}``), a MyST target
@@ -132,7 +137,14 @@ class _Blocks:
                     self.attrs_from = token.map[0]  # the line goes with the block below it
                 i += 1
                 continue
-            close, kind, last, inner, joints, frame = self.extent(tokens, i)
+            plain = token.type == "paragraph_open" and i + 2 < n and tokens[i + 2].nesting == -1
+            if plain and tokens[i + 1].type == "inline":
+                # a paragraph (open, inline, close: the commonest block), without extent's calls
+                extent: _Extent = (i + 2, "paragraph", token.map[1], _NO_KINDS, (), None)
+            else:
+                plain = False
+                extent = self.extent(tokens, i)
+            close, kind, last, inner, joints, frame = extent
             first = token.map[0]
             if first < covered:
                 first = covered
@@ -148,8 +160,11 @@ class _Blocks:
                 begin, self.attrs_from = min(first, self.attrs_from), None
             if begin > covered:
                 self.add_raw(covered, begin)
-            outline = self.outline(tokens, i, close, kind, begin, last) if self.nested else None
-            self.emit(tokens, i, kind, first, last, inner, joints, frame, begin, outline)
+            if plain and not self.numbered:
+                self.add(kind, first, last, begin=begin)  # what emit does with it, without its calls
+            else:
+                outline = self.outline(tokens, i, close, kind, begin, last) if self.nested else None
+                self.emit(tokens, i, kind, first, last, inner, joints, frame, begin, outline)
             covered = last
             i = close + 1
         return covered
@@ -307,6 +322,11 @@ class _Blocks:
 
     def add_raw(self, first: int, last: int) -> None:
         """Non-blank runs of lines first..last-1 that no token covered."""
+        if first >= last:
+            return
+        end = self.starts[last] if last < self.nlines else self.last_end
+        if _NON_SPACE.search(self.text, self.starts[first], end) is None:
+            return  # blank lines only (the lines between blocks): one search instead of a test per line
         run_start: int | None = None
         for index in range(first, last):
             if self.line_blank(index):

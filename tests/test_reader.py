@@ -292,3 +292,27 @@ def test_every_badinput_sample_reads_or_fails_with_a_source_error() -> None:
             assert path.name == "invalid_utf8_latin1.md", exc
         else:
             assert "\r" not in src.text
+
+
+def test_a_text_without_cr_or_nul_bytes_is_not_searched_for_them_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CR and NUL are looked for in the bytes (0x0D and 0x00 are those characters in UTF-8 and nothing
+    else); the text is unified and scanned for NUL only when they are there."""
+    import chunker.reader as reader
+
+    def never(text: str) -> None:
+        raise AssertionError("searched the text")
+
+    monkeypatch.setattr(reader, "unify_line_breaks", never)
+    monkeypatch.setattr(reader, "_nul_diagnostic", never)
+    data = "Grüße\n\n# Über\n\u2028text\n".encode()
+    assert decode_source(data, "a.md", LIMIT).text == data.decode()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"a\r\nb\rc\n", b"\r", b"a\x00b\r\n\x00", b"\xef\xbb\xbfa\rb", "\u00e9\r\n\x00\u4e2d".encode(), b"\x00"],
+)
+def test_cr_and_nul_are_still_found_where_the_bytes_hold_them(data: bytes) -> None:
+    text = decode_source(data, "a.md", LIMIT)
+    assert text.text == data.decode().replace("\r\n", "\n").replace("\r", "\n")
+    assert any(d.code == "nul-byte" for d in text.diagnostics) == (b"\x00" in data)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from chunker.config import ChunkerConfig
 from chunker.models import Block
 from chunker.parse import BlockTokens, read_document
@@ -90,3 +92,29 @@ def test_heading_text_turns_every_run_of_unicode_whitespace_into_one_space() -> 
     assert heading_text("\u3000A\u00a0\u2003 B\t\x1cC\x85 ") == "A B C"
     assert heading_text(" \u00a0 ") == ""
     assert heading_text("**Bold**\u00a0\u00a0[link](x)") == "Bold link"
+
+
+def test_blank_lines_between_blocks_are_not_tested_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lines no token covers are looked through with one search when they are blank (the lines
+    between blocks): only the last line of each block is tested for blank, to trim it."""
+    import chunker.segmenter as segmenter
+
+    tested: list[int] = []
+    original = segmenter._Blocks.line_blank
+
+    def line_blank(self: segmenter._Blocks, index: int) -> bool:
+        tested.append(index)
+        return original(self, index)
+
+    monkeypatch.setattr(segmenter._Blocks, "line_blank", line_blank)
+    text = "".join(f"Paragraph {k}\n\n\n\n \n\t\n" for k in range(20)) + "stray\n"
+    blocks = blocks_of(text)
+    assert [b.start_line for b in blocks] == [1 + 6 * k for k in range(20)] + [121]
+    assert len(tested) <= len(blocks)
+
+
+def test_raw_lines_between_blocks_are_still_kept() -> None:
+    text = "# T\n\n[a]: /x\n\n  \n[b]: /y\n\npara\n"
+    blocks = blocks_of(text)
+    kinds = [(b.kind, b.start_line, b.end_line) for b in blocks]
+    assert kinds == [("heading", 1, 1), ("raw", 3, 3), ("raw", 6, 6), ("paragraph", 8, 8)]
