@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,21 +96,53 @@ def read_previous(
     recorded = hashes.get("chunks.json")
     try:
         if trust:
-            known = cache.known(stem, os.stat(chunks))
+            known = cache.known("chunks", stem, os.stat(chunks))
             if known is not None and known == recorded:
                 return Previous(meta, report, True, meta_bytes, report_bytes, None, known, by_stat=True)
         with open(chunks, "rb") as fh:
             st = os.fstat(fh.fileno())  # before the read: a change after it moves the ctime
             data = fh.read()
     except OSError:
-        cache.forget(stem)
+        cache.forget("chunks", stem)
         return Previous(meta, report, False, meta_bytes, report_bytes)
     digest = hashlib.sha256(data).hexdigest()
     if digest == recorded:
-        cache.record(stem, st, digest)
+        cache.record("chunks", stem, st, digest)
     else:
-        cache.forget(stem)
+        cache.forget("chunks", stem)
     return Previous(meta, report, digest == recorded, meta_bytes, report_bytes, data, digest)
+
+
+def read_source(source: SourceFile, cfg: ChunkerConfig) -> tuple[bytes, os.stat_result]:
+    """The source's bytes and its stat, taken before they were read."""
+    from chunker.reader import read_source_stat
+
+    return read_source_stat(source.path, source.display, cfg.max_file_bytes)
+
+
+def source_sha256(
+    source: SourceFile, raw: bytes, info: os.stat_result | None, intact: bool, cache: StatCache | None
+) -> str | None:
+    """The sha256 of the source read (``raw``, with the stat ``info``) when the document's folder
+    is intact (else the decoder hashes it), recorded in ``cache``."""
+    if not intact:
+        return None
+    digest = hashlib.sha256(raw).hexdigest()
+    if cache is not None and info is not None:
+        cache.record("sources", source.stem, info, digest)
+    return digest
+
+
+def known_source(source: SourceFile, cfg: ChunkerConfig, cache: StatCache) -> str | None:
+    """The sha256 of the source when its stat is the one a run recorded when it hashed it, and
+    reading it would not fail (a readable regular file within ``max_file_bytes``); else None."""
+    try:
+        info = os.stat(source.path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > cfg.max_file_bytes or not os.access(source.path, os.R_OK):
+        return None
+    return cache.known("sources", source.stem, info)
 
 
 def previous_state(folder: Path, verify: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None, bool]:

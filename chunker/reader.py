@@ -19,7 +19,7 @@ from chunker.errors import SourceError
 from chunker.models import Diagnostic
 from chunker.text import unify_line_breaks
 
-__all__ = ["SourceText", "decode_source", "read_source", "read_source_bytes"]
+__all__ = ["SourceText", "decode_source", "read_source", "read_source_bytes", "read_source_stat"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -182,6 +182,12 @@ def read_source(path: Path, display: str, max_bytes: int) -> SourceText:
 
 def read_source_bytes(path: Path, display: str, max_bytes: int) -> bytes:
     """The bytes of one source file (a regular file of at most ``max_bytes``), undecoded."""
+    return read_source_stat(path, display, max_bytes)[0]
+
+
+def read_source_stat(path: Path, display: str, max_bytes: int) -> tuple[bytes, os.stat_result]:
+    """:func:`read_source_bytes`, and the file's stat taken before it was read (``fstat`` of the
+    file read: a change after it moves the ctime, :mod:`chunker.stat_cache`)."""
     try:
         # O_NONBLOCK: opening a FIFO must not hang; it has no effect on regular files.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -213,4 +219,4 @@ def read_source_bytes(path: Path, display: str, max_bytes: int) -> bytes:
         raise _open_error(exc, display) from None
     finally:
         os.close(fd)
-    return data
+    return data, info

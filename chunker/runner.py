@@ -31,7 +31,16 @@ from chunker.errors import (
     EXIT_OK,
     EXIT_VALIDATION,
 )
-from chunker.freshness import Previous, changed_others, previous_hashes, read_previous, unchanged
+from chunker.freshness import (
+    Previous,
+    changed_others,
+    known_source,
+    previous_hashes,
+    read_previous,
+    read_source,
+    source_sha256,
+    unchanged,
+)
 from chunker.gcpause import collector_paused
 from chunker.lookup import find_source
 from chunker.models import Chunk, ChunkingResult, Diagnostic
@@ -93,28 +102,34 @@ def process_document(
     folder lock, fully synced. ``real_sources``: ``sources_dir`` resolved, once for the run.
     ``batch`` (with ``durability``): the artifacts are renamed at its flush, which the caller
     does (:mod:`chunker.writer_batch`). ``cache``: the run's :class:`~chunker.stat_cache.StatCache`
-    (chunks.json hashed by content is recorded there; an unchanged one by its stat is trusted
-    unless ``force``)."""
-    from chunker.reader import decode_source, read_source_bytes
+    (a source or chunks.json hashed is recorded there; one whose stat is the recorded one is
+    trusted without being read, unless ``force``)."""
+    from chunker.reader import decode_source
 
     folder = out_dir / source.stem
     try:
-        check_inside(source.path, sources_dir, source.display, real_sources)
-        raw = read_source_bytes(source.path, source.display, cfg.max_file_bytes)
+        if not source.walked:  # a walked file lies inside by construction: no resolve per document
+            check_inside(source.path, sources_dir, source.display, real_sources)
+        known = known_source(source, cfg, cache) if cache is not None and not force else None
+        raw, info = (b"", None) if known is not None else read_source(source, cfg)
         # by content (a same-size edit is caught), or by a stat a run recorded after hashing the file
         state = read_previous(folder, cache=cache, stem=source.stem, trust=not force)
         previous, report = state.meta, state.report
-        raw_sha256 = hashlib.sha256(raw).hexdigest() if previous is not None and state.intact else None
+        intact = previous is not None and state.intact
+        raw_sha256 = known if known is not None else source_sha256(source, raw, info, intact, cache)
         fresh = (
             previous is not None
-            and state.intact
+            and intact
             and previous.get("source_sha256") == raw_sha256
             and previous.get("fingerprint") == fingerprint_of(cfg)
         )
         if fresh and not force and not check:
             assert previous is not None and report is not None
             return unchanged(source, cfg, folder, previous, report, _writer(durability, batch))
-        if state.by_stat:  # to be chunked again: the previous chunks.json is compared, so read it
+        if known is not None:  # to be chunked again: read the source after all
+            raw, info = read_source(source, cfg)
+            raw_sha256 = source_sha256(source, raw, info, intact, cache)
+        if state.by_stat:  # the previous chunks.json is compared with the new one: read it
             state = read_previous(folder, cache=cache, stem=source.stem)
         if collisions is None:
             collisions = case_collisions(source.stem, out_dir)

@@ -88,6 +88,10 @@ class SourceFile:
     """Path as found (symlinks not resolved)."""
     display: str
     """Path for messages: relative to the working directory where possible, e.g. ``sources/x.md``."""
+    walked: bool = False
+    """Found by :func:`scan` as a file that is no symlink, in folders that are none (the walk follows
+    no symlinked folder): its path lies inside ``sources/`` as it is, with no need to resolve it
+    (:func:`check_inside`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +144,9 @@ def display_path(path: Path) -> str:
     return shown_path(rel)
 
 
-def source_file(stem: str, path: Path) -> SourceFile:
+def source_file(stem: str, path: Path, walked: bool = False) -> SourceFile:
     """The :class:`SourceFile` of ``path`` under the id ``stem``."""
-    return SourceFile(stem=stem, path=path, display=display_path(path))
+    return SourceFile(stem=stem, path=path, display=display_path(path), walked=walked)
 
 
 def require_dir(sources_dir: Path) -> None:
@@ -162,7 +166,7 @@ _Rank = tuple[int, int]
 class _Walk:
     sources_dir: Path
     selection: Selection
-    ranked: dict[str, list[tuple[_Rank, str, Path]]] = field(default_factory=dict)
+    ranked: dict[str, list[tuple[_Rank, str, Path, bool]]] = field(default_factory=dict)
     left_out: list[LeftOut] = field(default_factory=list)
 
     def leave(self, path: Path, reason: str, detail: str = "", stem: str = "", folder: bool = False) -> None:
@@ -228,7 +232,7 @@ class _Walk:
             self.leave(path, "invalid-name", why or ("too long" if segment else "no letters or digits"))
             return
         rank = (EXTENSIONS.index(ext.lower()), bias)
-        self.ranked.setdefault(stem, []).append((rank, rel.rsplit(".", 1)[0], path))
+        self.ranked.setdefault(stem, []).append((rank, rel.rsplit(".", 1)[0], path, not entry.is_symlink()))
 
     def tree(self, top: Path, bias: int) -> None:
         """Every entry below ``top`` (iteratively: a deep tree cannot exhaust the stack)."""
@@ -307,10 +311,10 @@ def scan(sources_dir: Path, selection: Selection | None = None) -> Scan:
     shadowed: list[Shadowed] = []
     for stem, candidates in sorted(walk.ranked.items()):
         candidates.sort(key=lambda c: (c[0], c[1]))
-        (_, best_name, best), *others = candidates
-        chosen = source_file(stem, best)
+        (_, best_name, best, plain), *others = candidates
+        chosen = source_file(stem, best, plain)
         found.append(chosen)
-        for _, name, path in others:
+        for _, name, path, _ in others:
             display = display_path(path)
             ambiguous = name != best_name
             shadowed.append(Shadowed(stem, display, chosen.display, ambiguous))

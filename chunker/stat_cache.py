@@ -1,11 +1,12 @@
-"""The chunks.json files a run verified by content, by their stat: a no-op run need not hash them again.
+"""The files a run verified by content, by their stat: a no-op run need not read and hash them again.
 
 A run trusts an unchanged document only when its chunks.json has the sha256 its report.json records
 (:func:`chunker.freshness.read_previous`); hashing every one is most of a no-op run's work (~95 MB
-over the shared corpus). As git's index does for a work tree, the run keeps, in one file of the
-output folder (:data:`CACHE_NAME`), the stat of each chunks.json whose content it hashed and found
-as recorded: size, mtime, ctime, inode and device. The next run trusts a file whose stat is exactly
-that without reading it; any other file is hashed as before.
+over the shared corpus), and reading and hashing every source the rest (~22 MB). As git's index
+does for a work tree, the run keeps, in one file of the output folder (:data:`CACHE_NAME`), the stat
+of each chunks.json whose content it hashed and found as recorded, and of each source it hashed,
+with the sha256: size, mtime, ctime, inode and device. The next run trusts a file whose stat is
+exactly that without reading it; any other file is read and hashed as before.
 
 Why a stat match is enough:
 
@@ -39,7 +40,9 @@ from typing import Any
 CACHE_NAME = ".chunker-cache.json"
 TEMPORARY_NAME = CACHE_NAME + ".tmp"
 """Created at a run's start (its creation time is :attr:`StatCache.floor`), renamed at its end."""
-FORMAT = 1
+FORMAT = 2
+KINDS = ("chunks", "sources")
+"""What the cache records, by document id: its chunks.json, its source file."""
 _BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 
 Stat = tuple[int, int, int, int, int]
@@ -64,12 +67,14 @@ def boot_id() -> str | None:
 class StatCache:
     """The cache of one run on one output folder: the entries of the previous run, and this run's."""
 
-    def __init__(self, out_dir: Path, boot: str, version: str, old: dict[str, Entry], fd: int, floor: int) -> None:
+    def __init__(
+        self, out_dir: Path, boot: str, version: str, old: dict[str, dict[str, Entry]], fd: int, floor: int
+    ) -> None:
         self.out_dir = out_dir
         self.boot = boot
         self.version = version
         self.old = old
-        self.new: dict[str, Entry] = dict(old)
+        self.new: dict[str, dict[str, Entry]] = {kind: dict(old.get(kind, {})) for kind in KINDS}
         self._fd = fd
         self.floor = floor
         """A time of the output file system before any stat of this run: the temporary file's creation."""
@@ -96,27 +101,28 @@ class StatCache:
         old = _load(out_dir / CACHE_NAME, boot, __version__)
         return cls(out_dir, boot, __version__, old, fd, min(st.st_mtime_ns, st.st_ctime_ns))
 
-    def known(self, stem: str, st: os.stat_result) -> str | None:
-        """The sha256 of ``stem``'s chunks.json when the previous run verified it with exactly this stat."""
-        entry = self.old.get(stem)
+    def known(self, kind: str, stem: str, st: os.stat_result) -> str | None:
+        """The sha256 of ``stem``'s file of ``kind`` (:data:`KINDS`) when the previous run hashed it
+        with exactly this stat."""
+        entry = self.old.get(kind, {}).get(stem)
         if entry is None or entry[1] != stat_key(st):
             return None
         return entry[0]
 
-    def record(self, stem: str, st: os.stat_result, sha256: str) -> None:
-        """``stem``'s chunks.json had the content of ``sha256`` when it had the stat ``st`` (taken
+    def record(self, kind: str, stem: str, st: os.stat_result, sha256: str) -> None:
+        """``stem``'s file of ``kind`` had the content of ``sha256`` when it had the stat ``st`` (taken
         before it was read); recorded unless it changed too recently to tell a later change by its stat."""
         if st.st_ctime_ns < self.floor and st.st_mtime_ns < self.floor:
-            self.new[stem] = (sha256, stat_key(st))
+            self.new[kind][stem] = (sha256, stat_key(st))
         else:
-            self.new.pop(stem, None)
+            self.new[kind].pop(stem, None)
 
-    def forget(self, stem: str) -> None:
-        self.new.pop(stem, None)
+    def forget(self, kind: str, stem: str) -> None:
+        self.new[kind].pop(stem, None)
 
     def keep_only(self, stems: set[str]) -> None:
         """Drop the entries of documents no longer in the sources (a run over all of them)."""
-        self.new = {k: v for k, v in self.new.items() if k in stems}
+        self.new = {kind: {k: v for k, v in entries.items() if k in stems} for kind, entries in self.new.items()}
 
     def close(self, save: bool = True) -> None:
         """Write the entries (when they changed and ``save``), else remove the temporary file."""
@@ -124,9 +130,11 @@ class StatCache:
 
         path = self.out_dir / TEMPORARY_NAME
         try:
-            if save and self.new != self.old:
-                entries = {stem: [sha, *key] for stem, (sha, key) in sorted(self.new.items())}
-                data = orjson.dumps({"format": FORMAT, "version": self.version, "boot": self.boot, "entries": entries})
+            if save and self.new != {kind: self.old.get(kind, {}) for kind in KINDS}:
+                saved: dict[str, Any] = {"format": FORMAT, "version": self.version, "boot": self.boot}
+                for kind, entries in self.new.items():
+                    saved[kind] = {stem: [sha, *key] for stem, (sha, key) in sorted(entries.items())}
+                data = orjson.dumps(saved)
                 view = memoryview(data)
                 while view:
                     view = view[os.write(self._fd, view) :]
@@ -144,9 +152,9 @@ class StatCache:
             os.unlink(path)
 
 
-def _load(path: Path, boot: str, version: str) -> dict[str, Entry]:
-    """The entries of the cache file at ``path``; none when it is absent, unreadable, corrupt, of
-    another format, version or boot."""
+def _load(path: Path, boot: str, version: str) -> dict[str, dict[str, Entry]]:
+    """The entries of the cache file at ``path`` by kind; none when it is absent, unreadable,
+    corrupt, of another format, version or boot."""
     import orjson
 
     try:
@@ -158,17 +166,19 @@ def _load(path: Path, boot: str, version: str) -> dict[str, Entry]:
         and data.get("format") == FORMAT
         and data.get("version") == version
         and data.get("boot") == boot
-        and isinstance(data.get("entries"), dict)
+        and all(isinstance(data.get(kind), dict) for kind in KINDS)
     ):
         return {}
-    entries: dict[str, Entry] = {}
-    for stem, value in data["entries"].items():
-        if not (
-            isinstance(value, list)
-            and len(value) == 6
-            and isinstance(value[0], str)
-            and all(type(x) is int for x in value[1:])
-        ):
-            return {}  # one bad entry: the whole file is suspect
-        entries[stem] = (value[0], (value[1], value[2], value[3], value[4], value[5]))
-    return entries
+    found: dict[str, dict[str, Entry]] = {}
+    for kind in KINDS:
+        entries = found[kind] = {}
+        for stem, value in data[kind].items():
+            if not (
+                isinstance(value, list)
+                and len(value) == 6
+                and isinstance(value[0], str)
+                and all(type(x) is int for x in value[1:])
+            ):
+                return {}  # one bad entry: the whole file is suspect
+            entries[stem] = (value[0], (value[1], value[2], value[3], value[4], value[5]))
+    return found

@@ -64,34 +64,66 @@ def recorded_run(tmp_path: Path) -> tuple[Path, Path]:
     return sources, out
 
 
-def cache_entries(out: Path) -> dict[str, list[Any]]:
-    entries: dict[str, list[Any]] = orjson.loads((out / CACHE_NAME).read_bytes())["entries"]
+def cache_entries(out: Path, kind: str = "chunks") -> dict[str, list[Any]]:
+    entries: dict[str, list[Any]] = orjson.loads((out / CACHE_NAME).read_bytes())[kind]
     return entries
 
 
 @pytest.fixture
-def chunks_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The chunks.json files opened for reading while the test runs."""
-    opened: list[str] = []
-    real_open, real_read_bytes = builtins.open, Path.read_bytes
+def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The files opened while the test runs (builtins.open, Path.read_bytes, os.open)."""
+    found: list[str] = []
+    real_open, real_read_bytes, real_os_open = builtins.open, Path.read_bytes, os.open
 
     def spy_open(file: Any, *args: Any, **kwargs: Any) -> Any:
-        if str(file).endswith("chunks.json"):
-            opened.append(str(file))
+        found.append(str(file))
         return real_open(file, *args, **kwargs)
 
     def spy_read_bytes(self: Path) -> bytes:
-        if self.name == "chunks.json":
-            opened.append(str(self))
+        found.append(str(self))
         return real_read_bytes(self)
+
+    def spy_os_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        found.append(str(path))
+        return real_os_open(path, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "open", spy_open)
     monkeypatch.setattr(Path, "read_bytes", spy_read_bytes)
-    yield opened
+    monkeypatch.setattr(os, "open", spy_os_open)
+    yield found
+
+
+class Reads(list[str]):
+    """The opened files whose name ends with ``suffix``; ``clear()`` clears them all."""
+
+    def __init__(self, found: list[str], suffix: str) -> None:
+        super().__init__()
+        self.found, self.suffix = found, suffix
+
+    def clear(self) -> None:
+        self.found.clear()
+
+    def __eq__(self, other: object) -> bool:
+        return [p for p in self.found if p.endswith(self.suffix)] == other
+
+    def __len__(self) -> int:
+        return len([p for p in self.found if p.endswith(self.suffix)])
+
+
+@pytest.fixture
+def chunks_reads(opened: list[str]) -> Reads:
+    """The chunks.json files opened while the test runs."""
+    return Reads(opened, "chunks.json")
+
+
+@pytest.fixture
+def source_reads(opened: list[str]) -> Reads:
+    """The sources opened while the test runs."""
+    return Reads(opened, ".md")
 
 
 def test_a_no_op_run_trusts_a_chunks_json_by_the_stat_a_run_recorded_after_hashing_it(
-    tmp_path: Path, chunks_reads: list[str]
+    tmp_path: Path, chunks_reads: Reads
 ) -> None:
     sources, out = recorded_run(tmp_path)
     entries = cache_entries(out)
@@ -119,7 +151,7 @@ def test_a_run_that_writes_a_chunks_json_does_not_record_it(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("how", ["in place", "renamed over"])
-def test_a_same_size_edit_with_its_mtime_put_back_is_caught(tmp_path: Path, chunks_reads: list[str], how: str) -> None:
+def test_a_same_size_edit_with_its_mtime_put_back_is_caught(tmp_path: Path, chunks_reads: Reads, how: str) -> None:
     sources, out = recorded_run(tmp_path)
     path = out / "g" / "chunks.json"
     good, st = path.read_bytes(), path.stat()
@@ -151,13 +183,13 @@ def test_a_file_changed_in_the_tick_of_its_stat_is_not_recorded(tmp_path: Path) 
     assert cache is not None
     new = out / "new"
     new.write_bytes(b"y")  # after the cache's floor: a change in the same tick would keep this stat
-    cache.record("old", old.stat(), "a" * 64)
-    cache.record("new", new.stat(), "b" * 64)
-    assert set(cache.new) == {"old"}
+    cache.record("chunks", "old", old.stat(), "a" * 64)
+    cache.record("chunks", "new", new.stat(), "b" * 64)
+    assert set(cache.new["chunks"]) == {"old"}
     future = old.stat().st_mtime_ns + 10**12
     os.utime(old, ns=(future, future))  # an mtime set ahead is never older than the floor
-    cache.record("old", old.stat(), "a" * 64)
-    assert cache.new == {}
+    cache.record("chunks", "old", old.stat(), "a" * 64)
+    assert cache.new["chunks"] == {}
     cache.close()
 
 
@@ -167,13 +199,13 @@ def test_a_file_changed_in_the_tick_of_its_stat_is_not_recorded(tmp_path: Path) 
         lambda data: b"{not json",
         lambda data: data.replace(b'"boot":"', b'"boot":"another-'),
         lambda data: data.replace(b'"version":"', b'"version":"0.0.0-'),
-        lambda data: data.replace(b'"format":1', b'"format":2'),
+        lambda data: data.replace(b'"format":2', b'"format":1'),
         lambda data: data.replace(b'",', b'",-', 1),  # one entry's stat is not all integers
     ],
     ids=["corrupt", "another boot", "another version", "another format", "a bad entry"],
 )
 def test_a_cache_that_is_corrupt_or_of_another_boot_or_version_is_ignored_and_rebuilt(
-    tmp_path: Path, chunks_reads: list[str], spoil: Any
+    tmp_path: Path, chunks_reads: Reads, spoil: Any
 ) -> None:
     sources, out = recorded_run(tmp_path)
     good = cache_entries(out)
@@ -188,19 +220,19 @@ def test_a_cache_that_is_corrupt_or_of_another_boot_or_version_is_ignored_and_re
 
 
 def test_an_entry_for_another_content_than_report_json_records_is_not_trusted(
-    tmp_path: Path, chunks_reads: list[str]
+    tmp_path: Path, chunks_reads: Reads
 ) -> None:
     sources, out = recorded_run(tmp_path)
     cache = out / CACHE_NAME
     data = orjson.loads(cache.read_bytes())
-    data["entries"]["g"][0] = "0" * 64
+    data["chunks"]["g"][0] = "0" * 64
     cache.write_bytes(orjson.dumps(data))
     chunks_reads.clear()
     assert [d.status for d in full_run(sources, out).documents] == ["unchanged", "unchanged"]
     assert chunks_reads == [str(out / "g" / "chunks.json")]
 
 
-def test_check_neither_trusts_nor_writes_the_cache(tmp_path: Path, chunks_reads: list[str]) -> None:
+def test_check_neither_trusts_nor_writes_the_cache(tmp_path: Path, chunks_reads: Reads) -> None:
     sources, out = recorded_run(tmp_path)
     cache = out / CACHE_NAME
     before = cache.read_bytes(), cache.stat()
@@ -241,3 +273,48 @@ def test_a_run_with_workers_keeps_the_entries(tmp_path: Path) -> None:
     summary = full_run(sources, out, jobs=2, force_jobs=True)
     assert [d.status for d in summary.documents] == ["unchanged", "unchanged"]
     assert cache_entries(out) == entries
+
+
+def test_a_no_op_run_reads_no_source_whose_stat_a_run_recorded_after_hashing_it(
+    tmp_path: Path, source_reads: Reads
+) -> None:
+    sources, out = recorded_run(tmp_path)
+    recorded = cache_entries(out, "sources")
+    for stem in ("g", "o"):
+        meta = orjson.loads((out / stem / "meta.json").read_bytes())
+        assert recorded[stem][0] == meta["source_sha256"]
+    source_reads.clear()
+    summary = full_run(sources, out)
+    assert [d.status for d in summary.documents] == ["unchanged", "unchanged"]
+    assert source_reads == []  # was both sources, read and hashed again
+
+
+@pytest.mark.parametrize("how", ["in place", "renamed over"])
+def test_a_same_size_edit_of_a_source_with_its_mtime_put_back_is_chunked(
+    tmp_path: Path, source_reads: Reads, how: str
+) -> None:
+    sources, out = recorded_run(tmp_path)
+    path = sources / "g.md"
+    st = path.stat()
+    edited = GUIDE.replace("wait", "WAIT").encode()
+    if how == "in place":
+        with open(path, "r+b") as fh:
+            fh.write(edited)
+    else:
+        (sources / "edited").write_bytes(edited)
+        os.replace(sources / "edited", path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    source_reads.clear()
+    summary = full_run(sources, out)
+    assert source_reads == [str(path)]
+    assert {d.stem: d.status for d in summary.documents} == {"g": "changed", "o": "unchanged"}
+    assert b"WAIT" in (out / "g" / "chunks.json").read_bytes()
+
+
+def test_a_recorded_source_over_max_file_bytes_fails_as_when_it_is_read(tmp_path: Path) -> None:
+    sources, out = recorded_run(tmp_path)
+    small = Settings(defaults=ChunkerConfig(min_chars=1, max_file_bytes=len(OTHER.encode())))
+    summary = run(small, sources, out)  # max_file_bytes is not in the fingerprint
+    assert {d.stem: d.status for d in summary.documents} == {"g": "failed", "o": "unchanged"}
+    assert "more than the limit" in next(d for d in summary.documents if d.stem == "g").message
