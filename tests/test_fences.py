@@ -3,10 +3,13 @@ scan of every line would."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunker.config import ChunkerConfig
 from chunker.fences import _FENCE, _QUOTE_PREFIX, closing_line, fence_after, is_balanced
+from chunker.pipeline import chunk_markdown
 
 
 def every_line(text: str) -> tuple[str, str] | None:
@@ -58,3 +61,47 @@ def test_a_closing_line_keeps_quote_markers_and_turns_list_markers_into_spaces()
     assert closing_line("> > ~~~~", "~~~~") == "> > ~~~~"
     assert closing_line("1. ```python", "```") == "   ```"
     assert closing_line("> - ```", "```") == ">   ```"
+
+
+def test_the_text_of_a_chunk_is_scanned_once_by_the_packer_and_the_validator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The validator's fence scan of a chunk the packer scanned (to close a fence it leaves open) is
+    the packer's answer: the same text is scanned once."""
+    import chunker.fences as fences
+
+    scanned: list[str] = []
+    scan = fences._scan
+
+    def counted(text: str, opened: tuple[str, str] | None) -> tuple[str, str] | None:
+        scanned.append(text)
+        return scan(text, opened)
+
+    monkeypatch.setattr(fences, "_scan", counted)
+    monkeypatch.setattr(fences, "_SCANNED", {})
+    code = "\n".join(f"x = {k}" for k in range(100))
+    sections = "".join(f"## Part {k}\n\nText {k}.\n\n```python\ny = {k}\n```\n\n" for k in range(5))
+    text = f"# T\n\n{sections}## Code\n\n```python\n{code}\n```\n\nSome text after it.\n"
+    result = chunk_markdown(text, ChunkerConfig(max_chars=600, target_chars=400), "doc", "doc.md")
+    fenced = [c.content_original for c in result.chunks if "```" in c.content_original]
+    assert len(fenced) > 6
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "broken-fence"]
+    assert set(fenced) <= set(scanned)
+    assert len(scanned) == len(set(scanned))
+
+
+@given(st.lists(TEXTS, max_size=6))
+def test_remembered_scans_answer_as_a_new_scan(texts: list[str]) -> None:
+    for text in [*texts, *texts]:
+        assert fence_after(text) == every_line(text)
+
+
+def test_the_remembered_texts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chunker.fences as fences
+
+    monkeypatch.setattr(fences, "_SCANNED", {})
+    monkeypatch.setattr(fences, "_SCANNED_CHARS", [0])
+    long = "```\n" + "x" * fences._SCANNED_MAX_TEXT
+    assert fence_after(long) == ("```", "```")
+    assert long not in fences._SCANNED
+    for k in range(fences._SCANNED_MAX_CHARS // 40_000 + 2):
+        fence_after(f"```{k}\n" + "y" * 40_000)
+    assert sum(map(len, fences._SCANNED)) <= fences._SCANNED_MAX_CHARS
