@@ -212,14 +212,16 @@ _DESTINATION = re.compile(
 bare destination). It stops at the first parenthesis or whitespace it cannot take, so the matches of all
 ``](`` of a text scan it about once."""
 _NON_SPACE_RUN = re.compile(r"\S*")
+_ATTRIBUTES = re.compile(r"\{[^{}\n]{0,256}\}")
+"""An attribute list right after a link or image (``{ .md-button }``, ``{target=_blank}``): part of it."""
 
 
 def link_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every Markdown link or image (``[text](url "title")``, from its bracket to its
-    closing parenthesis), link reference definition (``[label]: url``) and URL (``https://...`` up
-    to the next whitespace, autolinks too) in ``text``, sorted, not overlapping: no cut falls inside
-    one. An unclosed ``[text](url`` is no link. Linear: the scans are regular expressions or
-    ``rfind`` within ``_LINK_TEXT_WINDOW`` characters."""
+    closing parenthesis, or the attribute list right after it), link reference definition (``[label]:
+    url``) and URL (``https://...`` up to the next whitespace, autolinks too) in ``text``, sorted, not
+    overlapping: no cut falls inside one. An unclosed ``[text](url`` is no link. Linear: the scans are
+    regular expressions or ``rfind`` within ``_LINK_TEXT_WINDOW`` characters."""
     spans: list[tuple[int, int]] = []
     if "](" in text:
         last = 0
@@ -229,8 +231,10 @@ def link_spans(text: str) -> list[tuple[int, int]]:
             if match is not None:
                 start = text.rfind("[", max(last, pos - _LINK_TEXT_WINDOW), pos)
                 start = pos if start == -1 else (start - 1 if start and text[start - 1] == "!" else start)
-                spans.append((max(start, last), match.end()))
-                last = match.end()
+                attrs = _ATTRIBUTES.match(text, match.end()) if text.startswith("{", match.end()) else None
+                end = match.end() if attrs is None else attrs.end()
+                spans.append((max(start, last), end))
+                last = end
             pos = text.find("](", max(pos + 2, last))
     if "]:" in text:
         spans = _merged(spans + _definitions(text))

@@ -160,3 +160,59 @@ def test_a_nested_item_is_no_opener_of_its_sibling() -> None:
     deeper = "- a parent item\n  - b nested item\n    - c nested deeper\n"
     units = _list_units(deeper, [0, deeper.index("- b"), deeper.index("- c")])
     assert openers.opener(units, 1, deeper)
+
+
+# -- title lines and attribute lists are never cut ------------------------------------------------
+
+ADMONITION_AFTER_CODE = (
+    "# Deploying a Knative Service\n\n"
+    '=== "YAML"\n\n'
+    "    1. Deploy the Knative Service by running the command:\n\n"
+    "        ```bash\n"
+    "        kubectl apply -f hello.yaml\n"
+    "        ```\n"
+    '        !!! Success "Expected output"\n'
+    "            ```{ .bash .no-copy }\n"
+    "            service.serving.knative.dev/hello created\n"
+    "            ```\n"
+)
+
+
+def test_an_admonition_right_after_code_in_a_list_item_is_not_cut_inside_its_title() -> None:
+    cfg = ChunkerConfig(max_chars=150, target_chars=110, min_chars=30)
+    out = pieces(ADMONITION_AFTER_CODE, cfg)
+    assert len(out) > 2
+    for chunk in out:
+        own = chunk.content_original
+        assert not own.rstrip().endswith("!!!"), own
+        assert not own.split("\n")[-1].lstrip().startswith('Success "'), own
+
+
+def test_a_link_keeps_the_attribute_list_after_it() -> None:
+    link = (
+        "[Go to Lesson 1 - Send Review Comment to Broker :fontawesome-solid-paper-plane:]"
+        "(../page-1/send-review-comment-to-broker.md){ .md-button .md-button--primary }"
+    )
+    text = "# Environment Setup\n\n## Next Step\n\n" + link + "\n"
+    out = pieces(text, ChunkerConfig(max_chars=150, target_chars=110, min_chars=30))
+    holders = [c for c in out if "md-button" in c.content_original]
+    assert len(holders) == 1 and link in holders[0].content_original
+
+
+
+def test_a_myst_comment_line_in_a_container_is_not_cut() -> None:
+    # MyST (Jupyter Book): a '% comment' line cut inside leaves its tail a paragraph
+    comment = "% A figure of a photograph of some mountains, followed by a caption"
+    text = (
+        "# Create content\n\n"
+        "::::{tab-item} Figures\n\n"
+        "Sometimes when reading it is helpful to foster a tranquil environment, and a figure helps.\n\n"
+        + comment
+        + "\n:::{figure} https://github.com/rowanc1/pics/blob/main/mountains.png?raw=true\n"
+        ":label: fig:mountains\n\n"
+        "A photograph of some beautiful mountains to look at whilst reading.\n"
+        ":::\n\n"
+        "::::\n"
+    )
+    out = pieces(text, ChunkerConfig(max_chars=100, target_chars=75, min_chars=20))
+    assert sum(comment in c.content_original for c in out) == 1

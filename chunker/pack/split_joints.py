@@ -294,10 +294,14 @@ def split_item(
                 items = items or _ItemLines(space, block, start)
                 if after_blank or items.starts_item(line_start):
                     cuts.append((text_start, NESTED_ITEM if text_start - line_start - indent < 4 else CODE_LINE))
-            elif after_blank:
-                cuts.append((text_start, SENTENCE))
+            elif after_blank or (src[text_start] in _TITLE_STARTS and space.container_at(block, line_start)):
+                cuts.append((text_start, SENTENCE))  # a paragraph, or an admonition right after code
         pos = src.find("\n", line_start, end)
     emit_cuts(space, out, block, cuts, end, first, last)
+
+
+_TITLE_STARTS = frozenset("!?=:/")
+"""First characters of a nested container's title line (``!!!``, ``???``, ``===``, ``:::``, ``///``)."""
 
 
 def _indent(src: str, offset: int) -> int:

@@ -108,6 +108,7 @@ def _cut(
         if not text.startswith(("```", "~~~"), c)
         and not _STARTS_BLOCK.match(text, c)
         and not _after_markers(src, base + c, base)
+        and not _in_title_line(src, base + c)
         and space.can_start(block, base + c)
     ]
     bounds = [0, *cuts, len(text)]
@@ -127,6 +128,25 @@ def _cut(
             _cut(space, block, trimmed, base + a, budget, s, out, level + 1)
             if len(out) == before:
                 out.append((base + a, base + a + len(trimmed), s))
+
+
+_TITLE_LINE = re.compile(r"[ \t>]*(?:!!!|\?\?\?|:::|///|===[+!]?[ \t]+\"|%)")
+"""The start of a container's title line (``!!! note "Title"``, ``::: tip``, ``=== "Tab"``) or of a MyST
+comment line (``% note``: its text after a cut would be a paragraph)."""
+
+
+def _in_title_line(src: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a container's title line (or a MyST comment line), past its marker: a
+    piece starting there leaves the marker alone at the end of the piece before (``!!!`` / ``Success
+    "Expected output"``)."""
+    start = src.rfind("\n", max(0, pos - _TITLE_WINDOW), pos) + 1
+    if start == 0 and pos > _TITLE_WINDOW:
+        return False  # a line this long is text: not looked back along (cuts in a long line stay linear)
+    return src[start : start + 1] in _TITLE_FIRST and _TITLE_LINE.match(src, start, pos) is not None
+
+
+_TITLE_FIRST = frozenset(" \t>!?:/=%")
+_TITLE_WINDOW = 256
 
 
 def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None:
