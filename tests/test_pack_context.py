@@ -4,6 +4,8 @@ chunk; a section that fits whole is one draft made without units."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +16,7 @@ from chunker.models import Block, Diagnostic, Heading
 from chunker.pack import context
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import SectionContext, context_prefix
-from chunker.pack.drafts import make_draft, whole_draft
+from chunker.pack.drafts import _path_of, make_draft, whole_draft
 from chunker.pack.fill import ranges
 from chunker.pack.units import build_units
 from chunker.parse import BlockTokens, read_document
@@ -129,3 +131,46 @@ def test_a_section_that_fits_whole_is_packed_without_units(monkeypatch: pytest.M
     monkeypatch.setattr(pack_module, "build_units", no_units)
     result = chunk_markdown("# Doc\n\nText.\n\n## Part\n\nMore text.\n", ChunkerConfig(), "doc", "doc.md")
     assert [c.section for c in result.chunks] == ["Doc", "Part"]
+
+
+def _path_block(k: int, kind: str) -> Block:
+    path = (Heading(level=1, text=f"h{k}", line=k + 1),)
+    return Block(
+        id=f"blk_{k:04d}", kind="heading" if kind == "heading" else "html", start_offset=k, end_offset=k + 1,
+        start_line=k + 1, end_line=k + 1, header_path=path, atomic=False, source="x" * 100_000,
+    )  # fmt: skip
+
+
+def _path_of_each_block(blocks: list[Block], filler: Callable[[Block], bool]) -> tuple[Heading, ...]:
+    """The rule of :func:`_path_of` as stated: a block is skipped when a heading, or filler with a
+    heading as the first block after it that is no filler."""
+    for k, block in enumerate(blocks):
+        follows = next((b.kind == "heading" for b in blocks[k + 1 :] if b.kind == "heading" or not filler(b)), False)
+        if block.kind == "heading" or (filler(block) and follows):
+            continue
+        return block.header_path
+    return blocks[-1].header_path
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["heading", "filler", "body"]), min_size=1, max_size=12))
+def test_the_path_of_a_draft_is_that_of_its_first_body_block(kinds: list[str]) -> None:
+    blocks = [_path_block(k, kind) for k, kind in enumerate(kinds)]
+    fill = {b.id for b, kind in zip(blocks, kinds, strict=True) if kind == "filler"}
+
+    def filler(block: Block) -> bool:
+        return block.id in fill
+
+    assert _path_of(blocks, filler) == _path_of_each_block(blocks, filler), kinds
+
+
+def test_a_run_of_filler_blocks_before_a_heading_is_read_once() -> None:
+    blocks = [_path_block(k, "filler") for k in range(2000)] + [_path_block(2000, "heading")]
+    tested: list[Block] = []
+
+    def filler(block: Block) -> bool:
+        tested.append(block)
+        return True
+
+    assert _path_of(blocks, filler) == blocks[-1].header_path
+    assert len(tested) == 2000  # each block once (2 million tests before: quadratic in the run)

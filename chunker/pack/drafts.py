@@ -180,22 +180,25 @@ def _path_of(blocks: Sequence[Block], filler: Callable[[Block], bool] = is_fille
     blocks as much as one: the strategies put it with that heading's section); of the last heading
     if none. Blocks after the first body block are not looked at, and ``filler`` (the section's
     :meth:`SectionSpace.filler`) tests a block once for all the pieces of it: testing every block
-    of every draft took 3 % of the library's time over the shared corpus."""
-    for k, block in enumerate(blocks):
-        if block.kind == "heading" or (filler(block) and _heading_follows(blocks, k + 1, filler)):
-            continue
-        return block.header_path
-    return blocks[-1].header_path
-
-
-def _heading_follows(blocks: Sequence[Block], k: int, filler: Callable[[Block], bool]) -> bool:
-    """Whether the first block from ``blocks[k]`` on that is no filler is a heading."""
-    for block in blocks[k:]:
+    of every draft took 3 % of the library's time over the shared corpus. One pass: a run of filler
+    blocks is read once, not once from each of its blocks (8,000 ``<br>`` blocks before a heading
+    took 2.6 s, 32 million filler tests)."""
+    count = len(blocks)
+    k = 0
+    while k < count:
+        block = blocks[k]
         if block.kind == "heading":
-            return True
+            k += 1
+            continue
         if not filler(block):
-            return False
-    return False
+            return block.header_path
+        after = k + 1  # the first block after the run of filler that ``block`` starts
+        while after < count and blocks[after].kind != "heading" and filler(blocks[after]):
+            after += 1
+        if after == count or blocks[after].kind != "heading":
+            return block.header_path  # filler followed by a body block (or nothing) is the body
+        k = after + 1  # the run goes with the heading after it
+    return blocks[-1].header_path
 
 
 def _kinds_of(blocks: Sequence[Block]) -> frozenset[str]:
