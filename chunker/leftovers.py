@@ -22,12 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chunker.sources import MAX_DEPTH, RESERVED_IDS
-
 TEMPORARY = re.compile(r"^\.(?:chunks|meta|report)\.json\..+\.tmp$")
 """Names of the writer's temporary files (``.<name>.<pid>-<n>.tmp``; earlier versions put random
 letters in place of ``<pid>-<n>``)."""
-_ARTIFACTS = ("chunks.json", "report.json")
+ARTIFACTS = ("chunks.json", "report.json")
+"""A folder holding one of these but no meta.json is ownerless."""
 
 
 def owned(folder: Path, doc_id: str | None = None) -> bool:
@@ -68,29 +67,10 @@ class Leftovers:
 def find_leftovers(out_dir: Path) -> Leftovers:
     """Temporary files and ownerless artifacts below ``out_dir`` (hidden folders, symlinks and the
     export/eval folders at the top are not searched; at most MAX_DEPTH levels)."""
-    found = Leftovers()
-    stack: list[tuple[str, int]] = [(str(out_dir), 0)]
-    while stack:
-        folder, depth = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
-        names = set()
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                hidden = entry.name.startswith(".") or (depth == 0 and entry.name in RESERVED_IDS)
-                if not hidden and depth < MAX_DEPTH:
-                    stack.append((entry.path, depth + 1))
-                continue
-            names.add(entry.name)
-            if depth and TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False):
-                found.temporary.append(Path(entry.path))
-        if depth and "meta.json" not in names and any(name in names for name in _ARTIFACTS):
-            found.ownerless.append(Path(folder))
-    found.temporary.sort()
-    found.ownerless.sort()
-    return found
+    from chunker.output_tree import walk_output
+
+    walked = walk_output(out_dir)
+    return Leftovers(walked.temporary, walked.ownerless)
 
 
 def remove_temporary(paths: list[Path]) -> list[Path]:

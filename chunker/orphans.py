@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunker.errors import EXIT_OK, EXIT_VALIDATION, ChunkerError
-from chunker.output_tree import document_folders
+from chunker.output_tree import OutputWalk, walk_output
 from chunker.summary import DocOutcome, output_display
 
 
@@ -30,10 +30,13 @@ def orphan_outcomes(
     return stale
 
 
-def gone_outcomes(out_dir: Path, stems: set[str], check: bool, notes: list[str]) -> list[DocOutcome]:
+def gone_outcomes(
+    out_dir: Path, stems: set[str], check: bool, notes: list[str], walked: OutputWalk | None = None
+) -> list[DocOutcome]:
     """:func:`orphan_outcomes` and, added to ``notes``, :func:`foreign_folder_notes`, from one walk
-    of ``out_dir`` (the notes are made first: removing orphans leaves the folders they name)."""
-    candidates = orphan_candidates(out_dir, stems)
+    of ``out_dir`` (``walked``, when the caller has it; the notes are made first: removing orphans
+    leaves the folders they name)."""
+    candidates = orphan_candidates(out_dir, stems, walked)
     notes.extend(foreign_folder_notes(out_dir, stems, candidates))
     return orphan_outcomes(out_dir, stems, check, candidates)
 
@@ -58,14 +61,18 @@ def foreign_folder_notes(out_dir: Path, stems: set[str], candidates: list[Path] 
     return notes
 
 
-def leftover_outcomes(out_dir: Path, check: bool, notes: list[str]) -> list[DocOutcome]:
+def leftover_outcomes(
+    out_dir: Path, check: bool, notes: list[str], walked: OutputWalk | None = None
+) -> list[DocOutcome]:
     """Temporary files of killed runs (removed; with ``check`` stale) and ownerless artifacts
-    (reported: nothing proves they are ours)."""
-    from chunker.leftovers import find_leftovers, remove_temporary
+    (reported: nothing proves they are ours). ``walked``: the walk of ``out_dir``, when the caller
+    has it (made before orphans were removed: a temporary file removed with its folder is not
+    removed again, and an orphan's folder holds a meta.json, so it is never ownerless)."""
+    from chunker.leftovers import remove_temporary
 
     if not out_dir.is_dir():
         return []
-    found = find_leftovers(out_dir)
+    found = walk_output(out_dir) if walked is None else walked
     stale: list[DocOutcome] = []
     if check:
         for path in found.temporary:
@@ -85,11 +92,13 @@ def leftover_outcomes(out_dir: Path, check: bool, notes: list[str]) -> list[DocO
     return stale
 
 
-def orphan_candidates(out_dir: Path, stems: set[str]) -> list[Path]:
-    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first."""
+def orphan_candidates(out_dir: Path, stems: set[str], walked: OutputWalk | None = None) -> list[Path]:
+    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first.
+    ``walked``: the walk of ``out_dir``, when the caller has it."""
     if not out_dir.is_dir():
         return []
-    gone = [out_dir / stem for stem in document_folders(out_dir) if stem not in stems]
+    documents = (walk_output(out_dir) if walked is None else walked).documents
+    gone = [out_dir / stem for stem in documents if stem not in stems]
     return sorted(gone, key=lambda p: (-len(p.parts), p))
 
 

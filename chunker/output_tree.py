@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from chunker.errors import ChunkerError, OutputError, UsageError
@@ -88,29 +89,76 @@ def check_output_parents(out_dir: Path, stem: str) -> None:
             )
 
 
-def document_folders(out_dir: Path) -> list[str]:
-    """Ids of the document folders below ``out_dir`` (folders holding a meta.json), sorted.
-    Hidden folders, symlinks and the export/eval folders at the top are not searched; at most
-    :data:`~chunker.sources.MAX_DEPTH` levels."""
-    found: list[str] = []
+@dataclass(slots=True)
+class OutputWalk:
+    """What one walk of the output folder found (:func:`walk_output`)."""
+
+    documents: list[str] = field(default_factory=list)
+    """Ids of the document folders (folders holding a meta.json), sorted."""
+    temporary: list[Path] = field(default_factory=list)
+    """The writer's temporary files in folders below the top (:data:`~chunker.leftovers.TEMPORARY`), sorted."""
+    ownerless: list[Path] = field(default_factory=list)
+    """Folders below the top with chunks.json or report.json but no meta.json, sorted."""
+
+
+def walk_output(out_dir: Path) -> OutputWalk:
+    """The document folders, temporary files and ownerless artifacts below ``out_dir``, listing each
+    folder once. Hidden folders, symlinks and the export/eval folders at the top are not searched;
+    at most :data:`~chunker.sources.MAX_DEPTH` levels."""
+    from chunker.leftovers import ARTIFACTS, TEMPORARY
+
+    found = OutputWalk()
     stack: list[tuple[str, str, int]] = [(str(out_dir), "", 0)]
     while stack:
         folder, prefix, depth = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
+            if depth and os.path.isfile(os.path.join(folder, "meta.json")):
+                found.documents.append(prefix[:-1])  # listed as a document folder all the same
             continue
+        names: set[str] = set()
+        meta = False
         for entry in entries:
-            if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name.startswith(".") or (depth == 0 and entry.name in RESERVED_IDS):
+                    continue
+                stem = prefix + entry.name
+                if depth < MAX_DEPTH:
+                    stack.append((entry.path, stem + "/", depth + 1))
+                elif os.path.isfile(os.path.join(entry.path, "meta.json")):
+                    found.documents.append(stem)  # not listed: too deep to search below
                 continue
-            if depth == 0 and entry.name in RESERVED_IDS:
+            names.add(entry.name)
+            if not depth:
                 continue
-            stem = prefix + entry.name
-            if os.path.isfile(os.path.join(entry.path, "meta.json")):
-                found.append(stem)
-            if depth < MAX_DEPTH:
-                stack.append((entry.path, stem + "/", depth + 1))
-    return sorted(found)
+            if entry.name == "meta.json":
+                meta = _is_file(entry)
+            elif TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False):
+                found.temporary.append(Path(entry.path))
+        if depth and meta:
+            found.documents.append(prefix[:-1])
+        if depth and "meta.json" not in names and any(name in names for name in ARTIFACTS):
+            found.ownerless.append(Path(folder))
+    found.documents.sort()
+    found.temporary.sort()
+    found.ownerless.sort()
+    return found
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """``os.path.isfile`` of the entry (through a symlink)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def document_folders(out_dir: Path) -> list[str]:
+    """Ids of the document folders below ``out_dir`` (folders holding a meta.json), sorted.
+    Hidden folders, symlinks and the export/eval folders at the top are not searched; at most
+    :data:`~chunker.sources.MAX_DEPTH` levels."""
+    return walk_output(out_dir).documents
 
 
 def refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> None:

@@ -51,6 +51,7 @@ from chunker.output_tree import (
     collision_index,
     collision_message,
     refuse_output_in_sources,
+    walk_output,
 )
 from chunker.runner_scan import left_out_outcomes, unmatched_overrides
 from chunker.selection import Selection
@@ -333,10 +334,11 @@ def run(
         try:
             outcomes = _execute(tasks, jobs, progress, batch, cache)
             outcomes.extend(left_out)
+            walked = walk_output(out_dir) if out_dir.is_dir() else None  # one walk for orphans and leftovers
             if not stems and not keep_orphans:
                 # with check: what a run would remove is stale
-                outcomes.extend(gone_outcomes(out_dir, kept, check, notes))
-            outcomes.extend(leftover_outcomes(out_dir, check, notes))
+                outcomes.extend(gone_outcomes(out_dir, kept, check, notes, walked))
+            outcomes.extend(leftover_outcomes(out_dir, check, notes, walked))
             if not check:
                 from chunker.writer import sync_written
 

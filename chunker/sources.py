@@ -134,14 +134,41 @@ def shown_path(path: str | Path) -> str:
 def display_path(path: Path) -> str:
     """``path`` relative to the working directory when it lies below it (symlinks not resolved),
     shown by :func:`shown_path`."""
+    shown = _display_text(path)
+    return shown_path(path if shown is None else shown)
+
+
+def _display_text(path: Path | str) -> str | None:
+    """What :func:`display_path` shows, before :func:`shown_path`; None when the working directory
+    is gone (the path is shown as it is)."""
     absolute = os.path.abspath(path)
     try:
         rel = os.path.relpath(absolute, os.getcwd())
     except (OSError, ValueError):
-        return shown_path(path)
+        return None
     if rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
-        return shown_path(absolute)
-    return shown_path(rel)
+        return absolute
+    return rel
+
+
+class _Displays:
+    """:func:`display_path` of many paths in few folders: each folder's once, then joined with the
+    name (a name from a folder listing has no separator and is never ``.`` or ``..``, so that is
+    what ``display_path`` gives; a folder below the working directory gives one below it too)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str | None] = {}
+
+    def __call__(self, path: Path) -> str:
+        folder, name = os.path.split(path)
+        if not name or name in (".", ".."):
+            return display_path(path)
+        if folder not in self._folders:
+            self._folders[folder] = _display_text(folder or ".")
+        shown = self._folders[folder]
+        if shown is None:
+            return shown_path(path)
+        return shown_path(name if shown == "." else os.path.join(shown, name))
 
 
 def source_file(stem: str, path: Path, walked: bool = False) -> SourceFile:
@@ -168,9 +195,10 @@ class _Walk:
     selection: Selection
     ranked: dict[str, list[tuple[_Rank, str, Path, bool]]] = field(default_factory=dict)
     left_out: list[LeftOut] = field(default_factory=list)
+    display: _Displays = field(default_factory=_Displays)
 
     def leave(self, path: Path, reason: str, detail: str = "", stem: str = "", folder: bool = False) -> None:
-        self.left_out.append(LeftOut(display_path(path), reason, detail, stem, folder))
+        self.left_out.append(LeftOut(self.display(path), reason, detail, stem, folder))
 
     def folder_kept(self, entry: os.DirEntry[str], rel: str, depth: int, at_sources_top: bool) -> bool:
         path = Path(entry.path)
@@ -312,10 +340,10 @@ def scan(sources_dir: Path, selection: Selection | None = None) -> Scan:
     for stem, candidates in sorted(walk.ranked.items()):
         candidates.sort(key=lambda c: (c[0], c[1]))
         (_, best_name, best, plain), *others = candidates
-        chosen = source_file(stem, best, plain)
+        chosen = SourceFile(stem, best, walk.display(best), plain)
         found.append(chosen)
         for _, name, path, _ in others:
-            display = display_path(path)
+            display = walk.display(path)
             ambiguous = name != best_name
             shadowed.append(Shadowed(stem, display, chosen.display, ambiguous))
             reason = "ambiguous" if ambiguous else "shadowed"

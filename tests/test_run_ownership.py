@@ -163,7 +163,7 @@ def test_a_run_resolves_the_sources_folder_once_and_walks_the_output_folder_once
 ) -> None:
     """Per-run work is done once, not once per document: the real sources folder (every document's
     check_inside compares with it) and the document folders searched for orphans and foreign folders."""
-    import chunker.orphans
+    import chunker.runner
 
     sources, out = setup(tmp_path)
     for k in range(4):
@@ -177,8 +177,8 @@ def test_a_run_resolves_the_sources_folder_once_and_walks_the_output_folder_once
     real_resolve = Path.resolve
     monkeypatch.setattr(Path, "resolve", lambda p, *a: (resolved.append(p), real_resolve(p, *a))[1])
     walks: list[Path] = []
-    real_walk = chunker.orphans.document_folders
-    monkeypatch.setattr(chunker.orphans, "document_folders", lambda o: (walks.append(o), real_walk(o))[1])
+    real_walk = chunker.runner.walk_output
+    monkeypatch.setattr(chunker.runner, "walk_output", lambda o: (walks.append(o), real_walk(o))[1])
     summary = full_run(sources, out, force=True)
     assert [d.stem for d in summary.documents if d.status == "removed"] == ["d0"]
     assert any("settings" in w and "left alone" in w for w in summary.warnings)

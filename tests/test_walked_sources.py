@@ -51,3 +51,42 @@ def test_only_symlinked_sources_are_resolved(tmp_path: Path, monkeypatch: pytest
     assert status == {"a": "new", "guides/b": "new", "linked": "new", "guides/out": "failed"}
     failed = next(d for d in summary.documents if d.stem == "guides/out")
     assert "symlink points outside" in failed.message and failed.exit_code == 3
+
+
+@pytest.mark.parametrize("where", ["below", "same", "outside", "dotted", "absolute"])
+def test_the_walk_shows_every_path_as_display_path_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """The walk joins each folder's display with the names in it (one relpath per folder): the
+    same text as :func:`~chunker.sources.display_path` of every path, wherever the working directory is."""
+    from chunker.sources import display_path
+
+    sources = tree(tmp_path)
+    (sources / "guides" / "deep er").mkdir()
+    (sources / "guides" / "deep er" / "ä b.md").write_text(TEXT, encoding="utf-8")
+    (sources / "guides" / "notes.txt.bak").write_text(TEXT, encoding="utf-8")
+    odd = os.fsdecode(b"caf\xe9.md")  # not UTF-8: shown as caf\xe9.md
+    (sources / odd).write_text(TEXT, encoding="utf-8")
+    (tmp_path / "other").mkdir()
+    cwd, given = {
+        "below": (tmp_path, Path("sources")),
+        "same": (sources, Path(".")),
+        "outside": (tmp_path / "other", Path("../sources")),
+        "dotted": (tmp_path, Path("other/../sources")),
+        "absolute": (tmp_path / "other", sources),
+    }[where]
+    monkeypatch.chdir(cwd)
+    from chunker import sources as module
+
+    shown: list[tuple[str, str]] = []
+    real = module._Displays.__call__
+
+    def call(self: Any, path: Path) -> str:
+        text = real(self, path)
+        shown.append((text, display_path(path)))
+        return text
+
+    monkeypatch.setattr(module._Displays, "__call__", call)
+    found = scan(given)
+    assert len(shown) == len(found.found) + len(found.left_out) and all(a == b for a, b in shown)
+    assert any("caf\\xe9" in x.display for x in found.left_out)
