@@ -54,7 +54,7 @@ Shape = tuple[tuple[str, ...], int]
 """(types of the block tokens a line lies in, outermost first; line where the innermost starts)."""
 
 
-def is_piece(chunk: Chunk, blocks: dict[str, Block]) -> bool:
+def is_piece(chunk: Chunk, blocks: Mapping[str, Block]) -> bool:
     """Whether ``chunk`` carries added text or cuts its first or last block."""
     if chunk.added_lines:
         return True
@@ -72,13 +72,16 @@ def check_rendering(
     chunks: Sequence[Chunk],
     cfg: ChunkerConfig,
     parsed: Mapping[int, Sequence[LineToken]] | None = None,
+    by_id: Mapping[str, Block] | None = None,
 ) -> Iterator[Diagnostic]:
     """A ``rendering-changed`` finding per piece whose parse differs from its source's. The source
     side is the document's own tokens: the ones the packer read (``parsed``, by block start
     offset), a block's outline (:mod:`chunker.outline`), or a paragraph's, code block's or split
     table's own shape; only a block with none of these (no outline: the pulldown-cmark path, raw
-    lines, a table without body rows) is parsed again, by :func:`chunker.parse.pulldown_outline.block_parse`."""
-    by_id = {b.id: b for b in blocks}
+    lines, a table without body rows) is parsed again, by :func:`chunker.parse.pulldown_outline.block_parse`.
+    ``by_id``: the blocks by id, when the caller has them so."""
+    if by_id is None:
+        by_id = {b.id: b for b in blocks}
     memo: dict[str, tuple[dict[int, Shape], int]] = {}
     """Shapes of each source block and the deepest nesting among them, by block id."""
     parse: Callable[[str], Sequence[LineToken]] | None = None

@@ -233,16 +233,19 @@ class Metrics:
         self.largest = 0
 
     def add(self, chunk: Chunk) -> None:
-        chars = chunk.chars
+        chars = len(chunk.content_for_embedding)  # chunk.chars
         self.count += 1
         self.total += chars
-        self.smallest = chars if self.smallest is None else min(self.smallest, chars)
-        self.largest = max(self.largest, chars)
+        if self.smallest is None or chars < self.smallest:
+            self.smallest = chars
+        if chars > self.largest:
+            self.largest = chars
         self.overflow += chunk.is_overflow
         self.sparse += chunk.is_sparse
         self.atomic += chunk.content_type == "atomic_block"
         self.continuation += chunk.is_continuation
-        self.within += self.cfg.min_chars <= chunk.size <= self.cfg.max_chars  # budgets count in cfg.size_unit
+        cfg = self.cfg
+        self.within += cfg.min_chars <= chunk.size <= cfg.max_chars  # budgets count in cfg.size_unit
 
     def result(self, skipped: Sequence[SkippedRange]) -> dict[str, Any]:
         count = self.count

@@ -68,7 +68,8 @@ class StreamChecks:
         kinds = {b.id: b for b in blocks}
         starts, ends = self.starts, self.ends
         for chunk in chunks:
-            self.slices.extend(slice_findings(source, chunk))
+            if chunk.added_lines or chunk.content_original != source[chunk.start_offset : chunk.end_offset]:
+                self.slices.extend(slice_findings(source, chunk))  # (else it finds nothing)
             if chunk.start_offset < self.previous_end:
                 self.slices.append(_error("overlap", "chunk overlaps the previous one or is out of order", chunk))
             self.previous_end = max(self.previous_end, chunk.end_offset)
@@ -81,7 +82,7 @@ class StreamChecks:
         self.checked.extend(_once(packer, checked, chunks))
         self.packer.extend(packer)
         if self.markdown:
-            self.rendering.extend(check_rendering(source, blocks, chunks, self.cfg, parsed))
+            self.rendering.extend(check_rendering(source, blocks, chunks, self.cfg, parsed, kinds))
 
     def emitted(self, chunk: Chunk) -> None:
         """Check the ids of a chunk as it is handed on (its ``next_chunk_id`` final): the ``k``-th

@@ -125,3 +125,36 @@ def test_metrics_count_sizes_and_skips() -> None:
     assert metrics["total_chunks"] == 1
     assert metrics["skipped_lines"] == 4
     assert metrics["sparse_count"] == 1 and metrics["size_compliance"] == 0.0
+
+
+def test_the_streamed_checks_find_a_chunk_that_is_not_its_slice() -> None:
+    """StreamChecks reads the added lines only of a chunk that has some or is not its source slice."""
+    from chunker.validator_stream import StreamChecks
+
+    result = run()
+    edited = replace(result.chunks[1], content_original=result.chunks[1].content_original.replace("some", "many"))
+    checks = StreamChecks(TEXT, ChunkerConfig())
+    checks.section(result.blocks, (result.chunks[0], edited, result.chunks[2]), [], {})
+    assert [d.code for d in checks.slices] == ["content-mismatch"]
+    clean = StreamChecks(TEXT, ChunkerConfig())
+    clean.section(result.blocks, result.chunks, [], {})
+    assert clean.slices == []
+
+
+def test_the_rendering_check_reads_the_blocks_by_id_it_is_given() -> None:
+    from chunker.models import Block
+    from chunker.rendering import check_rendering
+
+    class Read(dict[str, Block]):
+        lookups = 0
+
+        def get(self, key: str, default: object = None) -> Block | None:  # type: ignore[override]
+            Read.lookups += 1
+            return super().get(key)
+
+    text = "# T\n\n" + "".join(f"- item {k} with some words in it\n" for k in range(60))
+    cfg = ChunkerConfig(max_chars=300, target_chars=200)
+    result = chunk_markdown(text, cfg, "doc", "doc.md")
+    by_id = Read((b.id, b) for b in result.blocks)
+    assert list(check_rendering(text, result.blocks, result.chunks, cfg, {}, by_id)) == []
+    assert Read.lookups >= len(result.chunks)
