@@ -9,6 +9,8 @@ error) or inside a line of code (``mv kn-quickstart`` / ``/usr/local/bin``).
 
 from __future__ import annotations
 
+import pytest
+
 from chunker.config import ChunkerConfig
 from chunker.models import Block, Chunk
 from chunker.pack import openers
@@ -216,3 +218,59 @@ def test_a_myst_comment_line_in_a_container_is_not_cut() -> None:
     )
     out = pieces(text, ChunkerConfig(max_chars=100, target_chars=75, min_chars=20))
     assert sum(comment in c.content_original for c in out) == 1
+
+
+# -- quotes holding code ----------------------------------------------------------------------------
+
+QUOTE_WITH_CODE = (
+    "# Prettier 1.8\n\n## Markdown Support\n\n"
+    "> Some renderers add spaces between lines of CJK text, so use a filter to remove additional spaces.\n"
+    ">\n"
+    "> ```\n"
+    "> // Source\n"
+    "> 一二三\n"
+    "> 四五六\n"
+    "> 七八九\n"
+    ">\n"
+    "> // Rendered content with unsupported renderer\n"
+    "> 一二三 四五六 七八九\n"
+    ">\n"
+    "> // Rendered content with supported renderer or via plugin\n"
+    "> 一二三四五六七八九\n"
+    "> ```\n"
+    ">\n"
+    "> The filter keeps the text as it was written, line breaks aside, in every renderer we tried.\n"
+)
+
+
+def test_a_quote_holding_code_is_cut_between_its_lines() -> None:
+    out = pieces(QUOTE_WITH_CODE, ChunkerConfig(max_chars=200, target_chars=150, min_chars=30))
+    assert len(out) > 1
+    for chunk in out:
+        assert starts_at_line(QUOTE_WITH_CODE, chunk), chunk.content_original
+    for line in QUOTE_WITH_CODE.split("\n"):
+        if line.startswith("> //"):
+            assert sum(line in c.content_original for c in out) == 1, line
+
+
+@pytest.mark.parametrize("marker", ["> ", "  "])
+def test_a_tag_line_in_a_quote_or_list_item_sticks_to_what_follows_it(marker: str) -> None:
+    # the Rust book: '<Listing file-name="src/main.rs">' (a '/' in an attribute value) opens the listing
+    lead = "> " if marker == "> " else "- "
+    code = "\n".join(f"{marker}    field_{i}: u64," for i in range(12))
+    text = (
+        "# Structs\n\n## Ownership\n\n"
+        + lead
+        + "It is also possible for structs to store references to data owned by something else, but "
+        "to do so requires the use of lifetimes. Let us say you try to store a reference:\n"
+        f"{marker.rstrip()}\n"
+        f'{marker}<Listing file-name="src/main.rs">\n'
+        f"{marker.rstrip()}\n"
+        f"{marker}```rust\n{marker}struct User {{\n" + code + f"\n{marker}}}\n{marker}```\n{marker.rstrip()}\n"
+        f"{marker}</Listing>\n"
+    )
+    out = pieces(text, ChunkerConfig(max_chars=400, target_chars=300, min_chars=30))
+    assert len(out) > 1
+    for chunk in out:
+        lines = [line for line in chunk.content_original.split("\n") if line.strip(" >")]
+        assert not lines[-1].lstrip(" >").startswith("<Listing"), chunk.content_original

@@ -77,7 +77,7 @@ class InnerStarts:
             code.update(range(a + 1, b))
         lines, starts = structure.lines, structure.starts
         self.starts: list[tuple[int, bool, bool]] = [
-            (starts[line], line in code and line not in opened, not lines[line - 1].strip())
+            (starts[line], line in code and line not in opened, not lines[line - 1].strip(" \t>"))
             for line in sorted(opened | code)
             if 0 < line < len(starts) and lines[line].strip()
         ]

@@ -26,7 +26,9 @@ __all__ = ["glue_openers", "opener"]
 
 _HEADING = re.compile(r"[ \t>]*#{1,6}(?:[ \t]|$)")
 _CONTAINER = re.compile(r"[ \t>]*(?::::+[ \t]*[^:\s]|!!!|\?\?\?|///[ \t]*[^/\s]|<details\b|<summary\b)", re.IGNORECASE)
-_OPEN_TAGS = re.compile(r"[ \t>]*(?:<([A-Za-z][\w.:-]*)(?:\s[^<>/]*)?>[ \t]*)+")
+_OPEN_TAGS = re.compile(r"[ \t>]*(?:<([A-Za-z][\w.:-]*)(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+")
+"""A line of start tags only; a ``/`` counts in a quoted attribute value (``file-name="src/main.rs"``),
+elsewhere it closes the element (``<br/>``)."""
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 )
@@ -55,6 +57,11 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
     while end > unit.start and source[end - 1] in " \t\n":
         end -= 1
     line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
+    while source[end - 1] == ">" and unit.block.kind == "blockquote" and not source[line_start:end].strip(" \t>"):
+        end = line_start - 1  # a blank line of the quote ends the unit: its last line of text counts
+        while end > unit.start and source[end - 1] in " \t\n":
+            end -= 1
+        line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
     if line_start >= end:
         return False
     head = line_start

@@ -167,6 +167,16 @@ def _list_child(space: SectionSpace, block: Block, start: int) -> bool:
     return lines is not None and space.line_at(start, block) - block.start_line in lines
 
 
+def split_quote(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
+    """A block quote over budget: one holding code is cut before the blocks nested in it, then between
+    the lines of its code (cut like text, a piece ended inside a line of its code); any other like a
+    paragraph, at sentences."""
+    if "code" in block.inner:
+        _split_nested(space, out, block, block.start_offset, block.end_offset, strength, True, True)
+    else:
+        split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True, force=True)
+
+
 def _split_nested(
     space: SectionSpace,
     out: list[Unit],
@@ -178,9 +188,10 @@ def _split_nested(
     last: bool,
 ) -> None:
     """A container nested in a container (an admonition in a content tab, a ``::: code-group`` in a
-    ``:::: details``), over budget: before the blocks nested in it, then between the lines of its
-    code; each piece re-opens the containers it starts in (:mod:`chunker.pack.reopen`). Cut like
-    text, a piece started inside its title line or a line of its code."""
+    ``:::: details``; or a quote holding code), over budget: before the blocks nested in it, then
+    between the lines of its code; each piece re-opens the containers it starts in
+    (:mod:`chunker.pack.reopen`). Cut like text, a piece started inside its title line or a line of
+    its code."""
     cuts: list[tuple[int, Strength]] = [(start, strength)]
     for offset, code, blank_before in space.inner_starts(block, start, end):
         cuts.append((offset, (JOINT if blank_before else CODE_LINE) if code else JOINT))

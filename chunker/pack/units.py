@@ -15,7 +15,7 @@ from chunker.pack.budget import SectionSpace
 from chunker.pack.context import join
 from chunker.pack.split_code import split_code
 from chunker.pack.split_html import html_frame, split_html
-from chunker.pack.split_joints import split_container, split_list, split_raw, split_table
+from chunker.pack.split_joints import split_container, split_list, split_quote, split_raw, split_table
 from chunker.pack.split_text import split_paragraph
 from chunker.pack.strength import (
     BEFORE_HEADING,
@@ -33,7 +33,14 @@ Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
 """Appends the units of an oversize block (given the strength of the boundary before it)."""
 
 SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
-    {"table": split_table, "list": split_list, "code": split_code, "container": split_container, "raw": split_raw}
+    {
+        "table": split_table,
+        "list": split_list,
+        "code": split_code,
+        "container": split_container,
+        "raw": split_raw,
+        "blockquote": split_quote,
+    }
 )
 """Splitter per block kind; every other kind is split like a paragraph."""
 
