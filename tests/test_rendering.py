@@ -419,3 +419,22 @@ def test_each_piece_of_a_long_block_reads_the_shapes_of_its_own_lines_only(monke
     result = chunk_markdown(text, ChunkerConfig(), "x", "x.md")
     assert len(result.chunks) > 30 and not result.diagnostics.errors
     assert _ReadShapes.reads <= 2 * text.count("\n")  # a copy of the block's shapes per piece: 48,001
+
+
+def test_a_heading_keeps_no_outline_and_its_shape_in_a_piece_is_still_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Headings are never re-opened, so the segmenter keeps no outline of them; the rendering check
+    reads a heading's shape off a parse of its line where a piece holds it."""
+    text = "# T\n\n## Part\n\n" + " ".join(f"Sentence number {k} says a few words." for k in range(14))
+    text += "\n\n### Sub\n\nShort text.\n"
+    result = _run(text)
+    headings = [b for b in result.blocks if b.kind == "heading"]
+    assert len(headings) == 3 and all(b.outline is None for b in headings)
+    lists = _run("# T\n\n- a\n- b\n").blocks
+    assert lists[1].kind == "list" and lists[1].outline is not None
+    monkeypatch.setattr(rendering, "by_construction", lambda source, chunk, own: False)  # parse every piece
+    by_id = {b.id: b for b in result.blocks}
+    piece = next(c for c in result.chunks if "### Sub" in c.content_original and rendering.is_piece(c, by_id))
+    assert not list(rendering.check_rendering(text, result.blocks, [piece], SMALL))
+    flattened = replace(piece, content_original=piece.content_original.replace("### Sub", "###Sub"))
+    (finding,) = rendering.check_rendering(text, result.blocks, [flattened], SMALL)
+    assert "line 7 renders as paragraph (from line 7) in the chunk but as heading (from line 7)" in finding.message
