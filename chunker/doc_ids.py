@@ -32,9 +32,11 @@ def id_segment(name: str) -> str | None:
     NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
     replaced by one ``-``, trailing dots removed (Windows drops them). ``None`` when nothing
     usable is left or the name holds bytes that are not UTF-8."""
-    if any("\udc80" <= c <= "\udcff" for c in name):
-        return None
-    text = _UNSAFE_RUN.sub("-", unicodedata.normalize("NFC", name).strip()).rstrip(".").lstrip("-")
+    if not name.isascii():  # ASCII holds no escaped byte and is its own NFC form
+        if any("\udc80" <= c <= "\udcff" for c in name):
+            return None
+        name = unicodedata.normalize("NFC", name)
+    text = _UNSAFE_RUN.sub("-", name.strip()).rstrip(".").lstrip("-")
     if not text or text in (".", "..", "-") or text.startswith("."):
         return None
     return text

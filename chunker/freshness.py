@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from chunker.config import ChunkerConfig
-from chunker.core import dumps, options_of, read_json
+from chunker.core import dumps, options_of
 from chunker.models import Diagnostic
 from chunker.policy import exit_code, judge
 from chunker.sources import SourceFile
@@ -26,10 +26,15 @@ if TYPE_CHECKING:
     from chunker.stat_cache import StatCache
 
 
-def load_json(path: Path) -> tuple[bytes, Any]:
-    """``read_json(path)``, or ``(b"", None)`` when the file is absent, unreadable or not JSON."""
+def load_json(path: Path | str) -> tuple[bytes, Any]:
+    """The bytes of an artifact file and their JSON value (:func:`~chunker.core.read_json`), or
+    ``(b"", None)`` when the file is absent, unreadable or not JSON."""
+    import orjson
+
     try:
-        return read_json(path)
+        with open(path, "rb") as fh:
+            data = fh.read()
+        return data, orjson.loads(data)
     except (OSError, ValueError):
         return b"", None
 
@@ -54,7 +59,7 @@ class Previous:
 
 
 def read_previous(
-    folder: Path, verify: bool = True, *, cache: StatCache | None = None, stem: str = "", trust: bool = False
+    folder: Path | str, verify: bool = True, *, cache: StatCache | None = None, stem: str = "", trust: bool = False
 ) -> Previous:
     """The previous run's artifacts of ``folder``. meta.json is always checked against its sha256
     in report.json; chunks.json too with ``verify``, else only its byte size against the one
@@ -64,10 +69,11 @@ def read_previous(
     ``cache`` (the run's :class:`~chunker.stat_cache.StatCache`, ``stem`` the document's id): a
     chunks.json found as recorded is recorded there with its stat; with ``trust`` one whose stat is
     the one the previous run recorded is taken as verified without being read (``by_stat``)."""
-    if not os.path.lexists(folder):
+    base = os.fspath(folder)  # paths as text: a Path per artifact costs more than its read (no-op run)
+    if not os.path.lexists(base):
         return Previous(None, None, False)
-    meta_bytes, meta = load_json(folder / "meta.json")
-    report_bytes, report = load_json(folder / "report.json")
+    meta_bytes, meta = load_json(os.path.join(base, "meta.json"))
+    report_bytes, report = load_json(os.path.join(base, "report.json"))
     if not isinstance(meta, dict):
         meta = None
     if not isinstance(report, dict):
@@ -80,15 +86,16 @@ def read_previous(
     ):
         return Previous(meta, report, False, meta_bytes, report_bytes)
     sizes = report.get("artifact_sizes")
-    chunks = folder / "chunks.json"
+    chunks = os.path.join(base, "chunks.json")
     if not verify and isinstance(sizes, dict) and isinstance(sizes.get("chunks.json"), int):
         try:
-            return Previous(meta, report, chunks.stat().st_size == sizes["chunks.json"], meta_bytes, report_bytes)
+            return Previous(meta, report, os.stat(chunks).st_size == sizes["chunks.json"], meta_bytes, report_bytes)
         except OSError:
             return Previous(meta, report, False, meta_bytes, report_bytes)
     if cache is None:
         try:
-            data = chunks.read_bytes()
+            with open(chunks, "rb") as fh:
+                data = fh.read()
         except OSError:
             return Previous(meta, report, False, meta_bytes, report_bytes)
         digest = hashlib.sha256(data).hexdigest()
@@ -194,7 +201,7 @@ def _restated_others(previous: Previous, artifacts: dict[str, bytes]) -> dict[st
 def unchanged(
     source: SourceFile,
     cfg: ChunkerConfig,
-    folder: Path,
+    folder: Path | str,
     meta: dict[str, Any],
     report: dict[str, Any],
     write: Callable[[Path, dict[str, bytes]], None] | None = None,
@@ -208,12 +215,13 @@ def unchanged(
     judged = judge(recorded, cfg)
     wrote = judged != recorded or meta.get("config") != options_of(cfg)
     if wrote:
+        path = Path(folder)
         if write is None:
             from chunker.writer import write_document
 
-            write_document(folder, _restated(meta, report, cfg, judged), output_display(folder))
+            write_document(path, _restated(meta, report, cfg, judged), output_display(path))
         else:
-            write(folder, _restated(meta, report, cfg, judged))
+            write(path, _restated(meta, report, cfg, judged))
     errors = tuple(d for d in judged if d.severity == "error")
     findings = tuple(d for d in judged if d.severity in ("error", "warning"))  # counted in the summary
     code = exit_code(errors)

@@ -9,6 +9,7 @@ changed (or with ``force``); one bad document never stops the others.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
@@ -107,14 +108,14 @@ def process_document(
     trusted without being read, unless ``force``)."""
     from chunker.reader import decode_source
 
-    folder = out_dir / source.stem
+    where = os.path.join(os.fspath(out_dir), source.stem)  # the folder as text until it is written
     try:
         if not source.walked:  # a walked file lies inside by construction: no resolve per document
             check_inside(source.path, sources_dir, source.display, real_sources)
         known = known_source(source, cfg, cache) if cache is not None and not force else None
         raw, info = (b"", None) if known is not None else read_source(source, cfg)
         # by content (a same-size edit is caught), or by a stat a run recorded after hashing the file
-        state = read_previous(folder, cache=cache, stem=source.stem, trust=not force)
+        state = read_previous(where, cache=cache, stem=source.stem, trust=not force)
         previous, report = state.meta, state.report
         intact = previous is not None and state.intact
         raw_sha256 = known if known is not None else source_sha256(source, raw, info, intact, cache)
@@ -126,7 +127,8 @@ def process_document(
         )
         if fresh and not force and not check:
             assert previous is not None and report is not None
-            return unchanged(source, cfg, folder, previous, report, _writer(durability, batch))
+            return unchanged(source, cfg, where, previous, report, _writer(durability, batch))
+        folder = out_dir / source.stem
         if known is not None:  # to be chunked again: read the source after all
             raw, info = read_source(source, cfg)
             raw_sha256 = source_sha256(source, raw, info, intact, cache)
@@ -395,8 +397,9 @@ def _execute(
         held: dict[Path, int] = {}  # the folders of the documents since the last flush: their outcome
         try:
             for task in tasks:
+                staged = len(batch) if batch is not None else 0
                 outcomes.append(process_document(*task, batch=batch, cache=cache))
-                if batch is not None:
+                if batch is not None and len(batch) > staged:  # only a folder staged in can fail at the flush
                     held[task[3] / task[0].stem] = len(outcomes) - 1
                     if batch.due:
                         _flush(batch, held, outcomes)
