@@ -134,3 +134,28 @@ def test_a_jsx_element_with_blank_lines_in_its_template_literal_inside_details_i
     assert len(holding) == 1 and element in holding[0].content_original
     line = text[: text.index(element)].count("\n") + 1
     assert any(d.code == "overflow" and d.line == line for d in result.diagnostics.warnings)
+
+
+def test_an_expression_ends_at_its_closing_brace_so_a_fence_after_it_is_code() -> None:
+    # typescript-eslint's rule pages: '{/* prettier-ignore */}' right above a fence of TypeScript, whose
+    # generics ('<A>', '<T1>') were read as open tags of one JSX block and re-opened before its pieces
+    fence = "```ts\ntype Equal<X, Y> =\n  (<T1>() => T1 extends X ? 1 : 2) extends\n    (<T2>() => 1)\n```"
+    text = "Some prose.\n\n{/* prettier-ignore */}\n" + fence + "\n\nMore prose.\n"
+    assert blocks(text) == [
+        ("paragraph", "Some prose."),
+        ("html", "{/* prettier-ignore */}"),
+        ("code", fence),
+        ("paragraph", "More prose."),
+    ]
+    assert blocks("Prose.\n\n{\n  a: {b: 1},\n}\nnext line\n")[1] == ("html", "{\n  a: {b: 1},\n}")
+
+
+def test_a_split_code_block_after_an_expression_re_opens_no_tags() -> None:
+    code = "\n".join(f"type T{i}<A{i}> = <B{i}>() => A{i} extends B{i} ? 1 : 2;" for i in range(12))
+    text = "# Rule\n\n## Options\n\n{/* prettier-ignore */}\n```ts\n" + code + "\n```\n\nAfter the code.\n"
+    cfg = replace(ChunkerConfig(), max_chars=300, target_chars=225, min_chars=60)
+    result = chunk_markdown(text, cfg, "rule", "rule.mdx")
+    assert not result.diagnostics.errors
+    for chunk in result.chunks:
+        for added in chunk.added_lines:
+            assert "<A" not in added.text and "<B" not in added.text, added.text

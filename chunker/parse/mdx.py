@@ -6,7 +6,9 @@ In an ``.mdx`` source (or with ``syntax: mdx``):
   blank line outside braces, brackets and template literals;
 - a JSX block, a line starting with a component tag (``<Tabs>``, ``</Tabs>``, ``<Aside type="tip">``,
   ``<Foo />``, a fragment ``<>``) or an expression (``{/* comment */}``), runs up to the next blank
-  line outside braces, template literals and code fences.
+  line outside braces, template literals and code fences; an expression ends sooner, at the line
+  where its braces close (``{/* prettier-ignore */}`` right above a code fence: the fence is a
+  block of its own, as MDX reads it).
 
 Both are ``html_block`` tokens (kind ``html``: atomic, kept whole, their text in the chunk as the
 source has it). They interrupt a paragraph, so they never glue to prose, and no line inside them is
@@ -80,6 +82,7 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
     template = False
     fence = ""
     first_blank: int | None = None
+    expression = not esm and _line(state, start).startswith("{")
     line = start
     while line < end:
         text = _line(state, line)
@@ -103,6 +106,8 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
             fence = opened.group(1)
         else:
             depth, template = _scan(text, depth, template)
+            if expression and depth == 0 and not template and text.rstrip().endswith("}"):
+                return line  # an expression ends at its closing brace: the next line is a block of its own
             if esm and depth == 0 and not template and _STATEMENT_END.search(text):
                 following = _line(state, line + 1) if line + 1 < end else ""
                 if not _ESM.match(following):
