@@ -159,3 +159,32 @@ def test_a_split_code_block_after_an_expression_re_opens_no_tags() -> None:
     for chunk in result.chunks:
         for added in chunk.added_lines:
             assert "<A" not in added.text and "<B" not in added.text, added.text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<details>\n<summary>Why JSDoc assertions aren't fully supported</summary>\n\n"
+        "A `/** @type {T} */ (expression)` assertion has no AST node of its own, so a rule asking for the "
+        "type of that expression generally receives the type of `expression` rather than `T`.\n\n</details>",
+    ],
+)
+def test_no_piece_of_mdx_prose_starts_with_an_expression(body: str) -> None:
+    # cut there, the piece would read as a JSX expression or an ESM statement (typescript-eslint's docs)
+    text = "# JavaScript\n\n## JSDoc\n\n" + body + "\n"
+    cfg = replace(ChunkerConfig(), max_chars=100, target_chars=75, min_chars=20)
+    result = chunk_markdown(text, cfg, "rule", "rule.mdx")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    assert len(result.chunks) > 2
+
+
+def test_no_piece_of_mdx_prose_starts_with_import_or_export() -> None:
+    # 'import at runtime:' starting a piece read as an ESM statement (typescript-eslint's docs)
+    sentence = "A type-only specifier {} may leave an import at runtime, and an export too."
+    text = "# Side effects\n\n" + " ".join(sentence.format(i) for i in range(8)) + "\n"
+    for max_chars in range(60, 141, 5):
+        cfg = replace(ChunkerConfig(), max_chars=max_chars, target_chars=max_chars * 3 // 4, min_chars=10)
+        result = chunk_markdown(text, cfg, "d", "d.mdx")
+        assert not result.diagnostics.errors, (max_chars, result.diagnostics.errors)
+        for chunk in result.chunks:
+            assert not chunk.content_original.startswith(("import ", "export ")), (max_chars, chunk.content_original)

@@ -18,6 +18,7 @@ _STARTS_BLOCK = re.compile(
     r"|>"  # a quote
     r"|(?:[=]+|[-]+|(?:[-*_][ \t]*){3,})[ \t]*$"  # a setext underline, a thematic break
     r"|<[A-Za-z/!?]"  # an HTML block (a tag alone on its line is one)
+    r"|\{"  # an MDX expression (and an attribute line, '{ .class }', where attributes are read)
     r"|\[(?:[^\]\\\n]++|\\.)++\]:"  # a link reference definition (possessive: see below)
     r"|\$\$|:::|!!!|\?\?\?|///|===[+!]?[ \t]+\""  # display math, a container, an admonition or a content tab
     r"|%|\+[ \t]*\+[ \t]*\+|\([^\n]{1,256}?\)=[ \t]*$",  # a MyST comment, block break or target (bounded)
@@ -102,11 +103,13 @@ def _cut(
     else:
         cuts, piece_strength = link_safe_hard_cuts(text, budget, links), HARD
     src = space.source
+    esm = _ESM_START if space.cfg.syntax == "mdx" else None  # in MDX, 'import x' at a line's start is code
     cuts = [
         c
         for c in _off_table_headers(src, base, _past_spaces(text, cuts))
         if not text.startswith(("```", "~~~"), c)
         and not _STARTS_BLOCK.match(text, c)
+        and not (esm is not None and esm.match(text, c))
         and not _after_markers(src, base + c, base)
         and not _in_title_line(src, base + c)
         and space.can_start(block, base + c)
@@ -129,6 +132,9 @@ def _cut(
             if len(out) == before:
                 out.append((base + a, base + a + len(trimmed), s))
 
+
+_ESM_START = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
+"""Text that, at the start of an MDX piece, is an ``import``/``export`` statement (:mod:`chunker.parse.mdx`)."""
 
 _TITLE_LINE = re.compile(r"[ \t>]*(?:!!!|\?\?\?|:::|///|===[+!]?[ \t]+\"|%)")
 """The start of a container's title line (``!!! note "Title"``, ``::: tip``, ``=== "Tab"``) or of a MyST
