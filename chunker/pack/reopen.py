@@ -224,6 +224,34 @@ class Structure:
     def reopened(self, frame: str, offset: int) -> str | None:
         """The text a piece starting at ``offset`` (in the block's text) adds before itself."""
         line, column = self.position(offset)
+        if column == 0:
+            text = self._at_line_start(frame, line)
+            if text is not None:
+                return text
+        return self._walked(frame, line, column)
+
+    def _at_line_start(self, frame: str, line: int) -> str | None:
+        """:meth:`_walked`'s answer at column 0 of a line no container opened before lies in (a
+        top-level item's first line, indented code): ``frame`` ("" on line 0), as openers come from
+        earlier lines and at column 0 the line adds nothing; None when only the walk can tell."""
+        if self.parents is None or line in self.table_heads:
+            return None
+        k = bisect_right(self.open_starts, line) - 1
+        chain: list[int] = []
+        if k >= 0:
+            token = self.opens[k]
+            if self.open_starts[k] != line or self.parents[k] != -1 or token.type != "list_item_open":
+                return None  # an earlier container (it may have ended: the walk decides), or two on the line
+            if _lines(token)[1] <= line:
+                return None
+            chain.append(k)
+        a, b = _around(self.fences, line)
+        if a < line < b or self.walk(line, chain) is None:
+            return None
+        return frame if line else ""
+
+    def _walked(self, frame: str, line: int, column: int) -> str | None:
+        """:meth:`reopened` by the walk of the containers around ``line``."""
         a, b = _around(self.fences, line)
         fence = a if a < line < b or (a == line and self._past_marker(a, column)) else None
         anchor = line if fence is None else fence
