@@ -20,6 +20,9 @@ Why a stat match is enough:
   ("racy" files, changed in the tick of the stat, are hashed again by the next run).
 - A file chunker writes is recorded only when a later run has hashed it: nothing is recorded from
   a write, so no window between a rename and a stat can be trusted.
+- Where the ctime is no change time (the FAT family keeps a creation time there, so an edit that puts
+  the mtime back would keep the stat), nothing is recorded or trusted: a file on such a file system
+  (``/proc/self/mountinfo``, by its device) is hashed as before.
 - A power loss or a kernel crash can leave a file whose stat survived and whose data did not:
   the cache records the boot it was written in (``/proc/sys/kernel/random/boot_id``) and is
   ignored after a reboot, and where there is no boot id (not Linux) it is never used.
@@ -44,6 +47,9 @@ FORMAT = 2
 KINDS = ("chunks", "sources")
 """What the cache records, by document id: its chunks.json, its source file."""
 _BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+_MOUNTS = Path("/proc/self/mountinfo")
+NO_CHANGE_TIME = frozenset({"vfat", "msdos", "umsdos", "fat", "exfat"})
+"""File system types whose ctime is not the time of the last change."""
 
 Stat = tuple[int, int, int, int, int]
 """(size, mtime_ns, ctime_ns, inode, device)."""
@@ -53,6 +59,24 @@ Entry = tuple[str, Stat]
 
 def stat_key(st: os.stat_result) -> Stat:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def untrusted_devices() -> frozenset[int]:
+    """The devices (``st_dev``) mounted with a file system of :data:`NO_CHANGE_TIME`."""
+    try:
+        lines = _MOUNTS.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return frozenset()
+    found: set[int] = set()
+    for line in lines:  # "36 35 98:0 / /mnt rw - vfat /dev/sdb1 rw": the type follows " - "
+        left, sep, right = line.partition(" - ")
+        fields, kind = left.split(), right.split()[:1]
+        if not sep or len(fields) < 3 or not kind or kind[0] not in NO_CHANGE_TIME:
+            continue
+        major, _, minor = fields[2].partition(":")
+        if major.isdigit() and minor.isdigit():
+            found.add(os.makedev(int(major), int(minor)))
+    return frozenset(found)
 
 
 def boot_id() -> str | None:
@@ -76,6 +100,8 @@ class StatCache:
         self.old = old
         self.new: dict[str, dict[str, Entry]] = {kind: dict(old.get(kind, {})) for kind in KINDS}
         self._fd = fd
+        self.untrusted = untrusted_devices()
+        """Devices whose files are never recorded nor trusted by stat."""
         self.floor = floor
         """A time of the output file system before any stat of this run: the temporary file's creation."""
 
@@ -105,14 +131,14 @@ class StatCache:
         """The sha256 of ``stem``'s file of ``kind`` (:data:`KINDS`) when the previous run hashed it
         with exactly this stat."""
         entry = self.old.get(kind, {}).get(stem)
-        if entry is None or entry[1] != stat_key(st):
+        if entry is None or entry[1] != stat_key(st) or st.st_dev in self.untrusted:
             return None
         return entry[0]
 
     def record(self, kind: str, stem: str, st: os.stat_result, sha256: str) -> None:
         """``stem``'s file of ``kind`` had the content of ``sha256`` when it had the stat ``st`` (taken
         before it was read); recorded unless it changed too recently to tell a later change by its stat."""
-        if st.st_ctime_ns < self.floor and st.st_mtime_ns < self.floor:
+        if st.st_ctime_ns < self.floor and st.st_mtime_ns < self.floor and st.st_dev not in self.untrusted:
             self.new[kind][stem] = (sha256, stat_key(st))
         else:
             self.new[kind].pop(stem, None)

@@ -318,3 +318,26 @@ def test_a_recorded_source_over_max_file_bytes_fails_as_when_it_is_read(tmp_path
     summary = run(small, sources, out)  # max_file_bytes is not in the fingerprint
     assert {d.stem: d.status for d in summary.documents} == {"g": "failed", "o": "unchanged"}
     assert "more than the limit" in next(d for d in summary.documents if d.stem == "g").message
+
+
+def test_nothing_is_recorded_or_trusted_on_a_file_system_whose_ctime_is_no_change_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunks_reads: Reads
+) -> None:
+    dev = tmp_path.stat().st_dev
+    mounts = tmp_path / "mountinfo"
+    mounts.write_text(
+        "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+        f"36 35 {os.major(dev)}:{os.minor(dev)} / /media/stick rw,relatime - vfat /dev/sdb1 rw,fmask=0022\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(stat_cache, "_MOUNTS", mounts)
+    assert stat_cache.untrusted_devices() == {dev}
+    sources, out = setup(tmp_path)
+    assert full_run(sources, out).exit_code == 0
+    tick_past(out)
+    assert full_run(sources, out).exit_code == 0
+    tick_past(out)
+    assert not (out / CACHE_NAME).exists()  # nothing recorded
+    chunks_reads.clear()
+    assert [d.status for d in full_run(sources, out).documents] == ["unchanged", "unchanged"]
+    assert len(chunks_reads) == 2  # hashed, as without the cache
