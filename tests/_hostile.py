@@ -265,9 +265,11 @@ def assert_contract(
 
 def _inside_output(rel: str, stem: str) -> bool:
     parts = Path(rel).parts
-    # w1/w2/work/chunks[/<stem>[/...]], and chunks/.lock: the lock a run holds on its output folder
+    # w1/w2/work/chunks[/<stem>[/...]], chunks/.lock (the lock a run holds on its output folder) and
+    # chunks/.chunker-cache.json (the stats of the files a run hashed, chunker/stat_cache.py)
+    own = (stem, ".lock", ".chunker-cache.json")
     return parts[:3] == ("w1", "w2", "work") and (
-        len(parts) == 3 or (parts[3:4] == ("chunks",) and (len(parts) == 4 or parts[4] in (stem, ".lock")))
+        len(parts) == 3 or (parts[3:4] == ("chunks",) and (len(parts) == 4 or parts[4] in own))
     )
 
 
