@@ -69,7 +69,8 @@ class ChunkerConfig:
     context_title: bool = True
     """The breadcrumb starts with the document title (unless the heading path already does)."""
     syntax: Syntax = "auto"
-    """``mdx``: ESM lines and JSX blocks are blocks of their own; ``auto``: ``mdx`` for ``.mdx`` files."""
+    """``mdx``: ESM lines and JSX blocks are blocks of their own; ``auto``: ``mdx`` for ``.mdx`` files
+    and for ``.md`` pages opening with an ``import X from`` line."""
     keep_mdx_esm: bool = False
     """Keep MDX ``import``/``export`` statements in the chunks (default: left out, like frontmatter)."""
     page_marker_pattern: str = r"<!--\s*page:?\s*(\d+)\s*-->"

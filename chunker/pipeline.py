@@ -11,7 +11,7 @@ from chunker.gcpause import collector_paused
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
-from chunker.parse.mdx import esm_left_out
+from chunker.parse.mdx import esm_left_out, opens_with_import
 from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import judge
 from chunker.segmenter import segment
@@ -68,17 +68,22 @@ def chunk_markdown(
     """
     text = normalise_newlines(text)
     if config.syntax == "auto":
-        config = _with_syntax(config, syntax_of(config, source_path))
+        config = _with_syntax(config, syntax_of(config, source_path, text))
     blocks, doc = _blocks(text, config)
     return chunk_blocks(text, blocks, doc, config, stem, source_path, text_sha256=text_sha256)
 
 
-def syntax_of(config: ChunkerConfig, source_path: str) -> Syntax:
+def syntax_of(config: ChunkerConfig, source_path: str, text: str = "") -> Syntax:
     """The syntax a document is read in: ``config.syntax``, or for ``auto`` MDX when the file name
-    ends in ``.mdx``, else Markdown."""
+    ends in ``.mdx`` or the page opens with an ``import ... from`` statement (a Docusaurus ``.md``
+    page: :func:`chunker.parse.mdx.opens_with_import`), else Markdown."""
     if config.syntax != "auto":
         return config.syntax
-    return "mdx" if source_path.lower().endswith(".mdx") else "markdown"
+    if source_path.lower().endswith(".mdx"):
+        return "mdx"
+    if not source_path.lower().endswith(".txt") and opens_with_import(text):
+        return "mdx"
+    return "markdown"
 
 
 _SYNTAX_MEMO: dict[tuple[int, Syntax], tuple[ChunkerConfig, ChunkerConfig]] = {}

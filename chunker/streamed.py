@@ -96,7 +96,7 @@ class StreamedChunks:
         it (:attr:`chunker.reader.SourceText.text_sha256`); else it is computed."""
         self.text = normalise_newlines(text)
         self.text_sha256 = text_sha256
-        self.config = _with_syntax(config, syntax_of(config, source_path))
+        self.config = _with_syntax(config, syntax_of(config, source_path, self.text))
         self.stem = stem
         self.source_path = source_path
         self.count = 0

@@ -66,11 +66,15 @@ def test_a_components_body_between_blank_lines_is_markdown() -> None:
     assert [k for k, _ in blocks(text)] == ["html", "heading", "paragraph", "html"]
 
 
-def test_plain_markdown_files_are_not_read_as_mdx_unless_configured() -> None:
-    text = "import x from 'y'\nstill a paragraph\n"
-    assert [k for k, _ in blocks(text, "page.md")] == ["paragraph"]
+def test_plain_markdown_files_are_not_read_as_mdx_unless_configured_or_opening_with_an_import() -> None:
+    text = "Prose first.\n\nimport x from 'y'\nstill a paragraph\n"
+    assert [k for k, _ in blocks(text, "page.md")] == ["paragraph", "paragraph"]
     result = chunk_markdown(text, replace(CFG, syntax="mdx"), "page", "page.md")
-    assert [b.kind for b in result.blocks] == ["html", "paragraph"]
+    assert [b.kind for b in result.blocks] == ["paragraph", "html", "paragraph"]
+    opening = "import x from 'y'\nstill a paragraph\n"  # a page that opens with an import: MDX (Docusaurus)
+    assert [k for k, _ in blocks(opening, "page.md")] == ["html", "paragraph"]
+    as_markdown = chunk_markdown(opening, replace(CFG, syntax="markdown"), "page", "page.md")
+    assert [b.kind for b in as_markdown.blocks] == ["paragraph"]
 
 
 def test_lowercase_html_tags_are_left_to_commonmark() -> None:
@@ -80,7 +84,7 @@ def test_lowercase_html_tags_are_left_to_commonmark() -> None:
 
 ESM_PAGE = (
     "---\ntitle: T\n---\nimport { Card } from 'x';\nimport Y from \"y\";\n\n"
-    "# Hello\n\nSome text.\n\n<Card title=\"a\" />\n"
+    '# Hello\n\nSome text.\n\n<Card title="a" />\n'
 )
 
 
@@ -101,8 +105,10 @@ def test_keep_mdx_esm_keeps_the_statements_in_the_first_chunk() -> None:
 
 
 def test_an_import_line_in_plain_markdown_is_prose_and_stays() -> None:
-    result = chunk_markdown("import x from 'y'\n\nMore.\n", LEFT_OUT, "page", "page.md")
+    result = chunk_markdown("import x from 'y'\n\nMore.\n", replace(LEFT_OUT, syntax="markdown"), "page", "page.md")
     assert "import x from 'y'" in result.chunks[0].content_original
+    below = chunk_markdown("More.\n\nimport x from 'y'\n", LEFT_OUT, "page", "page.md")  # auto: not the opening
+    assert "import x from 'y'" in below.chunks[0].content_original
 
 
 def test_an_import_below_a_heading_stays_in_its_chunk_so_the_chunk_stays_one_source_slice() -> None:
@@ -188,3 +194,38 @@ def test_no_piece_of_mdx_prose_starts_with_import_or_export() -> None:
         assert not result.diagnostics.errors, (max_chars, result.diagnostics.errors)
         for chunk in result.chunks:
             assert not chunk.content_original.startswith(("import ", "export ")), (max_chars, chunk.content_original)
+
+
+DOCUSAURUS_PAGE = (
+    "---\ntitle: Install\n---\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+    '# Install\n\n<Tabs>\n<TabItem value="npm">\n\n```bash\nnpm install thing\n```\n\n</TabItem>\n</Tabs>\n'
+)
+
+
+def test_a_md_page_that_opens_with_an_import_from_statement_is_read_as_mdx_under_auto() -> None:
+    """Docusaurus reads ``.md`` pages as MDX: one that opens (after its frontmatter) with
+    ``import X from '...'`` gets the MDX rules under ``syntax: auto``: its imports left out as
+    ``mdx-esm``, never in a chunk."""
+    result = chunk_markdown(DOCUSAURUS_PAGE, LEFT_OUT, "page", "docs/install.md")
+    assert [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped][1:] == [(5, 6, "mdx-esm")]
+    assert not any("import" in c.content_original for c in result.chunks)
+    assert any("npm install thing" in c.content_original for c in result.chunks)
+    as_markdown = chunk_markdown(DOCUSAURUS_PAGE, replace(LEFT_OUT, syntax="markdown"), "page", "docs/install.md")
+    assert any("import Tabs from '@theme/Tabs';" in c.content_original for c in as_markdown.chunks)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Intro prose.\n\nimport Tabs from '@theme/Tabs';\n",  # an import below content: the page opens with prose
+        "import os\n\nprint(os.name)\n",  # no 'from': not an ES module statement
+        "```js\nimport Tabs from '@theme/Tabs';\n```\n",  # in code
+        "---\ntitle: x\n\nimport Tabs from '@theme/Tabs';\n",  # frontmatter never closed
+        "    import Tabs from '@theme/Tabs';\n",  # indented: code in CommonMark
+        "import Tabs from '@theme/Tabs'; and then some prose about it\n",
+    ],
+)
+def test_other_md_pages_stay_markdown_under_auto(text: str) -> None:
+    result = chunk_markdown(text, LEFT_OUT, "page", "page.md")
+    assert not [s for s in result.diagnostics.skipped if s.reason == "mdx-esm"]
+    assert "".join(c.content_original for c in result.chunks).count("import") == text.count("import")

@@ -28,7 +28,7 @@ from markdown_it.rules_block.state_block import StateBlock
 
 from chunker.models import Block, SkippedRange
 
-__all__ = ["esm_left_out", "mdx_plugin"]
+__all__ = ["esm_left_out", "mdx_plugin", "opens_with_import"]
 
 _ESM = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
 _JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
@@ -36,6 +36,13 @@ _STATEMENT_END = re.compile(r"""(?:[;'"`})\]]|\w)\s*(?://.*)?$""")
 """A line that can end an import or export statement (not one ending in ``,``, ``{``, ``=``, ``(``...)."""
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 _INTERRUPTS = ["paragraph", "reference", "blockquote", "list"]
+_IMPORT_FROM = re.compile(
+    r"""import[ \t]+(?:type[ \t]+)?(?:[\w$]+[ \t]*,?[ \t]*)?(?:\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)?[ \t]*"""
+    r"""from[ \t]+(["'])[^"'\n]+\1[ \t]*;?[ \t]*$"""
+)
+"""One whole JavaScript ``import ... from '...'`` statement on its line (``import Tabs from '@theme/Tabs';``)."""
+_HEAD = 1 << 16
+"""How far into a ``.md`` page :func:`opens_with_import` looks (frontmatter included)."""
 
 
 def mdx_plugin(md: MarkdownIt) -> None:
@@ -155,3 +162,29 @@ def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[Skip
 def _is_esm(block: Block) -> bool:
     start = block.start_offset
     return block.source.startswith(("import", "export"), start) and bool(_ESM.match(block.source, start))
+
+
+def opens_with_import(text: str) -> bool:
+    """Whether the first line after the frontmatter (and blank lines) of ``text`` is a whole
+    ``import X from '...'`` statement: a page written in MDX, as Docusaurus reads its ``.md`` pages
+    (``import Tabs from '@theme/Tabs';`` then ``<Tabs>``). In CommonMark that line would be a
+    paragraph of code; no prose page opens with one. Only the first 64 KiB are read."""
+    head = text[:_HEAD]
+    if "import" not in head:
+        return False
+    from chunker.parse.frontmatter import detect_frontmatter
+    from chunker.text import compute_line_starts
+
+    starts = compute_line_starts(head)
+    span = detect_frontmatter(head, starts)
+    line = 0
+    if span is not None:
+        if span.close_line is None:
+            return False
+        line = span.end_line
+    while line < len(starts):
+        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(head)
+        if head[starts[line] : end].strip():
+            return _IMPORT_FROM.match(head, starts[line], end) is not None
+        line += 1
+    return False
