@@ -366,10 +366,15 @@ def _cli(args: list[str], cwd: Path) -> float:
     return seconds
 
 
+def _artifacts(folder: Path) -> list[Path]:
+    """The JSON artifacts below a chunks/ folder: not the run's own hidden files (its stat cache)."""
+    return [p for p in folder.rglob("*.json") if not p.name.startswith(".")]
+
+
 def _artifact_differences(a: Path, b: Path) -> list[str]:
     """Files that differ between two chunks/ folders, ignoring meta.json created_at (and its hash in report.json)."""
     differ: list[str] = []
-    names = sorted({p.relative_to(a) for p in a.rglob("*.json")} | {p.relative_to(b) for p in b.rglob("*.json")})
+    names = sorted({p.relative_to(a) for p in _artifacts(a)} | {p.relative_to(b) for p in _artifacts(b)})
     for name in names:
         pa, pb = a / name, b / name
         if not pa.is_file() or not pb.is_file():
@@ -433,7 +438,7 @@ def jobs_and_noop(corpus: Path, repeat: int, do_jobs: bool, do_noop: bool) -> No
             )
         if do_jobs:
             differ = _artifact_differences(root / "out1", root / "out2")
-            total = sum(1 for _ in (root / "out1").rglob("*.json"))
+            total = len(_artifacts(root / "out1"))
             verdict = "byte-identical" if not differ else f"{len(differ)} differ, e.g. {differ[:5]}"
             print(f"\nartifacts --jobs 1 vs --jobs 2: {total} files, {verdict} (meta.json created_at ignored)")
 
