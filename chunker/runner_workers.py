@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from chunker.errors import EXIT_INTERNAL, EXIT_SOURCE
-from chunker.runner import _flush, _Task, process_document
+from chunker.runner import _flush, _Task
+from chunker.runner_document import process_document
 from chunker.summary import DocOutcome
 from chunker.workers import run_in_workers
 from chunker.writer_batch import Held, SyncBatch

@@ -158,9 +158,9 @@ def _write_in_place() -> None:
 def _freshness_by_size() -> None:
     """Freshness as it once was: chunks.json's size against report.json, not its sha256."""
     import chunker.freshness as freshness
-    import chunker.runner as runner
+    import chunker.runner_document as runner_document
 
-    runner.read_previous = functools.partial(freshness.read_previous, verify=False)
+    runner_document.read_previous = functools.partial(freshness.read_previous, verify=False)
 
 
 BREAKAGES: dict[str, Callable[[], None]] = {"in_place": _write_in_place, "by_size": _freshness_by_size}

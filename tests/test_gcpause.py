@@ -55,7 +55,7 @@ def test_a_document_of_the_command_is_read_chunked_and_written_with_the_collecto
     collector_on: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Paused around chunk_source alone, the collections right after it walked all of its chunks."""
-    import chunker.runner as runner
+    import chunker.runner_document as runner
     from chunker.sources import SourceFile
 
     seen: list[tuple[str, bool]] = []

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from chunker import runner
+from chunker import runner_document
 from chunker.config import ChunkerConfig
 from chunker.runner import run
 from chunker.settings import Settings
@@ -38,13 +38,13 @@ def test_the_walk_marks_the_sources_that_are_no_symlinks(tmp_path: Path) -> None
 def test_only_symlinked_sources_are_resolved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sources = tree(tmp_path)
     checked: list[str] = []
-    real = runner.check_inside
+    real = runner_document.check_inside
 
     def spy(path: Path, *args: Any) -> None:
         checked.append(path.name)
         real(path, *args)
 
-    monkeypatch.setattr(runner, "check_inside", spy)
+    monkeypatch.setattr(runner_document, "check_inside", spy)
     summary = run(SETTINGS, sources, tmp_path / "chunks")
     assert sorted(checked) == ["linked.md", "out.md"]  # was every source
     status = {d.stem: d.status for d in summary.documents}
