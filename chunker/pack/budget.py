@@ -26,6 +26,7 @@ from chunker.pack.nested import InnerStarts
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.strength import Unit
 from chunker.pack.tables import HEADER_SHARE, Padding, header_of
+from chunker.pack.titles import bounded_title
 from chunker.parse.templates import is_template_fence
 from chunker.sizes import Counter
 from chunker.strategies import Section
@@ -146,7 +147,7 @@ class SectionSpace:
         (see :func:`table_header`), else :func:`repeated_before`."""
         if block.kind == "table":
             return self.table_header(block)
-        return repeated_before(block, self.source)
+        return repeated_before(block, self.cfg.max_chars, self.measure)
 
     def table_header(self, block: Block) -> str:
         """The header a piece of table ``block`` repeats: its header and delimiter rows with the
@@ -209,7 +210,7 @@ class SectionSpace:
         text = self.reopen_memo.get(key)
         if text is not None:
             return text
-        frame = repeated_before(block, self.source)
+        frame = repeated_before(block, self.cfg.max_chars, self.measure)
         line_start = self.source.rfind("\n", 0, block.start_offset) + 1
         structure = self._structure(block)
         text = structure.reopened(frame, offset - line_start) if structure is not None else None
@@ -332,14 +333,15 @@ class SectionSpace:
         return line
 
 
-def repeated_before(block: Block, source: str) -> str:
+def repeated_before(block: Block, max_chars: int, measure: Counter = len) -> str:
     """The text a piece of ``block`` (not its first) repeats before itself: a fenced code block's
-    opening fence line, a container's title line; else nothing (a table's header:
-    :meth:`SectionSpace.table_header`)."""
+    opening fence line, a container's title line (a long title shortened: :mod:`chunker.pack.titles`);
+    else nothing (a table's header: :meth:`SectionSpace.table_header`)."""
     if block.kind == "code" and block.fence is not None:
         return block.fence[0] + "\n"
     if block.frame is not None:
-        return block.frame[0] + ("\n\n" if block.frame[1] == "</details>" else "\n")
+        title = bounded_title(block.frame[0], max_chars, measure)
+        return title + ("\n\n" if block.frame[1] == "</details>" else "\n")
     return ""
 
 

@@ -126,28 +126,61 @@ def split_at(
         piece_strength = strength if k == 0 else joint
         first, last = k == 0, k == len(cuts) - 1
         reserve = space.added_at(block, start) + (len(repeated_after(block)) + 4 if not last else 0)
-        if space.span(start, end) + reserve <= space.budget:
-            out.append(
-                Unit(
-                    start=start,
-                    end=end,
-                    block=block,
-                    strength=piece_strength,
-                    glue=glue_first and k == 0,
-                    first=first,
-                    last=last,
-                )
-            )
-        elif block.kind == "list" or _LIST_CHILD.match(space.source, start, end) or _list_child(space, block, start):
-            split_item(space, out, block, start, end, piece_strength, first, last)
-        elif block.kind == "container" and _html_child(space, block, start):
-            _overflow_child(space, out, block, start, end, piece_strength, first, last)
-        elif block.kind == "container" and _fenced_child(space, block, start):
-            _split_code_child(space, out, block, start, end, piece_strength, first, last)
-        elif block.kind == "container" and space.container_at(block, start):
-            _split_nested(space, out, block, start, end, piece_strength, first, last)
-        else:
-            split_text(space, out, block, start, end, piece_strength, first, last)
+        n0 = len(out)
+        _piece(space, out, block, start, end, piece_strength, first, last, reserve, glue_first and first)
+        if glue_first and k == 1 and out[n0 - 1].glue:
+            _after_lead(space, out, n0, block, start, reserve)
+
+
+def _piece(
+    space: SectionSpace,
+    out: list[Unit],
+    block: Block,
+    start: int,
+    end: int,
+    strength: Strength,
+    first: bool,
+    last: bool,
+    reserve: int,
+    glue: bool,
+) -> None:
+    """The piece [start, end) of ``block`` between two of its joints: one unit, or cut further."""
+    if space.span(start, end) + reserve <= space.budget:
+        out.append(Unit(start=start, end=end, block=block, strength=strength, glue=glue, first=first, last=last))
+    elif block.kind == "list" or _LIST_CHILD.match(space.source, start, end) or _list_child(space, block, start):
+        split_item(space, out, block, start, end, strength, first, last)
+    elif block.kind == "container" and _html_child(space, block, start):
+        _overflow_child(space, out, block, start, end, strength, first, last)
+    elif block.kind == "container" and _fenced_child(space, block, start):
+        _split_code_child(space, out, block, start, end, strength, first, last)
+    elif block.kind == "container" and space.container_at(block, start):
+        _split_nested(space, out, block, start, end, strength, first, last)
+    else:
+        split_text(space, out, block, start, end, strength, first, last)
+
+
+def _after_lead(space: SectionSpace, out: list[Unit], n0: int, block: Block, start: int, reserve: int) -> None:
+    """The first unit of the inner block after a container's title (``out[n0 - 1]``, glued to what
+    follows it) cut again where it does not fit after the title itself: the pieces are sized for the
+    title their later pieces repeat, which is shortened when long (:mod:`chunker.pack.titles`). Where
+    not even a sentence fits after the title, the title is a piece of its own."""
+    frame = block.frame
+    if frame is None or n0 >= len(out) or space.added_before(block) >= space.measure(frame[0]):
+        return  # the title is repeated whole: the pieces are sized for it
+    lead, title = out[n0 - 1], space.added_at(block, start)
+    extra = space.span(lead.start, start) - title
+    unit = out[n0]
+    if space.span(lead.start, unit.end) + reserve - title <= space.budget:
+        return
+    pieces: list[Unit] = []
+    split_text(space, pieces, block, unit.start, unit.end, unit.strength, unit.first, unit.last, reserve=extra)
+    if len(pieces) > 1 and pieces[1].strength < SENTENCE:
+        lead.glue = False  # not even a sentence fits after the title: it is a piece of its own
+        return
+    rest: list[Unit] = []
+    if len(pieces) > 1:
+        split_text(space, rest, block, pieces[1].start, unit.end, pieces[1].strength, False, unit.last)
+    out[n0 : n0 + 1] = [pieces[0], *rest]
 
 
 def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
