@@ -47,16 +47,33 @@ def tokenizer_counter(spec: str) -> Counter:
     return _hf_tokenizer(spec)
 
 
+def _missing_package(spec: str, package: str) -> ConfigError:
+    return ConfigError(
+        f"tokenizer {spec!r} needs the {package} package: pip install {package} "
+        "(or pip install 'chunker[tokens]'), or use tokenizer: whitespace",
+        path="config: tokenizer",
+    )
+
+
+def _installed(package: str) -> bool:
+    """Whether ``package`` can be imported, found without importing it."""
+    import importlib.util
+    import sys
+
+    if package in sys.modules:
+        return sys.modules[package] is not None
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def _tiktoken(name: str) -> Counter:
     where = "config: tokenizer"
     try:
         import tiktoken
     except ImportError:
-        raise ConfigError(
-            f"tokenizer 'tiktoken:{name}' needs the tiktoken package: pip install tiktoken "
-            "(or pip install 'chunker[tokens]'), or use tokenizer: whitespace",
-            path=where,
-        ) from None
+        raise _missing_package(f"{TIKTOKEN_PREFIX}{name}", "tiktoken") from None
     try:
         encoding = tiktoken.get_encoding(name)
     except Exception as exc:  # unknown name, or the encoding file cannot be fetched
@@ -70,8 +87,14 @@ def _tiktoken(name: str) -> Counter:
 
 def check_tokenizer_spec(spec: str) -> None:
     """Raise ConfigError unless ``spec`` is ``whitespace``, ``tiktoken:<encoding>`` or an existing
-    file; cheap (loads no package), so the config loader checks it once, naming the file."""
-    if spec == "whitespace" or spec.startswith(TIKTOKEN_PREFIX) or Path(spec).expanduser().is_file():
+    file, and the package it needs is installed; cheap (imports no package), so the config loader
+    checks it once, naming the file, rather than every document failing on it."""
+    if spec == "whitespace":
+        return
+    if spec.startswith(TIKTOKEN_PREFIX) or Path(spec).expanduser().is_file():
+        package = "tiktoken" if spec.startswith(TIKTOKEN_PREFIX) else "tokenizers"
+        if not _installed(package):
+            raise _missing_package(spec, package)
         return
     raise ConfigError(
         f"tokenizer {spec!r} is neither 'whitespace', 'tiktoken:<encoding>' nor an existing tokenizer.json file",
@@ -109,11 +132,7 @@ def _hf_tokenizer(spec: str) -> Counter:
     try:
         from tokenizers import Tokenizer
     except ImportError:
-        raise ConfigError(
-            f"tokenizer {spec!r} needs the tokenizers package: pip install tokenizers "
-            "(or pip install 'chunker[tokens]'), or use tokenizer: whitespace",
-            path=where,
-        ) from None
+        raise _missing_package(spec, "tokenizers") from None
     try:
         tokenizer = Tokenizer.from_file(str(path))
     except Exception as exc:  # the file is not a tokenizer.json

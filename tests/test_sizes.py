@@ -100,3 +100,39 @@ def test_a_tokenizer_json_is_used_when_tokenizers_is_installed(tmp_path: Path) -
     tok.save(str(path))
     counter = make_counter(ChunkerConfig(size_unit="tokens", tokenizer=str(path)))
     assert counter("a b, c") == 4  # Whitespace splits punctuation off
+
+
+@pytest.mark.parametrize(
+    ("package", "tokenizer", "where"),
+    [
+        ("tiktoken", "tiktoken:cl100k_base", "config.yaml:2: tokenizer"),
+        ("tokenizers", "TOKENIZER_FILE", "config.yaml:2: tokenizer"),
+        ("tiktoken", "OVERRIDE", "config.yaml:4: documents.b*: tokenizer"),
+    ],
+)
+def test_a_tokenizer_whose_package_is_missing_is_refused_once_when_the_config_is_read(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    package: str,
+    tokenizer: str,
+    where: str,
+) -> None:
+    from chunker.cli import run_cli
+
+    (tmp_path / "sources").mkdir()
+    for name in ("a", "b", "c"):
+        (tmp_path / "sources" / f"{name}.md").write_text(f"# {name}\n\nText.\n", encoding="utf-8")
+    (tmp_path / "tokenizer.json").write_text("{}", encoding="utf-8")
+    if tokenizer == "OVERRIDE":
+        config = "documents:\n  b*:\n    size_unit: tokens\n    tokenizer: tiktoken:cl100k_base\n"
+    else:
+        config = f"size_unit: tokens\ntokenizer: {tokenizer.replace('TOKENIZER_FILE', 'tokenizer.json')}\n"
+    (tmp_path / "config.yaml").write_text(config, encoding="utf-8")
+    monkeypatch.setitem(sys.modules, package, None)
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(["--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count(f"needs the {package} package") == 1, err  # not once per document
+    assert err.startswith(f"Error: {where}: tokenizer "), err
+    assert not (tmp_path / "chunks").exists()  # refused before anything is chunked
