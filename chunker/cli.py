@@ -199,7 +199,9 @@ def export_command(
     docs: Annotated[
         list[str] | None, typer.Option("--doc", help="Export only the document of this id (repeatable).")
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Export folder.")] = Path("chunks/_export"),
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Export folder.  [default: _export in the --chunks folder]")
+    ] = None,
     chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     verbose: Annotated[
@@ -213,6 +215,7 @@ def export_command(
     """Export chunks written by `chunker` as Markdown files with frontmatter, or as JSON Lines."""
     from chunker.export import export
 
+    out = chunks / "_export" if out is None else out
     done = export(chunks, out, fmt, selected(stem, docs), force=force)
     for doc in done:
         if verbose and not quiet:
@@ -259,12 +262,15 @@ def view_command(
         list[str] | None, typer.Option("--doc", help="Write only the page of the document of this id.")
     ] = None,
     chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
-    out: Annotated[Path, typer.Option("--out", help="Folder for the HTML pages.")] = Path("chunks/_view"),
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder for the HTML pages.  [default: _view in the --chunks folder]")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
 ) -> None:
     """Write static HTML pages of the chunks: the source with every chunk shaded, and an index."""
     from chunker.view import build_view
 
+    out = chunks / "_view" if out is None else out
     result = build_view(chunks, out, selected(stem, docs))
     for name, note in result.notes:
         typer.echo(f"warning: {name}: {note}", err=True)

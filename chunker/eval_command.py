@@ -62,11 +62,25 @@ def select_cases(cases: Sequence[Case], stems: Sequence[str], where: str) -> tup
     """The cases to run and the documents to index: every case document, or only the ``stems`` ones."""
     if not stems:
         return list(cases), sorted({c.doc for c in cases})
-    wanted = list(dict.fromkeys(stems))
+    wanted = list(dict.fromkeys(_case_doc(stem, cases, where) for stem in stems))
     chosen = [c for c in cases if c.doc in wanted]
     if not chosen:
         raise UsageError(f"no case names document(s) {', '.join(wanted)}; the cases name {_docs(cases)}", path=where)
     return chosen, sorted(wanted)
+
+
+def _case_doc(stem: str, cases: Sequence[Case], where: str) -> str:
+    """The document ``stem`` names among the cases' documents, as the main command finds a source: a
+    document a case names is itself; a bare name (no ``/``) is the one case document of that file
+    name (``nextjs`` is ``usage/nextjs``), several are refused; anything else is kept as given."""
+    docs = sorted({c.doc for c in cases})
+    if "/" in stem or stem in docs:
+        return stem
+    named = [doc for doc in docs if doc.rsplit("/", 1)[-1] == stem]
+    if len(named) > 1:
+        shown = ", ".join(named)
+        raise UsageError(f"stem {stem!r} names {len(named)} case documents ({shown}); give the whole id", path=where)
+    return named[0] if named else stem
 
 
 def _docs(cases: Sequence[Case]) -> str:
@@ -187,7 +201,7 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
     else:
         out.print(render_table(report))
         out.print(f"wrote {escape(shown_path(target))}")
-    _print_gate(err, failures, forbidden, {d.stem: d.display for d in summary.documents})
+    _print_gate(err, failures, forbidden, {d.stem: d.display for d in summary.documents}, shown_path(target))
     return code
 
 
@@ -209,12 +223,29 @@ def _model(settings: Settings, opts: EvalOptions) -> Path | None:
     return resolve_model_path(opts.model, settings.eval.model)
 
 
-def _print_gate(err: Any, failures: Sequence[str], forbidden: Sequence[Forbidden], sources: Mapping[str, str]) -> None:
+FORBIDDEN_SHOWN = 20
+"""Forbidden-text findings printed one per line; the rest are counted (the report lists them all)."""
+
+
+def _print_gate(
+    err: Any, failures: Sequence[str], forbidden: Sequence[Forbidden], sources: Mapping[str, str], report: str
+) -> None:
+    from collections import Counter
+
     from rich.markup import escape
 
     for message in failures:
         err.print(f"[red]gate failed:[/] {escape(message)}")
-    for stem, chunk_id, string, line in forbidden:
+    for stem, chunk_id, string, line in forbidden[:FORBIDDEN_SHOWN]:
         where = sources.get(stem, stem) + (f":{line}" if line is not None else "")
         named = f"{escape(stem)} / {escape(chunk_id)} contains {escape(repr(string))}"
         err.print(f"{escape(where)}: [red]forbidden text:[/] {named}")
+    if len(forbidden) > FORBIDDEN_SHOWN:
+        rest = len(forbidden) - FORBIDDEN_SHOWN
+        documents = len({stem for stem, _, _, _ in forbidden})
+        counts = Counter(string for _, _, string, _ in forbidden).most_common()
+        by_string = "; ".join(f"{escape(repr(string))} {n}" for string, n in counts)
+        err.print(
+            f"[red]forbidden text:[/] {len(forbidden)} in {documents} document(s) ({by_string}); "
+            f"{rest} not shown above, every one is in {escape(report)}"
+        )

@@ -1,7 +1,7 @@
 """Export the chunks of a run for other tools: one Markdown file per chunk, or JSON Lines.
 
 Reads ``<chunks>/<stem>/chunks.json`` and ``meta.json`` as the main command wrote them (it does
-not chunk: run ``chunker`` first) and writes, under ``<out>`` (default ``chunks/_export``):
+not chunk: run ``chunker`` first) and writes, under ``<out>`` (the CLI's default: ``_export`` in the chunks folder):
 
 - ``md``: ``<out>/<stem>/NNN-<slug>.md`` per chunk: YAML frontmatter (kind, parent, parent_hash,
   section, section_path, ziffer, chunk_index, chunk_key, content_hash, page, then the document's
@@ -94,6 +94,29 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
     except OSError as exc:
         raise UsageError(f"cannot list the chunks folder: {exc.strerror or exc}", path=str(chunks_dir)) from None
     return tuple(document_folders(chunks_dir))
+
+
+def chunked_selection(chunks_dir: Path, stems: Sequence[str]) -> tuple[str, ...]:
+    """The ids ``--stem``/``--doc`` name among the documents chunked in ``chunks_dir``, as the main
+    command finds them: an id with artifacts is itself; a bare name (no ``/``) that is no such id is
+    the one chunked document of that file name (``nextjs`` is ``usage/nextjs``), and a name several
+    chunked documents share is refused, listing their ids. Anything else is kept as given, for
+    :func:`load_document` to say that it has no chunks."""
+    found: tuple[str, ...] | None = None
+    chosen: list[str] = []
+    for stem in dict.fromkeys(stems):
+        validate_stem(stem)
+        if "/" in stem or (chunks_dir / stem / "meta.json").is_file():
+            chosen.append(stem)
+            continue
+        if found is None:
+            found = chunked_stems(chunks_dir) if chunks_dir.is_dir() else ()
+        named = [name for name in found if name.rsplit("/", 1)[-1] == stem]
+        if len(named) > 1:
+            shown = ", ".join(named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
+            raise UsageError(f"stem {stem!r} names {len(named)} chunked documents ({shown}); give the whole id")
+        chosen.append(named[0] if named else stem)
+    return tuple(dict.fromkeys(chosen))
 
 
 # -- the export -----------------------------------------------------------------------
@@ -224,7 +247,8 @@ def export(
     and reported in :attr:`ExportedDocument.left_alone`."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
-    names = tuple(dict.fromkeys(stems)) or chunked_stems(chunks_dir)
+    stems = chunked_selection(chunks_dir, stems)
+    names = stems or chunked_stems(chunks_dir)
     if not names:
         raise UsageError(f"no chunked documents in {chunks_dir}; run `chunker` first")
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written

@@ -148,6 +148,25 @@ def test_forbid_scans_every_document_of_the_sources_not_only_those_the_cases_nam
     assert data["chunks"]["documents"] == {"general_info": data["chunks"]["count"]}  # retrieval: the cases' documents
 
 
+def test_many_forbidden_hits_print_the_first_twenty_then_a_count_and_the_report_lists_them_all(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for n in range(30):  # 30 documents, each with a TODO and a FIXME in one chunk
+        page = f"# Page {n}\n\nTODO: write. FIXME later.\n"
+        (work / "sources" / f"page{n:02d}.md").write_text(page, encoding="utf-8")
+    forbid = work / "forbid.txt"
+    forbid.write_text("TODO\nFIXME\n", encoding="utf-8")
+    assert cli("--forbid", str(forbid)) == 1
+    assert len(written(work)["gate"]["forbidden_found"]) == 60
+    lines = [line for line in capsys.readouterr().err.splitlines() if "forbidden text:" in line]
+    assert len(lines) == 21, lines
+    assert lines[0] == "sources/page00.md:3: forbidden text: page00 / chk_000001 contains 'TODO'"
+    assert lines[-1] == (
+        "forbidden text: 60 in 30 document(s) ('TODO' 30; 'FIXME' 30); 40 not shown above, "
+        "every one is in chunks/_eval/general_info.cases.json"
+    )
+
+
 def test_a_missing_forbid_file_is_a_usage_error(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("--forbid", "nope.txt") == 2
     assert "nope.txt: forbidden-strings file not found" in capsys.readouterr().err

@@ -108,13 +108,14 @@ def build_view(
     import orjson
 
     from chunker.errors import OutputError
-    from chunker.export import chunked_stems, load_document
+    from chunker.export import chunked_selection, chunked_stems, load_document
     from chunker.view.model import build_document, page_name
     from chunker.view.render import document_page, index_page
     from chunker.writer import write_atomic
 
     base = Path.cwd() if base is None else base
     names = chunked_stems(chunks_dir)
+    stems = chunked_selection(chunks_dir, stems)
     chosen = set(stems) or set(names)
     for stem in stems:  # a missing one is named before anything is written
         load_document(chunks_dir, stem)
