@@ -84,17 +84,33 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
         folder = sources_dir / f"{wanted}{ext}"
         if os.path.isdir(folder):
             raise UsageError(f"no source for stem '{wanted}': {display_path(folder)} is a folder, not a file")
-    names = [s.stem for s in scanned.found]
-    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
-    if not close:
-        folded = wanted.casefold()
-        close = [n for n in names if n.casefold() == folded or n.rsplit("/", 1)[-1].casefold() == folded][:3]
+    base, ext = os.path.splitext(wanted)
+    given_ext = bool(base) and ext.lower() in EXTENSIONS
+    close = _close_matches(base if given_ext else wanted, [s.stem for s in scanned.found])
     hint = f"; did you mean {', '.join(close)}?" if close else ""
+    if given_ext:
+        hint = f"; a stem is a name without its extension{hint or ''}"
     where = display_path(sources_dir)
     exts = ", ".join(EXTENSIONS)
     raise UsageError(
         f"no source for stem '{wanted}': no {wanted} with {exts} in {where}/ or {where}/_output/auto/{hint}"
     )
+
+
+def _close_matches(wanted: str, ids: list[str]) -> list[str]:
+    """Up to 3 ids close to ``wanted``: whole ids; for a bare name, ids whose file name is close
+    (``nexjs`` -> ``usage/nextjs``); else ids equal to it but for case."""
+    close = difflib.get_close_matches(wanted, ids, n=3, cutoff=0.6)
+    if not close and "/" not in wanted:
+        by_name: dict[str, list[str]] = {}
+        for doc_id in ids:
+            by_name.setdefault(doc_id.rsplit("/", 1)[-1], []).append(doc_id)
+        named = difflib.get_close_matches(wanted, list(by_name), n=3, cutoff=0.7)
+        close = [doc_id for name in named for doc_id in by_name[name]][:3]
+    if not close:
+        folded = wanted.casefold()
+        close = [n for n in ids if n.casefold() == folded or n.rsplit("/", 1)[-1].casefold() == folded][:3]
+    return close
 
 
 def _id_of_display(display: str, sources_dir: Path) -> str:

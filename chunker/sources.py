@@ -178,10 +178,16 @@ def source_file(stem: str, path: Path, walked: bool = False) -> SourceFile:
 
 def require_dir(sources_dir: Path) -> None:
     """:class:`UsageError` unless ``sources_dir`` is a folder."""
-    if not sources_dir.is_dir():
+    if sources_dir.is_dir():
+        return
+    shown = display_path(sources_dir)
+    if sources_dir.exists():
         raise UsageError(
-            f"source folder {display_path(sources_dir)} not found; run from the folder that holds sources/"
+            f"the sources folder {shown} is not a folder: give the folder that holds it (--sources) "
+            "and select one document with --stem or --doc"
         )
+    where = "run from the folder that holds sources/" if sources_dir == Path("sources") else "check --sources"
+    raise UsageError(f"source folder {shown} not found; {where}")
 
 
 # -- the walk -----------------------------------------------------------------------

@@ -197,6 +197,29 @@ def test_a_missing_sources_folder_is_a_usage_error(tmp_path: Path, monkeypatch: 
         discover(tmp_path / "sources")
 
 
+def test_a_sources_path_that_is_a_file_or_given_and_missing_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = touch(tmp_path / "docs" / "page.md")
+    with pytest.raises(UsageError, match=r"docs/page.md is not a folder: give the folder that holds it \(--sources\)"):
+        find_source(Path("docs/page.md"), "page")
+    with pytest.raises(UsageError, match=r"source folder site not found; check --sources$"):
+        find_source(Path("site"), "page")
+    assert find_source(Path("docs"), "page").path == Path("docs") / page.name
+
+
+def test_a_missed_bare_name_suggests_ids_of_close_file_names_and_says_a_stem_has_no_extension(
+    sources: Path,
+) -> None:
+    touch(sources / "usage" / "nextjs.mdx")
+    touch(sources / "usage" / "index.md")
+    with pytest.raises(UsageError, match=r"did you mean usage/nextjs\?$"):
+        find_source(sources, "nexjs")  # a typo of a name deep in the tree
+    with pytest.raises(UsageError, match=r"a stem is a name without its extension; did you mean usage/nextjs\?$"):
+        find_source(sources, "nextjs.mdx")
+
+
 def test_find_source_returns_a_dangling_symlink_so_reading_it_can_say_why(sources: Path) -> None:
     (sources / "gone.md").symlink_to(sources / "nowhere.md")
     assert find_source(sources, "gone").path == sources / "gone.md"
