@@ -137,10 +137,13 @@ class _Blocks:
                     self.attrs_from = token.map[0]  # the line goes with the block below it
                 i += 1
                 continue
-            plain = token.type == "paragraph_open" and i + 2 < n and tokens[i + 2].nesting == -1
-            if plain and tokens[i + 1].type == "inline":
+            plain = token.type == "paragraph_open"
+            if plain and token.nesting == 0:
+                # the pulldown-cmark path's top-level paragraph: one token (parse/pulldown.py)
+                extent: _Extent = (i, "paragraph", token.map[1], _NO_KINDS, (), None)
+            elif plain and i + 2 < n and tokens[i + 2].nesting == -1 and tokens[i + 1].type == "inline":
                 # a paragraph (open, inline, close: the commonest block), without extent's calls
-                extent: _Extent = (i + 2, "paragraph", token.map[1], _NO_KINDS, (), None)
+                extent = (i + 2, "paragraph", token.map[1], _NO_KINDS, (), None)
             else:
                 plain = False
                 extent = self.extent(tokens, i)
@@ -242,7 +245,10 @@ class _Blocks:
         attribute lines before it, or ``first``)."""
         token = tokens[i]
         if kind == "heading":
-            raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
+            if token.nesting == 0:  # the pulldown-cmark path's heading: one token with its text
+                raw = token.content
+            else:
+                raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
             level, title = int(token.tag[1:]), heading_text(raw)
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "paragraph" and self.numbered and last - first == 1 and (found := self.numbered_line(first)):

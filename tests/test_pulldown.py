@@ -309,16 +309,32 @@ def test_a_heading_markdown_it_does_not_confirm_is_no_cut() -> None:
         for t in piece
     ]
     at = next(i for i, t in enumerate(fast) if t.map == [5, 6])
-    fast[at : at + 3] = [
-        _Token("heading_open", "h2", 1, [5, 6], 0, "##"),
-        _Token("inline", "", 0, [5, 6], 1, ""),
-        _Token("heading_close", "h2", -1, None, 0, "##"),
-    ]
+    fast[at] = _Token("heading_open", "h2", 0, [5, 6], 0, "##")  # this path's heading: one token
     pieces = mixed_pieces(doc, FAST, fast, [3])
     assert pieces is not None
     got = [shape(b) for b in segment(doc, pieces, FAST)]
     assert got == shapes(text, REFERENCE)
     assert [g[0] for g in got] == ["heading", "container", "paragraph", "heading", "paragraph"]
+
+
+def test_a_top_level_heading_is_one_token_holding_its_text() -> None:
+    # the segmenter reads a heading's opening and its text only: this path makes one token (nesting
+    # 0, the text in ``content``) where markdown-it-py makes three; a heading in a quote makes none
+    from chunker.parse.document import read_document
+    from chunker.parse.pulldown import PulldownTokens
+
+    text = "# A *b* ##\n\nSetext `x`\n---\n\n> # Quoted\n\n#\n\npara\n"
+    tokens = [t for piece in PulldownTokens(read_document(text, FAST), FAST) for t in piece]
+    headings = [(t.type, t.tag, t.nesting, t.map, t.level, t.markup, t.content) for t in tokens if "heading" in t.type]
+    assert headings == [
+        ("heading_open", "h1", 0, [0, 1], 0, "#", "A *b*"),
+        ("heading_open", "h2", 0, [2, 4], 0, "-", "Setext `x`"),
+        ("heading_open", "h1", 0, [7, 8], 0, "#", ""),
+    ]
+    assert not [t for t in tokens if t.type == "inline"]
+    assert shapes(text, FAST) == shapes(text, REFERENCE)
+    titles = [b.header_path[-1].text for b in _blocks(text, FAST)[0] if b.kind == "heading"]
+    assert titles == [b.header_path[-1].text for b in _blocks(text, REFERENCE)[0] if b.kind == "heading"]
 
 
 def test_dollar_math_still_parses_the_whole_body_with_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:

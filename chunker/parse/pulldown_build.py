@@ -6,9 +6,12 @@ events is the cost of this path beyond pulldown-cmark's own parse: over the shar
 million events, of which about 0.3 million open or close a block. So the loop tells the kinds of
 event apart with as few lookups as it can, and does the common cases itself, without a call:
 inline events (text, breaks, code spans, inline HTML) and inline containers (emphasis, links,
-images, table cells) are passed over; a paragraph, a list item, a table row, a code or HTML block
-opens a frame and closes it with a ``pop`` (none of them has a closing token or a map to fix); a
-top-level paragraph makes its token in the loop, counting lines on from the last token's start.
+images, table cells: ~165,000 starts and as many ends over the corpus, each a method call until
+the loop told them apart itself) are passed over; a paragraph, a list item, a table row, a
+heading, a code or HTML block opens a frame and closes it with a ``pop`` (none of them has a
+closing token or a map to fix); a top-level paragraph makes its token in the loop, counting lines
+on from the last token's start; a nested paragraph or list item opens its frame (no token) in
+the loop too. A top-level heading is one token that holds its text, made at its start.
 """
 
 from __future__ import annotations
@@ -66,8 +69,6 @@ class Builder:
         """End line of the last item of the open top-level list."""
         self.top_list: Token | None = None
         """The token of the last top-level list (whose items are joints while it is the only frame)."""
-        self.heading: dict[str, int] = {"start": 0, "end": 0}
-        """Byte range of the open top-level heading."""
 
     def line_map(self, span: dict[str, int]) -> list[int]:
         """[first line, line after the last] of a byte range, like markdown-it-py's ``Token.map``."""
@@ -100,7 +101,7 @@ class Builder:
         self.out.append(token)
         return token
 
-    def tokens(self, events: Any) -> list[Token]:
+    def tokens(self, events: Any) -> list[Token]:  # noqa: C901 (one loop over ~1 M events: each common case inline, no call)
         # A body given to this path has no ``$$``, so pulldown-cmark makes no display math (a
         # ``$$`` formula alone in its paragraph would be dollarmath's math block): no inline event
         # needs to be looked at. Tags are strings but for those with data (a heading, a list, a
@@ -108,7 +109,7 @@ class Builder:
         frames, out = self.frames, self.out
         push, pop, append = frames.append, frames.pop, out.append
         newline, count = self.newline, self.data.count
-        begin, finish, pop_only = self.begin, self.finish, _POP_ONLY
+        begin, finish, pop_only, block_tags = self.begin, self.finish, _POP_ONLY, _BLOCK_TAGS
         for event, span in events:
             if type(event) is str:  # a break or a rule
                 if event == "Rule":
@@ -116,58 +117,66 @@ class Builder:
                 continue
             tag = event.get("Start")
             if tag is not None:
-                if tag == "Paragraph" and not frames:  # one token: the segmenter reads a leaf's opening only
-                    first, last = span["start"], span["end"]
-                    at = self.at
-                    line = self.at_line + count(newline, at, first) if first >= at else count(newline, 0, first)
-                    self.at, self.at_line = first, line
-                    token = Token("paragraph_open", "p", 0, [line, line + 1 + count(newline, first, last - 1)], 0, "")
-                    append(token)
-                    push(token)
-                    if not self.deepest:
-                        self.deepest = 1
-                elif (tag == "Paragraph" or tag == "Item") and frames[-1] is None:
-                    push(None)  # in a block that makes no token: a nested list's item, its paragraphs
-                    if len(frames) > self.deepest:
-                        self.deepest = len(frames)
-                else:
+                if type(tag) is not str:  # a tag with data
+                    if "Link" not in tag:  # a link (a third of them) opens no frame: no call
+                        begin(tag, span)
+                elif tag == "Paragraph":
+                    if not frames:  # one token: the segmenter reads a leaf's opening only
+                        first, last = span["start"], span["end"]
+                        at = self.at
+                        line = self.at_line + count(newline, at, first) if first >= at else count(newline, 0, first)
+                        self.at, self.at_line = first, line
+                        line_map = [line, line + 1 + count(newline, first, last - 1)]
+                        token = Token("paragraph_open", "p", 0, line_map, 0, "")
+                        append(token)
+                        push(token)
+                        if not self.deepest:
+                            self.deepest = 1
+                    else:  # in a list item or a quote: no token
+                        push(None)
+                        if len(frames) > self.deepest:
+                            self.deepest = len(frames)
+                elif tag == "Item":
+                    if len(frames) == 1 and frames[0] is not None and frames[0] is self.top_list:
+                        self.item(span)  # a joint of a top-level list
+                    else:  # a nested list's item: no token
+                        push(None)
+                        if len(frames) > self.deepest:
+                            self.deepest = len(frames)
+                elif tag in block_tags:  # a table row or head, an HTML block
                     begin(tag, span)
+                # else an inline container or a table cell: no frame
                 continue
             tag = event.get("End")
             if tag is not None:
-                if type(tag) is str and tag in pop_only:  # a frame with no closing token, no map to fix
+                if type(tag) is not str:  # a heading (a frame with no token), a list, a quote
+                    if "Heading" in tag:
+                        pop()
+                    else:
+                        finish(tag)
+                elif tag in pop_only:  # a frame with no closing token, no map to fix
                     pop()
-                else:
-                    finish(tag)
+                elif tag == "Table":
+                    self.end(tag)
+                # else the end of an inline container or a table cell
         self.clamp()
         return self.out
 
     def begin(self, tag: Any, span: dict[str, int]) -> None:
-        """The start of a tag that the loop does not handle itself."""
-        frames = self.frames
-        if tag == "Paragraph":  # in a block with a token (an item of a top-level list, a quote)
-            frames.append(None)
-            if len(frames) > self.deepest:
-                self.deepest = len(frames)
-        elif tag == "Item" and len(frames) == 1 and frames[0] is self.top_list and frames[0] is not None:
-            self.item(span)
-        elif type(tag) is str:
-            if tag in _BLOCK_TAGS:
-                self.start(tag, tag, span)
+        """The start of a block tag that the loop does not handle itself: a tag with data (an
+        image among them, which opens no frame), a table row or head, an HTML block."""
+        if type(tag) is str:
+            self.start(tag, tag, span)
         else:
             name = next(iter(tag))
             if name in _BLOCK_TAGS:
                 self.start(name, tag, span)
 
     def finish(self, tag: Any) -> None:
-        """The end of a tag that is not closed with a ``pop``."""
-        if type(tag) is str:
-            if tag == "Table":
-                self.end(tag)
-        else:
-            name = next(iter(tag))
-            if name in _BLOCK_TAGS:
-                self.end(name)
+        """The end of a tag with data (a list, a quote)."""
+        name = next(iter(tag))
+        if name in _BLOCK_TAGS:
+            self.end(name)
 
     def item(self, span: dict[str, int]) -> None:
         """An item of the open top-level list: a joint, whose line is all that is read."""
@@ -189,12 +198,10 @@ class Builder:
             if top:
                 atx = self.data[span["start"] : span["end"]].lstrip(self.blank)[:1] == self.hash
                 markup = "#" * level if atx else ("=" if level == 1 else "-")
-                self.heading = span
-                opened = self.emit("heading_open", f"h{level}", 1, span, markup)
-                frames.append(opened)
-                self.out.append(Token("inline", "", 0, list(opened.map or ()), 1, ""))
-            else:
-                frames.append(None)
+                # one token (nesting 0) holding the heading's text: the segmenter reads no more
+                opened = self.emit("heading_open", f"h{level}", 0, span, markup)
+                opened.content = self.heading_content(span, markup)
+            frames.append(None)
         elif name == "CodeBlock":
             kind = tag["CodeBlock"]
             if kind == "Indented":
@@ -250,9 +257,7 @@ class Builder:
         opened = frames.pop()
         if opened is None:
             return
-        if name == "Heading" and self.out[-1].type == "inline":
-            self.out[-1].content = self.heading_content(opened)
-        elif name == "List" and opened.map is not None:
+        if name == "List" and opened.map is not None:
             # a list's range runs on over link reference definitions after it: end with its last item
             # (a list has one; its range ends after the last item's, which lies in it)
             opened.map[1] = max(opened.map[0] + 1, self.last_item)
@@ -270,14 +275,14 @@ class Builder:
                 token.map[1] = max(token.map[0], following[0])
             following = token.map
 
-    def heading_content(self, opened: Token) -> str:
+    def heading_content(self, span: dict[str, int], markup: str) -> str:
         """A heading's source text as markdown-it-py's inline token holds it: an ATX heading's line
         without its opening and closing ``#`` runs; a setext heading's lines without the underline."""
-        source = self.text(self.heading["start"], self.heading["end"]).rstrip("\n")
-        if not opened.markup.startswith("#"):
+        source = self.text(span["start"], span["end"]).rstrip("\n")
+        if not markup.startswith("#"):
             cut = source.rfind("\n")
             return source[:cut].strip() if cut != -1 else ""
-        content = source.strip(" \t")[len(opened.markup) :].rstrip(" \t")
+        content = source.strip(" \t")[len(markup) :].rstrip(" \t")
         closing = content.rstrip("#")
         if len(closing) < len(content) and (not closing or closing[-1] in " \t"):
             content = closing
