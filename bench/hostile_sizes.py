@@ -46,6 +46,12 @@ SIZES: list[tuple[str, Callable[[int], str], int, tuple[str, ...]]] = [
         ("ZQXSZSECT",),
     ),
     ("colon_lines", lambda n: "# C\n\n" + ":::\n" * n + "ZQXSZCOLON\n", 300_000, ("ZQXSZCOLON",)),
+    (
+        "details_unclosed_sections",
+        lambda n: "<details>\n<summary>x</summary>\n\n# H\n\ntext\n\n" * n + "ZQXSZDETAILS\n",
+        20_000,
+        ("ZQXSZDETAILS",),
+    ),
     ("dollar_lines", lambda n: "# M\n\n" + "$$\n" * n + "ZQXSZDOLLAR\n", 300_000, ("ZQXSZDOLLAR",)),
     ("fence_lines", lambda n: "# F\n\n" + "```\n" * n + "ZQXSZFENCES\n", 300_000, ("ZQXSZFENCES",)),
     ("tab_indented", lambda n: "# T\n\n" + "\tcode\n" * n + "\nZQXSZTAB\n", 500_000, ("ZQXSZTAB",)),

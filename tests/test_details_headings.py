@@ -86,3 +86,51 @@ def test_the_pulldown_cmark_path_gives_the_blocks_of_markdown_it_with_details_an
     for text in _documents(19, 300):
         text = normalise_newlines(text)
         assert [shape(b) for b in _blocks(text, fast)[0]] == [shape(b) for b in _blocks(text, CFG)[0]], text
+
+
+DETAILS_MIX = [
+    "<details>\n<summary>a</summary>\n\n# In\n\ntext\n\n</details>\n\n# Out\n\nx\n",
+    "<details>\n\n# H1\n\n<details><summary>s</summary></details>\n\n# H2\n\n<details>\n\n# H3\n\nend\n",
+    "# A\n\n<details>\n\n## B\n\n</details>\n<details>\n\n## C\n\n<DETAILS open>\n\n## D\n\n</details>\n",
+    "- <details>\n\n# H\n\n<details>\n# G\n\n</details>\n\n# K\n",
+]
+
+
+@pytest.mark.parametrize("text", DETAILS_MIX)
+def test_dangling_stops_answers_as_dangling_details_at_every_stop(text: str) -> None:
+    from chunker.parse.details import dangling_details, dangling_stops
+    from chunker.parse.markdown import tokenize
+
+    tokens, _ = tokenize(text, CFG)
+    assert dangling_stops(tokens) == [dangling_details(tokens, stop) for stop in range(len(tokens) + 1)]
+
+
+def test_a_piece_of_many_unclosed_details_is_split_in_one_scan_of_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 10,000 '<details>' never closed between headings took 23 s (quadratic: each heading of a piece
+    # scanned every opening before it); the piece's split now looks at each block once.
+    from chunker.parse import details
+    from chunker.parse.markdown import tokenize
+    from chunker.parse.pieces import _split_index
+
+    piece = "<details>\n<summary>x</summary>\n\n# H\n\ntext\n\n" * 400 + "# Last\n\nend\n"
+    tokens, _ = tokenize(piece, CFG)
+    calls = 0
+    opens = details.opens_details
+
+    def counted(content: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return opens(content)
+
+    monkeypatch.setattr(details, "opens_details", counted)
+    split = _split_index(tokens, piece, 0)
+    assert split is None  # every heading has a <details> open before it that may close after it
+    assert calls <= 2 * len(tokens)
+
+
+def test_a_document_of_unclosed_details_parsed_in_pieces_keeps_its_blocks() -> None:
+    text = "<details>\n<summary>x</summary>\n\n# H\n\ntext\n\n" * 300 + "# Last\n\nend\n"
+    doc = read_document(text, CFG)
+    whole = [t.map for part in BlockTokens(doc, CFG, piece_chars=None) for t in part if t.level == 0]
+    pieces = [t.map for part in BlockTokens(doc, CFG, piece_chars=500) for t in part if t.level == 0]
+    assert pieces == whole

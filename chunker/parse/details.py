@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from chunker.parse.token import BlockToken
 
-__all__ = ["dangling_details", "details_end", "opens_details"]
+__all__ = ["dangling_details", "dangling_stops", "details_end", "opens_details"]
 
 _OPEN = "<details"
 _CLOSE = "</details>"
@@ -62,3 +62,27 @@ def dangling_details(tokens: Sequence[BlockToken], stop: int | None = None) -> i
         if opening and opens_details(token.content) and _scan(tokens, index, end) is None:
             return index
     return None
+
+
+def dangling_stops(tokens: Sequence[BlockToken]) -> list[int | None]:
+    """``dangling_details(tokens, stop)`` for every ``stop`` in ``0..len(tokens)``, in one pass.
+
+    At most one opening dangles at a stop: a later opening before the stop ends the scan of an
+    earlier one. So the answer is the last opening whose scan nothing has ended yet. A caller that
+    asks about every heading of a piece (:mod:`chunker.parse.pieces`) asks once, not once per
+    heading (10,000 unclosed ``<details>`` between headings: quadratic)."""
+    stops: list[int | None] = []
+    pending: int | None = None
+    for index, token in enumerate(tokens):
+        stops.append(pending)
+        if token.level != 0 or token.map is None or token.type != "html_block":
+            continue
+        content = token.content
+        closes = _CLOSE in content.lower()
+        opens = opens_details(content)
+        if closes or opens:
+            pending = None
+        if opens and not closes:
+            pending = index
+    stops.append(pending)
+    return stops

@@ -17,7 +17,7 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic
-from chunker.parse.details import dangling_details
+from chunker.parse.details import dangling_stops
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.mdc import mdc_open_checker
@@ -158,6 +158,7 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     may_open: bool | None = None  # whether a template code block or an MDC component may be open
     line_offsets: list[int] | None = None
     checks: tuple[Callable[[int], bool], Callable[[int], bool]] | None = None  # each scans the piece once
+    dangling: list[int | None] | None = None  # the <details> left open at each token, one scan
     for index in range(len(tokens) - 1 if unclosed is None else unclosed - 1, 0, -1):
         token = tokens[index]
         if token.level != 0 or token.type != "heading_open" or not token.markup.startswith("#"):
@@ -173,8 +174,11 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
                 checks = (open_checker(piece), mdc_open_checker(piece))
             if checks[0](line_offsets[token.map[0]]) or checks[1](line_offsets[token.map[0]]):
                 continue  # a template code block or MDC component open before it may close after it
-        if details and dangling_details(tokens, index) is not None:
-            continue
+        if details:
+            if dangling is None:
+                dangling = dangling_stops(tokens)
+            if dangling[index] is not None:
+                continue
         return index if token.map[0] > first else None
     return None
 
