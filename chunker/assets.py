@@ -74,30 +74,40 @@ def _resolve(src: str, folder: str) -> tuple[str | None, bool | None]:
     return path, exists
 
 
+def _first(m: re.Match[str], source: str, *groups: int, offset: int = 0) -> str:
+    """The first of ``groups`` that matched, read from ``source`` at the match's offsets: a
+    code span hidden in the searched text stays in an alt text or a title (``[Use `x`](x.md)``)."""
+    for group in groups:
+        if m.start(group) >= 0:
+            return source[offset + m.start(group) : offset + m.end(group)]
+    return ""
+
+
 def _line_assets(text: str, line: int, resolve: _Resolver, refs: dict[str, tuple[str, str]]) -> list[Asset]:
     out: list[Asset] = []
-    if "`" in text:
+    source = text
+    if "`" in text:  # code spans hidden (same length): a marker inside one is none
         text = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
     if "](" in text:
         for m in _INLINE.finditer(text):
             src = m.group(2) if m.group(2) is not None else (m.group(3) or "")
-            title = m.group(4) or m.group(5) or m.group(6) or ""
+            title = _first(m, source, 4, 5, 6)
             path, exists = resolve(src)
             start = m.start()
             image = start > 0 and text[start - 1] == "!"
             if image or path is not None:
-                out.append(Asset("image" if image else "link", src, m.group(1), title, line, path, exists))
+                out.append(Asset("image" if image else "link", src, _first(m, source, 1), title, line, path, exists))
     if "![" in text and refs:
         for m in _REFERENCE.finditer(text):
             label = _label(m.group(2) or m.group(1))
             if label in refs:
                 src, title = refs[label]
                 path, exists = resolve(src)
-                out.append(Asset("image", src, m.group(1), title, line, path, exists))
+                out.append(Asset("image", src, _first(m, source, 1), title, line, path, exists))
     if "<img" in text.lower():
         for m in _IMG.finditer(text):
             attrs = {
-                a.group(1).lower(): a.group(2) or a.group(3) or a.group(4) or "" for a in _ATTR.finditer(m.group(0))
+                a.group(1).lower(): _first(a, source, 2, 3, 4, offset=m.start()) for a in _ATTR.finditer(m.group(0))
             }
             if attrs.get("src"):
                 path, exists = resolve(attrs["src"])

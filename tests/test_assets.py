@@ -83,6 +83,24 @@ def test_references_inside_code_are_not_assets_and_content_is_untouched(site: Pa
     assert "".join(c.content_original for c in result.chunks).count("![") == PAGE.count("![")
 
 
+def test_code_spans_in_alt_texts_and_titles_are_kept_as_written(site: Path) -> None:
+    page = (
+        "# Guide\n\n"
+        "- [Should I use `useState` or `useReducer`?](faq/state.md#hooks)\n"
+        '- ![The `x` axis][plot] and ![a `b` c](img/logo.png "the `b` title")\n'
+        '- <img src="img/logo.png" alt="run `make`"> but not `[this](in-span.md)`\n\n'
+        "[plot]: img/plot.png\n"
+    )
+    result = chunk_markdown(page, CFG, "docs/guide", "sources/docs/guide.md")
+    found = [(a.src, a.alt, a.title) for c in result.chunks for a in c.assets]
+    assert found == [
+        ("faq/state.md#hooks", "Should I use `useState` or `useReducer`?", ""),
+        ("img/logo.png", "a `b` c", "the `b` title"),
+        ("img/plot.png", "The `x` axis", ""),
+        ("img/logo.png", "run `make`", ""),
+    ]
+
+
 def test_a_chunk_without_references_has_no_assets_and_the_field_is_in_chunks_json() -> None:
     result = chunk_markdown("# T\n\nPlain text.\n", CFG, "t", "t.md")
     assert result.chunks[0].assets == () and result.chunks[0].to_dict()["assets"] == []
