@@ -173,6 +173,8 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     out = Console(highlight=False, soft_wrap=True)
+    if not out.is_terminal:  # a log or a pipe: as wide as the run's summary, no column squeezing
+        out = Console(highlight=False, soft_wrap=True, width=160)
     # --forbid guards the whole index: without --stem every source document is chunked and scanned
     summary = run(settings, opts.sources, opts.out, stems if opts.stems or opts.forbid is None else ())
     print_diagnostics(summary, err, out, quiet=True)

@@ -30,8 +30,8 @@ def _case_table(report: EvalReport) -> RenderableType:
     from rich.table import Table
 
     cases = Table(title=f"Retrieval ({report.retriever}, k={report.k})", show_lines=False)
-    cases.add_column("case")
-    cases.add_column("doc")
+    cases.add_column("case", overflow="fold")
+    cases.add_column("doc", overflow="fold")  # ids of a tree share their start: wrapped, never cut
     cases.add_column("expected section", overflow="fold")
     cases.add_column("hit@1", justify="center")
     cases.add_column(f"hit@{report.k}", justify="center")
@@ -61,7 +61,7 @@ def _document_table(report: EvalReport) -> RenderableType:
         by_doc.setdefault(r.case.doc, []).append(r)
     table = Table(title=f"Retrieval ({report.retriever}, k={report.k}): {len(report.results):,} cases by document")
     for name in ("doc", "cases", "section hit@1", f"section hit@{report.k}", f"text hit@{report.k}", "MRR@10"):
-        table.add_column(name, justify="left" if name == "doc" else "right")
+        table.add_column(name, justify="left" if name == "doc" else "right", overflow="fold")
     for doc in sorted(by_doc):
         t = summarize(by_doc[doc])
         table.add_row(
@@ -99,7 +99,7 @@ def _misses(report: EvalReport, limit: int) -> RenderableType:
 
     misses = report.misses
     table = Table(title="Misses: what came back instead", caption=_more(min(limit, len(misses)), len(misses), "misses"))
-    table.add_column("case")
+    table.add_column("case", overflow="fold")
     table.add_column("query", overflow="fold")
     table.add_column(f"top {report.k} (doc › section)", overflow="fold")
     for r in misses[:limit]:

@@ -377,6 +377,21 @@ def test_render_table_prints_cases_misses_and_totals() -> None:
     assert "Misses" in out and "clinic › Документы" in out and "Totals" in out
 
 
+@pytest.mark.parametrize("cases", [1, 101])  # a row per case, and a row per document past 100 cases
+def test_render_table_wraps_long_document_ids_and_never_cuts_them(cases: int) -> None:
+    from rich.console import Console
+
+    docs = [f"api/advanced/reference/page-{n}" for n in range(3)]
+    chunks = {doc: [chunk("Setup", f"Install page {n} with care.", f"{doc}-1")] for n, doc in enumerate(docs)}
+    report = evaluate([case(str(i), docs[i % 3], "install", "Setup", "Install") for i in range(cases)], chunks)
+    console = Console(width=60, record=True, color_system=None)
+    console.print(render_table(report))
+    table = console.export_text().split("Totals")[0].split("Misses")[0]  # the first table
+    cells = "".join(line.split("│")[1 if cases > 100 else 2].strip() for line in table.splitlines() if "│" in line)
+    assert "…" not in cells
+    assert all(doc in cells for doc in (docs if cases > 100 else docs[:1])), table
+
+
 # -- forbidden strings --------------------------------------------------------
 
 
