@@ -37,11 +37,11 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="Turn Markdown documents in sources/ into retrieval chunks in chunks/<stem>/. " + EXIT_CODES_HELP,
+    help="Turn Markdown documents in sources/ into retrieval chunks in chunks/<id>/. " + EXIT_CODES_HELP,
 )
 
 SourcesOpt = Annotated[Path, typer.Option("--sources", help="Folder of source documents.")]
-OutOpt = Annotated[Path, typer.Option("--out", help="Folder for the chunks/<stem>/ artifacts.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder for the chunks/<id>/ artifacts.")]
 ConfigOpt = Annotated[
     Path | None, typer.Option("--config", help="Config file (default: config.yaml in the working directory, if any).")
 ]
@@ -161,7 +161,9 @@ def eval_command(
     stem: Annotated[
         list[str] | None, typer.Option("--stem", help="Only the cases of the document of this name (repeatable).")
     ] = None,
-    docs: Annotated[list[str] | None, typer.Option("--doc", help="Only the cases of the document of this id.")] = None,
+    docs: Annotated[
+        list[str] | None, typer.Option("--doc", help="Only the cases of the document of this id (repeatable).")
+    ] = None,
     k: Annotated[int, typer.Option("--k", min=1, help="Depth of hit@k.")] = 5,
     retriever: Annotated[str, typer.Option("--retriever", help="bm25 (default) or dense.")] = "bm25",
     model: Annotated[
@@ -202,7 +204,7 @@ def export_command(
     out: Annotated[
         Path | None, typer.Option("--out", help="Export folder.  [default: _export in the --chunks folder]")
     ] = None,
-    chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
+    chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<id>/ artifacts.")] = Path("chunks"),
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="One line per document, not only the total.")
@@ -259,9 +261,9 @@ def view_command(
         list[str] | None, typer.Option("--stem", help="Write only the page of the document of this name (repeatable).")
     ] = None,
     docs: Annotated[
-        list[str] | None, typer.Option("--doc", help="Write only the page of the document of this id.")
+        list[str] | None, typer.Option("--doc", help="Write only the page of the document of this id (repeatable).")
     ] = None,
-    chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<stem>/ artifacts.")] = Path("chunks"),
+    chunks: Annotated[Path, typer.Option("--chunks", help="Folder of the chunks/<id>/ artifacts.")] = Path("chunks"),
     out: Annotated[
         Path | None, typer.Option("--out", help="Folder for the HTML pages.  [default: _view in the --chunks folder]")
     ] = None,

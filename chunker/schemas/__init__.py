@@ -15,10 +15,10 @@ __all__ = ["SCHEMA_NAMES", "SCHEMA_TITLES", "load_schema", "schema_text"]
 
 SCHEMA_NAMES: tuple[str, ...] = ("chunks", "meta", "report", "export")
 SCHEMA_TITLES: dict[str, str] = {
-    "chunks": "chunks/<stem>/chunks.json: the chunks of one document",
-    "meta": "chunks/<stem>/meta.json: source, options and frontmatter of one document",
-    "report": "chunks/<stem>/report.json: diagnostics, metrics, skipped ranges, artifact hashes",
-    "export": "one line of chunks/_export/<stem>.jsonl (chunker export --format jsonl)",
+    "chunks": "chunks/<id>/chunks.json: the chunks of one document",
+    "meta": "chunks/<id>/meta.json: source, options and frontmatter of one document",
+    "report": "chunks/<id>/report.json: diagnostics, metrics, skipped ranges, artifact hashes",
+    "export": "one line of chunks/_export/<id>.jsonl (chunker export --format jsonl)",
 }
 
 
