@@ -145,8 +145,8 @@ def _execute(
     """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
     documents first; a document whose worker dies is run again alone, and named if it dies again).
     ``batch`` (in this process): flushed when due and at the end; a document whose artifacts fail
-    to be renamed then is failed. ``cache`` serves the documents run in this process (workers
-    hash every chunks.json, as without it)."""
+    to be renamed then is failed. ``cache``: looked up and recorded for every document (a worker
+    gets its document's entries and hands back what it recorded)."""
     if jobs <= 1:
         outcomes: list[DocOutcome] = []
         held: dict[Path, int] = {}  # the folders of the documents since the last flush: their outcome
@@ -157,11 +157,11 @@ def _execute(
                 if batch is not None and len(batch) > staged:  # only a folder staged in can fail at the flush
                     held[task[3] / task[0].stem] = len(outcomes) - 1
                     if batch.due:
-                        _flush(batch, held, outcomes)
+                        _flush(batch, held, outcomes, cache)
                 if progress is not None:
                     progress()
             if batch is not None:
-                _flush(batch, held, outcomes)
+                _flush(batch, held, outcomes, cache)
         except BaseException:
             if batch is not None:
                 batch.discard()
@@ -172,14 +172,24 @@ def _execute(
         return outcomes
     from chunker.runner_workers import run_jobs
 
-    return run_jobs(tasks, jobs, progress, batch)
+    return run_jobs(tasks, jobs, progress, batch, cache)
 
 
-def _flush(batch: SyncBatch, held: dict[Path, int], outcomes: list[DocOutcome] | dict[int, DocOutcome]) -> None:
-    """Flush ``batch``; a document whose artifacts it could not make durable or rename fails."""
+def _flush(
+    batch: SyncBatch,
+    held: dict[Path, int],
+    outcomes: list[DocOutcome] | dict[int, DocOutcome],
+    cache: StatCache | None = None,
+) -> None:
+    """Flush ``batch``; a document whose artifacts it could not make durable or rename fails. The
+    stats of the chunks.json files it renamed go to ``cache``."""
     for folder, exc in batch.flush().items():
         k = held[folder]
         stem, display = outcomes[k].stem, outcomes[k].display
         code, message = describe_failure(exc, display)
         outcomes[k] = DocOutcome(stem, display, "failed", code, message=message)
+    if cache is not None:
+        for folder, entry in batch.renamed.items():
+            cache.wrote("chunks", outcomes[held[folder]].stem, entry)
+    batch.renamed.clear()
     held.clear()

@@ -55,7 +55,7 @@ from chunker.writer import Durability
 if TYPE_CHECKING:
     from chunker.stat_cache import StatCache
     from chunker.writer_batch import SyncBatch
-    from chunker.writer_stream import Finish
+    from chunker.writer_stream import Finish, Record
 
 
 def _delta(previous: Previous, new_hashes: set[str], same: bool) -> dict[str, int]:
@@ -130,11 +130,14 @@ def process_document(
         # the raw bytes dropped before chunking, chunks.json written as it is serialised (never held whole)
         data = decode_source(raw, source.display, cfg.max_file_bytes, raw_sha256)
         del raw
+        if cache is not None and info is not None and raw_sha256 is None:  # hashed by the decoder
+            cache.record("sources", source.stem, info, data.sha256)
         from chunker.runner_streamed import goes_streamed, write_streamed_document
 
         if not check and goes_streamed(cfg, source.display):  # chunks never all held (chunker/streamed.py)
             check_output_parents(out_dir, source.stem)
-            return write_streamed_document(source, data, cfg, notes, state, folder, _stream_writer(durability, batch))
+            write = _stream_writer(durability, batch, _recorder(cache, source.stem))
+            return write_streamed_document(source, data, cfg, notes, state, folder, write)
         outcome = chunk_decoded(
             data, doc_id=source.stem, source_path=source.display, config=cfg, notes=notes, build=False
         )
@@ -148,8 +151,49 @@ def process_document(
             return _checked(source, outcome, outcome.result, report if fresh else None)
         check_output_parents(out_dir, source.stem)
         chunks, outcome = _handed_over(outcome)
-        return _written(source, outcome, chunks, cfg, state, folder, _stream_writer(durability, batch))
+        write = _stream_writer(durability, batch, _recorder(cache, source.stem))
+        return _written(source, outcome, chunks, cfg, state, folder, write)
     except Exception as exc:  # reading or writing; one bad document never stops the others
+        code, message = describe_failure(exc, source.display)
+        return DocOutcome(source.stem, source.display, "failed", code, message=message)
+
+
+def unchanged_by_stat(
+    source: SourceFile,
+    cfg: ChunkerConfig,
+    out_dir: Path,
+    durability: Durability,
+    batch: SyncBatch | None,
+    cache: StatCache,
+) -> DocOutcome | None:
+    """:func:`process_document` of a document whose source and chunks.json the stat cache knows
+    (neither is read) and that is fresh; None for any other document, with nothing done. What a
+    ``--jobs`` run does in its own process before it starts workers for the rest (a no-op run
+    then starts none)."""
+    if not source.walked:  # its check_inside is a worker's
+        return None
+    known = known_source(source, cfg, cache)
+    if known is None:
+        return None
+    where = os.path.join(os.fspath(out_dir), source.stem)
+    try:
+        if cache.known("chunks", source.stem, os.stat(os.path.join(where, "chunks.json"))) is None:
+            return None
+    except OSError:
+        return None
+    state = read_previous(where, cache=cache, stem=source.stem, trust=True)
+    previous, report = state.meta, state.report
+    if not (
+        previous is not None
+        and report is not None
+        and state.intact
+        and previous.get("source_sha256") == known
+        and previous.get("fingerprint") == fingerprint_of(cfg)
+    ):
+        return None
+    try:
+        return unchanged(source, cfg, where, previous, report, _writer(durability, batch))
+    except Exception as exc:  # writing meta.json and report.json restated
         code, message = describe_failure(exc, source.display)
         return DocOutcome(source.stem, source.display, "failed", code, message=message)
 
@@ -217,20 +261,37 @@ def _writer(durability: Durability | None, batch: SyncBatch | None = None) -> Ca
 
 
 def _stream_writer(
-    durability: Durability | None, batch: SyncBatch | None = None
+    durability: Durability | None, batch: SyncBatch | None = None, record: Record | None = None
 ) -> Callable[[Path, Iterable[Part], Finish], bool]:
-    """:func:`_writer` for a set whose chunks.json is written as its parts come."""
+    """:func:`_writer` for a set whose chunks.json is written as its parts come; ``record``: told
+    the stat of a chunks.json written, right after its rename (with ``batch``, the batch keeps it
+    at its flush for the caller)."""
     from chunker.writer_stream import write_streamed
 
     def write(folder: Path, parts: Iterable[Part], finish: Finish) -> bool:
         display = output_display(folder)
         if durability is None:
-            return write_streamed(folder, "chunks.json", parts, finish, display)
+            return write_streamed(folder, "chunks.json", parts, finish, display, record=record)
         return write_streamed(
-            folder, "chunks.json", parts, finish, display, durability=durability, run_locked=True, batch=batch
+            folder,
+            "chunks.json",
+            parts,
+            finish,
+            display,
+            durability=durability,
+            run_locked=True,
+            batch=batch,
+            record=record,
         )
 
     return write
+
+
+def _recorder(cache: StatCache | None, stem: str) -> Record | None:
+    """What tells ``cache`` the stat of the chunks.json of ``stem`` this run wrote."""
+    if cache is None:
+        return None
+    return lambda entry: cache.wrote("chunks", stem, entry)
 
 
 def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Diagnostic, ...]:

@@ -7,85 +7,132 @@ adds them to its
 end: one ``syncfs`` for many documents of all workers, instead of an fsync per file in each worker.
 What a kill leaves is as with ``--jobs 1``: each artifact old or new, and temporary files the next
 run removes.
+
+Incremental work is that of ``--jobs 1``: the documents whose source and chunks.json the stat cache
+knows unchanged are done in the run's own process first (a few reads each; no worker is started
+for a no-op run), and each worker gets its document's entries of the cache and hands back what it
+recorded (:meth:`chunker.stat_cache.StatCache.part`, :meth:`~chunker.stat_cache.StatCache.merge`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunker.errors import EXIT_INTERNAL, EXIT_SOURCE
 from chunker.runner import _flush, _Task
-from chunker.runner_document import process_document
+from chunker.runner_document import process_document, unchanged_by_stat
 from chunker.summary import DocOutcome
 from chunker.workers import run_in_workers
 from chunker.writer_batch import Held, SyncBatch
 
+if TYPE_CHECKING:
+    from chunker.stat_cache import StatCache
+
 __all__ = ["run_jobs"]
+
+_Work = tuple[_Task, "StatCache | None", bool]
+"""A worker's document: its task, its entries of the run's stat cache, whether it stages for the
+run's batch."""
+_Done = tuple[DocOutcome, Held, "StatCache | None"]
+"""A worker's outcome, the files it staged, its entries of the stat cache as it left them."""
 
 
 def run_jobs(
-    tasks: Sequence[_Task], jobs: int, progress: Callable[[], Any] | None, batch: SyncBatch | None
+    tasks: Sequence[_Task],
+    jobs: int,
+    progress: Callable[[], Any] | None,
+    batch: SyncBatch | None,
+    cache: StatCache | None = None,
 ) -> list[DocOutcome]:
     """The outcome of every task, in task order, chunked by ``jobs`` workers taking the largest
     documents first; a document whose worker dies is run again alone, and named if it dies again
-    (:func:`chunker.workers.run_in_workers`). ``batch``: the run's ``full`` durability."""
-    order = sorted(range(len(tasks)), key=lambda k: -_size(tasks[k][0].path))
-    if batch is None:
-        return run_in_workers(_run_one, tasks, order, jobs, _died, progress)
-    return _run_batched(tasks, order, jobs, progress, batch)
-
-
-def _run_batched(
-    tasks: Sequence[_Task], order: Sequence[int], jobs: int, progress: Callable[[], Any] | None, batch: SyncBatch
-) -> list[DocOutcome]:
-    """The outcome of every task, in task order, chunked by ``jobs`` workers whose artifacts
-    ``batch`` makes durable and renames; a document whose files fail at a flush is failed."""
+    (:func:`chunker.workers.run_in_workers`). ``batch``: the run's ``full`` durability, whose
+    artifacts ``batch`` makes durable and renames (a document whose files fail at a flush is
+    failed). ``cache``: the documents unchanged by their stats are done here first, without a
+    worker; each worker looks up and records its document's entries
+    (:meth:`~chunker.stat_cache.StatCache.part`), merged here as its outcome arrives."""
     done: dict[int, DocOutcome] = {}
     waiting: dict[Path, int] = {}  # the folders staged since the last flush: their task
 
-    def arrived(k: int, result: tuple[DocOutcome, Held]) -> tuple[DocOutcome, Held]:
-        outcome, staged = result
+    def arrived(k: int, result: _Done) -> _Done:
+        outcome, staged, part = result
         done[k] = outcome
-        if staged:
+        if cache is not None and part is not None:
+            cache.merge(tasks[k][0].stem, part)
+        if staged and batch is not None:
             batch.add_held(staged)
             waiting[tasks[k][3] / tasks[k][0].stem] = k
             if batch.due:
-                _flush(batch, waiting, done)
-        return outcome, []
+                _flush(batch, waiting, done, cache)
+        return outcome, [], None
 
     try:
-        run_in_workers(_run_staged, tasks, order, jobs, _died_staged, progress, arrived)
-        _flush(batch, waiting, done)
+        if cache is not None:
+            _unchanged_here(tasks, batch, cache, progress, done, waiting)
+        order = sorted((k for k in range(len(tasks)) if k not in done), key=lambda k: -_size(tasks[k][0].path))
+        if order:
+            work: list[_Work] = [
+                (tasks[k], cache.part(tasks[k][0].stem) if cache is not None else None, batch is not None)
+                for k in order
+            ]
+            count = min(jobs, len(order))
+            run_in_workers(_run_one, work, range(len(work)), count, _died, progress, lambda i, r: arrived(order[i], r))
+        if batch is not None:
+            _flush(batch, waiting, done, cache)
     except BaseException:
-        batch.discard()
+        if batch is not None:
+            batch.discard()
         raise
     finally:
-        batch.close()
+        if batch is not None:
+            batch.close()
     return [done[k] for k in range(len(tasks))]
 
 
-def _run_staged(args: _Task) -> tuple[DocOutcome, Held]:
-    """A worker's document: its artifacts staged in a holding batch handed back with its outcome."""
-    batch = SyncBatch(args[3], holding=True)
-    return process_document(*args, batch=batch), batch.take()
+def _unchanged_here(
+    tasks: Sequence[_Task],
+    batch: SyncBatch | None,
+    cache: StatCache,
+    progress: Callable[[], Any] | None,
+    done: dict[int, DocOutcome],
+    waiting: dict[Path, int],
+) -> None:
+    """The documents unchanged by their stats (:func:`~chunker.runner_document.unchanged_by_stat`),
+    done in this process: a worker would do the same few reads after a pickle of the task each way."""
+    for k, task in enumerate(tasks):
+        if task[4] or task[5]:  # --force reads every file; --check keeps no cache
+            return
+        staged = len(batch) if batch is not None else 0
+        outcome = unchanged_by_stat(task[0], task[1], task[3], task[7], batch, cache)
+        if outcome is None:
+            continue
+        done[k] = outcome
+        if batch is not None and len(batch) > staged:  # meta.json and report.json restated
+            waiting[task[3] / task[0].stem] = k
+            if batch.due:
+                _flush(batch, waiting, done, cache)
+        if progress is not None:
+            progress()
 
 
-def _died_staged(task: _Task, cause: str, killed: bool) -> tuple[DocOutcome, Held]:
-    return _died(task, cause, killed), []
+def _run_one(work: _Work) -> _Done:
+    """A worker's document: with ``staged``, its artifacts staged in a holding batch handed back
+    with its outcome (the run's process syncs and renames them)."""
+    task, part, staged = work
+    batch = SyncBatch(task[3], holding=True) if staged else None
+    outcome = process_document(*task, batch=batch, cache=part)
+    return outcome, batch.take() if batch is not None else [], part
 
 
-def _run_one(args: _Task) -> DocOutcome:
-    return process_document(*args)
-
-
-def _died(task: _Task, cause: str, killed: bool) -> DocOutcome:
+def _died(work: _Work, cause: str, killed: bool) -> _Done:
     """The outcome of a document whose process died twice, alone the second time: exit 3 when it
     was killed (most likely for memory), 5 for a crash."""
-    source = task[0]
+    source = work[0][0]
     message = f"{source.display}: the process chunking it died ({cause}); not chunked in this run"
-    return DocOutcome(source.stem, source.display, "failed", EXIT_SOURCE if killed else EXIT_INTERNAL, message=message)
+    code = EXIT_SOURCE if killed else EXIT_INTERNAL
+    return DocOutcome(source.stem, source.display, "failed", code, message=message), [], None
 
 
 def _size(path: Path) -> int:

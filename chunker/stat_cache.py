@@ -18,8 +18,20 @@ Why a stat match is enough:
   any of them was taken (the creation of this run's cache file, :attr:`StatCache.floor`): a change
   after the stat then gives a later ctime, even on a file system whose clock ticks coarsely
   ("racy" files, changed in the tick of the stat, are hashed again by the next run).
-- A file chunker writes is recorded only when a later run has hashed it: nothing is recorded from
-  a write, so no window between a rename and a stat can be trusted.
+- A chunks.json this run writes is recorded from the write, as git records a file it checks out,
+  and with git's racy-index rule: its ``lstat`` right after the rename counts only when it is still
+  the file written (the inode, size and mtime that ``fstat`` gave on the descriptor after the last
+  write: a later write moves the mtime, a rename over it is another inode), and the entry is kept
+  only when its ctime and mtime are older than a timestamp the file system gives when the run ends,
+  after every such ``lstat`` (:meth:`StatCache.close` touches the cache file first): a change after
+  the ``lstat`` then gives a later ctime. An entry as new as that timestamp (a file renamed in the
+  clock tick the run ended in) is left out, and the next run hashes that file. What no stat can
+  show is a same-size write that puts the mtime back to the nanosecond between the rename and the
+  ``lstat`` (two system calls apart, under the run's lock), or in the same clock tick as the rename.
+- A source the run reads to chunk it is recorded with the stat taken before the read, by the rule
+  above (older than :attr:`StatCache.floor`); a source that changed in that tick is not.
+- ``--jobs`` workers get the entries of their document (:meth:`StatCache.part`) and hand back what
+  they recorded (:meth:`StatCache.merge`); the run's process keeps the cache and writes it.
 - Where the ctime is no change time (the FAT family keeps a creation time there, so an edit that puts
   the mtime back would keep the stat), nothing is recorded or trusted: a file on such a file system
   (``/proc/self/mountinfo``, by its device) is hashed as before.
@@ -37,6 +49,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +68,35 @@ Stat = tuple[int, int, int, int, int]
 """(size, mtime_ns, ctime_ns, inode, device)."""
 Entry = tuple[str, Stat]
 """(sha256 of the file, its stat when it had that content)."""
+Witness = tuple[str, int, int, int]
+"""A file as this process wrote it: (sha256, size, mtime_ns, inode), ``fstat`` of its descriptor
+after the last write."""
 
 
 def stat_key(st: os.stat_result) -> Stat:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def witness(fd: int, sha256: str) -> Witness | None:
+    """The :data:`Witness` of the file open as ``fd``, written with the content of ``sha256``."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return sha256, st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def witnessed(path: str | os.PathLike[str], seen: Witness) -> Entry | None:
+    """The entry of a file just renamed to ``path``: its ``lstat``, when that is still the file
+    written (``seen``: the same inode, size and mtime, a regular file); else None."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    sha256, size, mtime_ns, inode = seen
+    if not stat.S_ISREG(st.st_mode) or (st.st_size, st.st_mtime_ns, st.st_ino) != (size, mtime_ns, inode):
+        return None
+    return sha256, stat_key(st)
 
 
 def untrusted_devices() -> frozenset[int]:
@@ -92,15 +130,25 @@ class StatCache:
     """The cache of one run on one output folder: the entries of the previous run, and this run's."""
 
     def __init__(
-        self, out_dir: Path, boot: str, version: str, old: dict[str, dict[str, Entry]], fd: int, floor: int
+        self,
+        out_dir: Path,
+        boot: str,
+        version: str,
+        old: dict[str, dict[str, Entry]],
+        fd: int,
+        floor: int,
+        untrusted: frozenset[int] | None = None,
     ) -> None:
         self.out_dir = out_dir
         self.boot = boot
         self.version = version
         self.old = old
         self.new: dict[str, dict[str, Entry]] = {kind: dict(old.get(kind, {})) for kind in KINDS}
+        self.written: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+        """Files this run wrote, by their stat after the rename: kept at :meth:`close` when older than
+        the file system's time then."""
         self._fd = fd
-        self.untrusted = untrusted_devices()
+        self.untrusted = untrusted_devices() if untrusted is None else untrusted
         """Devices whose files are never recorded nor trusted by stat."""
         self.floor = floor
         """A time of the output file system before any stat of this run: the temporary file's creation."""
@@ -138,24 +186,55 @@ class StatCache:
     def record(self, kind: str, stem: str, st: os.stat_result, sha256: str) -> None:
         """``stem``'s file of ``kind`` had the content of ``sha256`` when it had the stat ``st`` (taken
         before it was read); recorded unless it changed too recently to tell a later change by its stat."""
+        self.written[kind].pop(stem, None)
         if st.st_ctime_ns < self.floor and st.st_mtime_ns < self.floor and st.st_dev not in self.untrusted:
             self.new[kind][stem] = (sha256, stat_key(st))
         else:
             self.new[kind].pop(stem, None)
 
+    def wrote(self, kind: str, stem: str, entry: Entry | None) -> None:
+        """This run renamed ``stem``'s file of ``kind`` into place: ``entry`` is its stat then, when it
+        was still the file written (:func:`witnessed`), else None (the file is forgotten)."""
+        self.new[kind].pop(stem, None)
+        if entry is None or entry[1][4] in self.untrusted:
+            self.written[kind].pop(stem, None)
+        else:
+            self.written[kind][stem] = entry
+
     def forget(self, kind: str, stem: str) -> None:
         self.new[kind].pop(stem, None)
+        self.written[kind].pop(stem, None)
+
+    def part(self, stem: str) -> StatCache:
+        """The entries of one document, for a ``--jobs`` worker (no file of its own): what it
+        records comes back with :meth:`merge`."""
+        old = {kind: {stem: self.old[kind][stem]} if stem in self.old.get(kind, {}) else {} for kind in KINDS}
+        return StatCache(self.out_dir, self.boot, self.version, old, -1, self.floor, self.untrusted)
+
+    def merge(self, stem: str, part: StatCache) -> None:
+        """What a worker's :meth:`part` of ``stem`` recorded, wrote and forgot."""
+        for kind in KINDS:
+            for mine, theirs in ((self.new[kind], part.new[kind]), (self.written[kind], part.written[kind])):
+                if stem in theirs:
+                    mine[stem] = theirs[stem]
+                else:
+                    mine.pop(stem, None)
 
     def keep_only(self, stems: set[str]) -> None:
         """Drop the entries of documents no longer in the sources (a run over all of them)."""
         self.new = {kind: {k: v for k, v in entries.items() if k in stems} for kind, entries in self.new.items()}
+        self.written = {kind: {k: v for k, v in got.items() if k in stems} for kind, got in self.written.items()}
 
     def close(self, save: bool = True) -> None:
-        """Write the entries (when they changed and ``save``), else remove the temporary file."""
+        """Write the entries (when they changed and ``save``), else remove the temporary file. The
+        files this run wrote count when their stat is older than the cache file's touch here,
+        after every stat of them (git's racy-index rule)."""
         import orjson
 
         path = self.out_dir / TEMPORARY_NAME
         try:
+            if save and any(self.written.values()):
+                self._add_written()
             if save and self.new != {kind: self.old.get(kind, {}) for kind in KINDS}:
                 saved: dict[str, Any] = {"format": FORMAT, "version": self.version, "boot": self.boot}
                 for kind, entries in self.new.items():
@@ -176,6 +255,22 @@ class StatCache:
                 self._fd = -1
         with contextlib.suppress(OSError):
             os.unlink(path)
+
+    def _add_written(self) -> None:
+        """The entries of the files this run wrote whose ctime and mtime are older than the file
+        system's time now (the cache file touched, after every ``lstat`` of them); a file changed
+        later moves its ctime past that time."""
+        if os.utime not in os.supports_fd:
+            return
+        os.utime(self._fd)
+        st = os.fstat(self._fd)
+        now = min(st.st_mtime_ns, st.st_ctime_ns)
+        for kind, entries in self.written.items():
+            for stem, entry in entries.items():
+                key = entry[1]
+                if key[1] < now and key[2] < now:
+                    self.new[kind][stem] = entry
+        self.written = {kind: {} for kind in KINDS}
 
 
 def _load(path: Path, boot: str, version: str) -> dict[str, dict[str, Entry]]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chunker import writer
 from chunker.errors import OutputError
@@ -29,13 +30,17 @@ from chunker.folder_locks import O_CLOEXEC, O_DIRECTORY, O_NOFOLLOW
 from chunker.folder_locks import error as _error
 from chunker.writer import unlink_quietly
 
+if TYPE_CHECKING:
+    from chunker.stat_cache import Entry, Witness
+
 __all__ = ["Held", "Staged", "SyncBatch"]
 
 Staged = list[tuple[str, Path, str]]
 """A document's staged files in the order they are renamed: (temporary name, artifact path, name
 shown in messages)."""
-Held = list[tuple[Path, Staged, int]]
-"""Documents staged by a worker for its parent's batch: (folder, staged files, their bytes)."""
+Held = list[tuple[Path, Staged, int, "Witness | None"]]
+"""Documents staged by a worker for its parent's batch: (folder, staged files, their bytes, the
+first file's :data:`~chunker.stat_cache.Witness` when the stat cache wants its stat)."""
 
 MAX_FILES = 384
 """Files held before a flush: 128 documents of three artifacts."""
@@ -57,40 +62,45 @@ class SyncBatch:
     ``syncfs`` reports the write errors of the file system since the descriptor was opened (or
     last synced), so an error in writing back a staged file before its flush is not missed."""
 
-    __slots__ = ("_bytes", "_fd", "_files", "_pending", "_sizes", "out_dir", "synced_file_system")
+    __slots__ = ("_bytes", "_fd", "_files", "_pending", "_sizes", "out_dir", "renamed", "synced_file_system")
 
     def __init__(self, out_dir: Path, *, holding: bool = False) -> None:
         """``holding``: a worker's batch, never flushed: :meth:`take` hands what it holds to the
         parent's batch (:meth:`add_held`), which syncs and renames it."""
         self.out_dir = out_dir
         self._fd = _open_folder(out_dir) if not holding and _syncfs_reports_errors() else None
-        self._pending: list[tuple[Path, Staged]] = []
+        self._pending: list[tuple[Path, Staged, Witness | None]] = []
         self._sizes: list[int] = []
+        self.renamed: dict[Path, Entry | None] = {}
+        """The stat, right after the rename, of the first file of each document added with a
+        witness (:func:`chunker.stat_cache.witnessed`), by folder; the caller takes them after a flush."""
         self._files = 0
         self._bytes = 0
         self.synced_file_system = False
         """Whether a flush synced the whole file system: the end of the run then needs one more
         ``syncfs`` (the renames), no folder fsyncs."""
 
-    def add(self, folder: Path, staged: Staged, size: int) -> None:
-        """Hold a document's staged files (``size``: their bytes) until the next flush."""
+    def add(self, folder: Path, staged: Staged, size: int, seen: Witness | None = None) -> None:
+        """Hold a document's staged files (``size``: their bytes) until the next flush; ``seen``:
+        the first file as written, whose stat after the rename goes to :attr:`renamed`."""
         if staged:
-            self._pending.append((folder, staged))
+            self._pending.append((folder, staged, seen))
             self._sizes.append(size)
             self._files += len(staged)
             self._bytes += size
 
     def take(self) -> Held:
         """What the batch holds, handed over (a worker's batch: its parent renames the files)."""
-        held = [(folder, staged, size) for (folder, staged), size in zip(self._pending, self._sizes, strict=True)]
+        pending = zip(self._pending, self._sizes, strict=True)
+        held = [(folder, staged, size, seen) for (folder, staged, seen), size in pending]
         self._pending, self._sizes = [], []
         self._files = self._bytes = 0
         return held
 
     def add_held(self, held: Held) -> None:
         """Hold a worker's staged documents (:meth:`take`) until the next flush."""
-        for folder, staged, size in held:
-            self.add(folder, staged, size)
+        for folder, staged, size, seen in held:
+            self.add(folder, staged, size, seen)
 
     @property
     def due(self) -> bool:
@@ -109,17 +119,22 @@ class SyncBatch:
         self._files = self._bytes = 0
         self.synced_file_system |= whole
         failed = {} if whole else _fsync_each(pending)
-        for n, (folder, staged) in enumerate(pending):
+        for n, (folder, staged, seen) in enumerate(pending):
             if folder in failed:
                 continue
             try:
                 _rename_all(staged)
             except OutputError as exc:
                 failed[folder] = exc
+                continue
             except BaseException:  # interrupted: the documents not yet renamed keep their old artifacts
-                for _, rest in pending[n + 1 :]:
+                for _, rest, _ in pending[n + 1 :]:
                     _unlink_all(rest)
                 raise
+            if seen is not None:
+                from chunker.stat_cache import witnessed
+
+                self.renamed[folder] = witnessed(staged[0][1], seen)  # right after the rename
         return failed
 
     def close(self) -> None:
@@ -132,7 +147,7 @@ class SyncBatch:
         """Remove every held file, renaming none (a run that stops on an exception)."""
         pending, self._pending, self._sizes = self._pending, [], []
         self._files = self._bytes = 0
-        for _, staged in pending:
+        for _, staged, _ in pending:
             _unlink_all(staged)
 
 
@@ -152,11 +167,11 @@ def _unlink_all(staged: Staged) -> None:
         unlink_quietly(tmp)
 
 
-def _fsync_each(pending: list[tuple[Path, Staged]]) -> dict[Path, OutputError]:
+def _fsync_each(pending: list[tuple[Path, Staged, Witness | None]]) -> dict[Path, OutputError]:
     """Fsync every held file through a descriptor of its own; a document whose file fails loses
     all its temporary files."""
     failed: dict[Path, OutputError] = {}
-    for folder, staged in pending:
+    for folder, staged, _ in pending:
         for tmp, _, where in staged:
             try:
                 fd = os.open(tmp, os.O_RDONLY | O_NOFOLLOW | O_CLOEXEC)

@@ -29,6 +29,7 @@ from chunker.writer import (
 
 if TYPE_CHECKING:
     from chunker.core import Part
+    from chunker.stat_cache import Entry
     from chunker.writer_batch import SyncBatch
 
 __all__ = ["Finish", "write_streamed"]
@@ -37,6 +38,8 @@ __all__ = ["Finish", "write_streamed"]
 Finish = Callable[[str, int], tuple[bool, Mapping[str, bytes]]]
 """Given the sha256 and size of the streamed artifact: whether to keep it (rename it over the old
 one) and the other artifacts to write (report.json last)."""
+Record = Callable[["Entry | None"], None]
+"""Told the stat of the streamed artifact right after its rename (:func:`chunker.stat_cache.witnessed`)."""
 
 
 def write_streamed(
@@ -50,20 +53,23 @@ def write_streamed(
     durability: Durability = "full",
     run_locked: bool = False,
     batch: SyncBatch | None = None,
+    record: Record | None = None,
 ) -> bool:
     """:func:`write_document` for a set whose first artifact ``name`` is written as its ``parts``
     come (never held whole): it is staged first, then ``finish`` (its sha256 and size) says
     whether it is kept and gives the other artifacts, which are staged after it. Nothing is
     renamed before everything is staged; returns whether anything was written. ``batch`` (with
-    ``run_locked``): staged unsynced, renamed at the batch's flush (:mod:`chunker.writer_batch`)."""
+    ``run_locked``): staged unsynced, renamed at the batch's flush (:mod:`chunker.writer_batch`).
+    ``record``: the stat cache wants the streamed artifact's stat after its rename (when it is kept):
+    given it then, or with ``batch`` the batch keeps it at its flush (:attr:`SyncBatch.renamed`)."""
     _check_name(name, display)
     sync = durability == "full"
     if run_locked:
         ensure_folder(folder, display)
-        return _stream_and_commit(folder, name, parts, finish, display, sync and batch is None, batch)
+        return _stream_and_commit(folder, name, parts, finish, display, sync and batch is None, batch, record)
     with folder_lock(folder, display, timeout):
         _remove_stale_tmp(folder)
-        wrote = _stream_and_commit(folder, name, parts, finish, display, sync)
+        wrote = _stream_and_commit(folder, name, parts, finish, display, sync, None, record)
         if wrote and durability != "none":
             _fsync_dir(folder)
         return wrote
@@ -77,6 +83,7 @@ def _stream_and_commit(
     display: str,
     sync: bool,
     batch: SyncBatch | None = None,
+    record: Record | None = None,
 ) -> bool:
     path = folder / name
     where = f"{display}/{name}"
@@ -88,17 +95,26 @@ def _stream_and_commit(
     except BaseException:
         discard_staged(fd, tmp)
         raise
+    seen = None
     if not keep:
         discard_staged(fd, tmp)
     else:
+        if record is not None:
+            from chunker.stat_cache import witness
+
+            seen = witness(fd, sha256)  # after the last write: the mtime a later write would move
         close_staged(fd, tmp, where, sync)
     order = [n for n in others if n != REPORT_NAME] + ([REPORT_NAME] if REPORT_NAME in others else [])
     staged = [(tmp, path, where)] if keep else []
     if batch is None:
         _stage_and_commit(folder, others, order, display, sync, staged)
+        if keep and record is not None:
+            from chunker.stat_cache import witnessed
+
+            record(None if seen is None else witnessed(path, seen))
     else:
         _stage_all(folder, others, order, display, False, staged)
-        batch.add(folder, staged, (size if keep else 0) + sum(len(others[n]) for n in order))
+        batch.add(folder, staged, (size if keep else 0) + sum(len(others[n]) for n in order), seen)
     return keep or bool(others)
 
 

@@ -136,7 +136,6 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
 
 
 _real_run_one = runner_workers._run_one
-_real_run_staged = runner_workers._run_staged
 
 
 def _die_on_d1_d2(task: Any) -> None:
@@ -148,14 +147,9 @@ def _die_on_d1_d2(task: Any) -> None:
         os.kill(os.getpid(), signal.SIGKILL if source.stem == "d1" else signal.SIGABRT)
 
 
-def _dying_run_one(task: Any) -> Any:
-    _die_on_d1_d2(task)
-    return _real_run_one(task)
-
-
-def _dying_run_staged(task: Any) -> Any:  # the workers of a run with full durability
-    _die_on_d1_d2(task)
-    return _real_run_staged(task)
+def _dying_run_one(work: Any) -> Any:  # (task, its stat cache entries, staged for the run's batch)
+    _die_on_d1_d2(work[0])
+    return _real_run_one(work)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals")
@@ -165,7 +159,6 @@ def test_a_document_that_kills_its_worker_is_named_and_the_others_are_chunked(
     sources = sources_with(tmp_path, 6)
     (sources / "d1.md").write_text("# D1\n\n" + "word " * 2000, encoding="utf-8")  # largest: taken first
     monkeypatch.setattr(runner_workers, "_run_one", _dying_run_one)
-    monkeypatch.setattr(runner_workers, "_run_staged", _dying_run_staged)
     summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=2)
     by_stem = {o.stem: o for o in summary.documents}
     # the tasks the broken pool failed ran again, each alone (one may have been killed mid-write
