@@ -213,10 +213,13 @@ def _kinds_of(blocks: Sequence[Block]) -> frozenset[str]:
 
 def _left_open(block: Block) -> bool:
     """Whether the parser saw a code fence in ``block`` that the source never closes (else a fence
-    the conservative scan finds open is a cut, or backticks in indented code or HTML)."""
-    if block.fence is not None:
-        return not block.fence[1]
-    return UNCLOSED_FENCE in block.inner
+    the conservative scan finds open is a cut, or backticks in indented code or HTML), and the
+    conservative scan of the source up to the block's end leaves one open too. Where it does not,
+    the fence line the parser left open closes one that it read as an HTML block's text (a Jekyll
+    page's "```markdown" right under ``</div>``, which CommonMark keeps in the HTML block and kramdown
+    reads as a fence): the chunks pair them as kramdown does, at every budget, and report nothing."""
+    left = not block.fence[1] if block.fence is not None else UNCLOSED_FENCE in block.inner
+    return left and fence_after(block.source[: block.end_offset]) is not None
 
 
 def number_parts(drafts: list[Draft]) -> None:
