@@ -11,7 +11,7 @@ from chunker.gcpause import collector_paused
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
-from chunker.parse.mdx import esm_left_out, opens_with_import
+from chunker.parse.mdx import esm_left_out, imports_used, opens_with_import
 from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import judge
 from chunker.segmenter import segment
@@ -75,13 +75,14 @@ def chunk_markdown(
 
 def syntax_of(config: ChunkerConfig, source_path: str, text: str = "") -> Syntax:
     """The syntax a document is read in: ``config.syntax``, or for ``auto`` MDX when the file name
-    ends in ``.mdx`` or the page opens with an ``import ... from`` statement (a Docusaurus ``.md``
-    page: :func:`chunker.parse.mdx.opens_with_import`), else Markdown."""
+    ends in ``.mdx``, the page opens with an ``import ... from`` statement (a Docusaurus ``.md``
+    page: :func:`chunker.parse.mdx.opens_with_import`) or imports further down a name it uses as a
+    component (:func:`chunker.parse.mdx.imports_used`), else Markdown."""
     if config.syntax != "auto":
         return config.syntax
     if source_path.lower().endswith(".mdx"):
         return "mdx"
-    if not source_path.lower().endswith(".txt") and opens_with_import(text):
+    if not source_path.lower().endswith(".txt") and (opens_with_import(text) or imports_used(text)):
         return "mdx"
     return "markdown"
 

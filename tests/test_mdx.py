@@ -229,3 +229,39 @@ def test_other_md_pages_stay_markdown_under_auto(text: str) -> None:
     result = chunk_markdown(text, LEFT_OUT, "page", "page.md")
     assert not [s for s in result.diagnostics.skipped if s.reason == "mdx-esm"]
     assert "".join(c.content_original for c in result.chunks).count("import") == text.count("import")
+
+
+BELOW_INTRO = (
+    "# Install\n\nThis page shows the install command for each package manager.\n\n"
+    "import CodeBlock from '@theme/CodeBlock';\n\n"
+    "<CodeBlock language=\"bash\" code={`\n# not a heading: a comment of the script\nnpm install thing\n`} />\n\n"
+    "## Next\n\nMore.\n"
+)
+
+
+def test_a_md_page_that_imports_below_its_intro_and_uses_the_import_is_read_as_mdx_under_auto() -> None:
+    """Docusaurus pages often import after their intro or first heading (``import TOCInline from
+    '@theme/TOCInline';`` then ``<TOCInline toc={toc} />``): a whole import statement at the top
+    level, outside code, whose name the page uses as a component, makes it MDX under ``auto``."""
+    assert headings(BELOW_INTRO, "docs/install.md") == ["Install", "Next"]
+    as_markdown = chunk_markdown(BELOW_INTRO, replace(CFG, syntax="markdown"), "page", "docs/install.md")
+    assert "not a heading: a comment of the script" in [
+        b.header_path[-1].text for b in as_markdown.blocks if b.kind == "heading"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Intro.\n\nimport Tabs from '@theme/Tabs';\n\nNo component used.\n",  # imported, never used
+        "Intro.\n\n```js\nimport Tabs from '@theme/Tabs';\n```\n\n<Tabs>\n",  # the import in code
+        "Intro.\n\nimport Tabs from '@theme/Tabs';\n\n```jsx\n<Tabs>\n```\n",  # used in code only
+        "<script setup>\nimport Home from './Home.vue'\n</script>\n\n<Home />\n",  # VitePress: an HTML block
+        "Intro, then a line:\nimport Tabs from '@theme/Tabs';\n\n<Tabs>\n",  # a paragraph's next line
+    ],
+)
+def test_pages_importing_below_their_intro_stay_markdown_unless_they_use_the_import(text: str) -> None:
+    from chunker.pipeline import syntax_of
+
+    assert syntax_of(ChunkerConfig(), "page.md", text) == "markdown"
+    assert syntax_of(ChunkerConfig(), "page.md", BELOW_INTRO) == "mdx"

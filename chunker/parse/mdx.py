@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 
+from chunker.fences import fence_after
 from chunker.models import Block, SkippedRange
 
-__all__ = ["esm_left_out", "mdx_plugin", "opens_with_import"]
+__all__ = ["esm_left_out", "imports_used", "mdx_plugin", "opens_with_import"]
 
 _ESM = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
 _JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
@@ -162,6 +163,61 @@ def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[Skip
 def _is_esm(block: Block) -> bool:
     start = block.start_offset
     return block.source.startswith(("import", "export"), start) and bool(_ESM.match(block.source, start))
+
+
+_IMPORTED = re.compile(r"import[ \t]+(?:type[ \t]+)?(.*?)[ \t]*from[ \t]")
+_ALIASED = re.compile(r"(?:\*|[\w$]+)[ \t]+as[ \t]+")
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_RAW_OPEN = re.compile(r" {0,3}<(?:script|style)(?:[\s>]|$)", re.IGNORECASE)
+_RAW_CLOSE = re.compile(r"</(?:script|style)>", re.IGNORECASE)
+
+
+def imports_used(text: str) -> bool:
+    """Whether a top-level line of ``text`` (column 0, outside code fences) is a whole
+    ``import X from '...'`` statement and a name it imports is used as a component or expression
+    (``<X``, ``{X``) outside code below it: a ``.md`` page written in MDX that imports below its
+    intro (Docusaurus: ``import TOCInline from '@theme/TOCInline';`` after a heading, then
+    ``<TOCInline toc={toc} />``). In CommonMark such a line is a paragraph of code and the tag
+    raw HTML of an element nobody defines; no prose page has both. Imports in the first 64 KiB."""
+    head = text[:_HEAD]
+    if "\nimport" not in head:
+        return False
+    names: set[str] = set()
+    fence = ""
+    script = False  # inside a <script> or <style> element (VitePress's <script setup> imports)
+    previous = ""
+    for line in head.splitlines():
+        before, previous = previous, line
+        opening = _CODE_FENCE.match(line)
+        if opening is not None and not script:
+            run = opening.group(1)
+            if not fence:
+                fence = run
+            elif run[0] == fence[0] and len(run) >= len(fence) and not line[opening.end() :].strip():
+                fence = ""
+            continue
+        if fence:
+            continue
+        if script or _RAW_OPEN.match(line):
+            script = _RAW_CLOSE.search(line) is None
+            continue
+        if not line.startswith("import") or before.strip():
+            continue  # a statement of its own, after a blank line (not a paragraph's next line)
+        if _IMPORT_FROM.match(line):
+            clause = _IMPORTED.match(line)
+            if clause is not None:
+                names.update(_NAME.findall(_ALIASED.sub("", clause.group(1))))
+    names.discard("type")
+    if not names:
+        return False
+    usage = re.compile(r"[<{](?:" + "|".join(map(re.escape, sorted(names))) + r")(?![\w$])")
+    state, done = None, 0
+    for match in usage.finditer(text):  # outside code: the fence state carried from one use to the next
+        state, done = fence_after(text[done : match.start()], state), match.start()
+        if state is None:
+            return True
+    return False
 
 
 def opens_with_import(text: str) -> bool:
