@@ -5,16 +5,24 @@ own: a lone media element (``<audio controls src="...">``, ``<img ...>``), a ``<
 imports or a ``<style>`` block, MDX ``import`` lines, a demo component (``<BetweenElements />``),
 layout tags (``<div class="options-api">``), ``&nbsp;``, a Hugo shortcode or Liquid tag alone
 (``{{< blog/integration-badge >}}``, ``{% include toc.html %}``). Alone in a chunk they make a retrieval unit
-with nothing to retrieve, so the strategies and the packer put them with a neighbour.
+with nothing to retrieve, so the strategies and the packer put them with a neighbour. A page of
+filler only (a site's section page holding ``{{< section-toc >}}``, ``{% include toc.html %}``, or
+``<script setup>`` and ``<Home />``: no heading, no words) has no neighbour to go with: it gets no
+chunk, its lines are a skipped range (reason ``filler-only``, so the run stays lossless) and an
+``empty`` info entry says so, as for a page of frontmatter only.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 
-from chunker.models import Block
+from chunker.models import Block, SkippedRange
 
-__all__ = ["MIN_LETTERS", "is_filler", "is_filler_text"]
+__all__ = ["FILLER_ONLY", "MIN_LETTERS", "filler_page", "is_filler", "is_filler_text", "without_filler_page"]
+
+FILLER_ONLY = "filler-only"
+"""The reason of the skipped range of a page of filler only."""
 
 MIN_LETTERS = 8
 """Text with fewer letters or digits than this, once markup is removed, has no words of its own."""
@@ -148,3 +156,35 @@ def is_filler(block: Block) -> bool:
     if block.kind == "html" and _MYST_COMMENT.fullmatch(content):
         return True
     return is_filler_text(content, esm=block.kind == "html")
+
+
+def _page_filler(block: Block) -> bool:
+    """Whether ``block`` may be part of a page of filler only: filler, or a thematic break."""
+    return block.kind == "thematic_break" or is_filler(block)
+
+
+def filler_page(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[SkippedRange, ...]]:
+    """``blocks``, or none and one skipped range of them all (reason :data:`FILLER_ONLY`) when they
+    are a page of filler only: no heading, no words (see the module's docstring)."""
+    if not blocks or not all(map(_page_filler, blocks)) or not any(map(is_filler, blocks)):
+        return tuple(blocks), ()
+    first, last = blocks[0], blocks[-1]
+    return (), (SkippedRange(first.start_line, last.end_line, first.start_offset, last.end_offset, FILLER_ONLY),)
+
+
+def without_filler_page(blocks: Iterator[Block], left: list[SkippedRange]) -> Iterator[Block]:
+    """:func:`filler_page` as the blocks pass: the leading filler blocks are held until a block of
+    text (or a heading) comes, then passed on; when none comes, the held blocks are skipped (their
+    range appended to ``left``)."""
+    held: list[Block] = []
+    for block in blocks:
+        if _page_filler(block):
+            held.append(block)
+            continue
+        yield from held
+        yield block
+        yield from blocks
+        return
+    kept, skipped = filler_page(held)
+    left.extend(skipped)
+    yield from kept

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig, Syntax
+from chunker.filler import FILLER_ONLY, filler_page
 from chunker.gcpause import collector_paused
 from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
@@ -112,11 +113,20 @@ def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], Parsed
     return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
 
 
-def empty_findings(text: str, chunked: bool, skipped: bool, frontmatter: bool) -> list[Diagnostic]:
-    """The finding on a document without chunks: no text at all, or only frontmatter (``skipped``:
-    the strategy left ranges out)."""
+def empty_findings(
+    text: str, chunked: bool, skipped: bool, frontmatter: bool, filler: Sequence[SkippedRange] = ()
+) -> list[Diagnostic]:
+    """The finding on a document without chunks: no text at all, only frontmatter (``skipped``:
+    the strategy left ranges out), or only filler (``filler``: its range, :func:`chunker.filler.filler_page`)."""
     if not text or text.isspace():  # not text.strip(), which copies the whole text
         return [Diagnostic("warning", "empty", "the document has no text: no chunks")]
+    if filler and not chunked:
+        lines = f"{filler[0].start_line}-{filler[0].end_line}"
+        message = (
+            f"the document has markup only (lines {lines}: a shortcode, include or component, no words of its own): "
+            f"no chunks; the lines are skipped ({FILLER_ONLY})"
+        )
+        return [Diagnostic("info", "empty", message, line=filler[0].start_line)]
     if not chunked and not skipped and frontmatter:
         # a section or list page of a site (Hugo's _index.md, an index.md of only a title): nothing is wrong
         return [Diagnostic("info", "empty", "the document has frontmatter only: no chunks")]
@@ -177,6 +187,7 @@ def chunk_blocks(
     esm: tuple[SkippedRange, ...] = ()
     if not config.keep_mdx_esm:
         blocks, esm = esm_left_out(blocks)
+    blocks, filler = filler_page(blocks)
     # Text before the first heading is named by the frontmatter title or the stem, never by an
     # H1 that comes after it; the context line names the document by its H1 as well.
     grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem))
@@ -185,11 +196,12 @@ def chunk_blocks(
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)
     skipped.extend(esm)
+    skipped.extend(filler)
     skipped.extend(grouping.skipped)
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
     found.extend(_untitled(blocks))
     found.extend(_unclosed(blocks))
-    found.extend(empty_findings(text, bool(packed.chunks), bool(grouping.skipped), doc.frontmatter is not None))
+    found.extend(empty_findings(text, bool(packed.chunks), bool(grouping.skipped), doc.frontmatter is not None, filler))
     from chunker.assets import with_assets
 
     chunks = with_assets(packed.chunks, text, blocks, source_path)

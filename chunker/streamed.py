@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from chunker.assets import AssetFinder
 from chunker.config import ChunkerConfig
+from chunker.filler import without_filler_page
 from chunker.models import Block, Chunk, ChunkingResult, Diagnostic, Diagnostics, SkippedRange
 from chunker.outline import LineToken
 from chunker.pack import pack_section
@@ -122,6 +123,8 @@ class StreamedChunks:
         blocks: Iterator[Block] = iter_blocks(doc, tokens, cfg, release=True)  # our pieces: fresh lists
         if not cfg.keep_mdx_esm:
             blocks = _without_esm(blocks, esm)
+        filler: list[SkippedRange] = []
+        blocks = without_filler_page(blocks, filler)
         watch = _Watch(text, metadata_title(doc.metadata), stem)
         skipped: list[SkippedRange] = []
         grouping_title = metadata_title(doc.metadata) or stem.rsplit("/", 1)[-1]
@@ -148,11 +151,12 @@ class StreamedChunks:
             yield chunk
         all_skipped: list[SkippedRange] = [doc.frontmatter] if doc.frontmatter is not None else []
         all_skipped.extend(esm)
+        all_skipped.extend(filler)
         all_skipped.extend(skipped)
         found: list[Diagnostic] = [*doc.diagnostics, *tokens.diagnostics, *packer.checks.packer]
         found.extend(watch.untitled)
         found.extend(watch.unclosed)
-        found.extend(empty_findings(text, bool(self.count), bool(skipped), doc.frontmatter is not None))
+        found.extend(empty_findings(text, bool(self.count), bool(skipped), doc.frontmatter is not None, filler))
         found.extend(packer.checks.findings(all_skipped))
         metrics = packer.checks.metrics.result(all_skipped)
         diagnostics = Diagnostics(tuple(judge(tuple(found), cfg)), metrics, tuple(all_skipped), {})

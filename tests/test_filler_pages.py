@@ -1,0 +1,60 @@
+"""A page of filler only (a site's section page: ``{{< section-toc >}}``, ``{% include toc.html %}``,
+``<script setup>`` and ``<Home />``) gets no chunk: its lines are a skipped range (``filler-only``)
+and an ``empty`` info entry says so, as for a page of frontmatter only. The run stays lossless."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.core import chunks_bytes, streamed_parts
+from chunker.pipeline import chunk_markdown
+from chunker.streamed import StreamedChunks
+
+CFG = ChunkerConfig()
+
+FILLER_PAGES = [
+    "---\ntitle: Tasks\nweight: 3\n---\n\n{{< section-toc >}}\n",
+    "---\ntitle: Includes\n---\n\n{% include toc.html %}\n",
+    '---\nlayout: home\n---\n\n<script setup>\nimport Home from "./Home.vue"\n</script>\n\n<Home />\n',
+    "{{< section-toc >}}\n\n---\n\n{{< children >}}\n",
+]
+
+
+@pytest.mark.parametrize("text", FILLER_PAGES)
+def test_a_page_of_filler_only_has_no_chunk_and_its_lines_are_skipped(text: str) -> None:
+    result = chunk_markdown(text, CFG, "section", "section/_index.md")
+    assert result.chunks == ()
+    diagnostics = result.diagnostics
+    assert not diagnostics.errors and not diagnostics.warnings  # no content-loss: the lines are declared
+    [filler] = [s for s in diagnostics.skipped if s.reason == "filler-only"]
+    covered = set()
+    for skipped in diagnostics.skipped:
+        covered.update(range(skipped.start_offset, skipped.end_offset))
+    assert all(i in covered for i, c in enumerate(text) if not c.isspace())  # every line declared
+    [empty] = [d for d in diagnostics.diagnostics if d.code == "empty" and d.severity == "info"]
+    assert "markup only" in empty.message and empty.line == filler.start_line
+
+
+@pytest.mark.parametrize("text", FILLER_PAGES)
+def test_the_streamed_path_gives_the_same_bytes(text: str) -> None:
+    whole = chunk_markdown(text, CFG, "doc", "doc.md")
+    stream = StreamedChunks(text, CFG, "doc", "doc.md")
+    data = b"".join(bytes(part) for part in streamed_parts(stream))
+    assert data == chunks_bytes(whole)
+    assert orjson.dumps(stream.result().diagnostics.to_dict()) == orjson.dumps(whole.diagnostics.to_dict())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\ntitle: Tasks\n---\n\n## Common tasks\n\n{{< section-toc >}}\n",  # a heading: its text stays
+        "{{< section-toc >}}\n\nThe guides of this section, one per task.\n",  # words of its own
+        '<div class="grid">\n<a href="install.md">Installation guide</a>\n</div>\n',  # link text is text
+    ],
+)
+def test_a_page_with_a_heading_or_words_keeps_its_chunks(text: str) -> None:
+    result = chunk_markdown(text, CFG, "doc", "doc.md")
+    assert result.chunks
+    assert not [s for s in result.diagnostics.skipped if s.reason == "filler-only"]
