@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections import Counter
 from pathlib import Path
 
 from chunker.doc_ids import id_segment, validate_stem
@@ -86,7 +87,11 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
             raise UsageError(f"no source for stem '{wanted}': {display_path(folder)} is a folder, not a file")
     base, ext = os.path.splitext(wanted)
     given_ext = bool(base) and ext.lower() in EXTENSIONS
-    close = _close_matches(base if given_ext else wanted, [s.stem for s in scanned.found])
+    ids = [s.stem for s in scanned.found]
+    close = _close_matches(base if given_ext else wanted, ids)
+    if "/" not in wanted:  # a name was given: suggest names (with their id), which --stem takes
+        names = Counter(doc_id.rsplit("/", 1)[-1] for doc_id in ids)
+        close = [_as_name(doc_id, names) for doc_id in close]
     hint = f"; did you mean {', '.join(close)}?" if close else ""
     if given_ext:
         hint = f"; a stem is a name without its extension{hint or ''}"
@@ -111,6 +116,14 @@ def _close_matches(wanted: str, ids: list[str]) -> list[str]:
         folded = wanted.casefold()
         close = [n for n in ids if n.casefold() == folded or n.rsplit("/", 1)[-1].casefold() == folded][:3]
     return close
+
+
+def _as_name(doc_id: str, names: Counter[str]) -> str:
+    """``nextjs (usage/nextjs)`` when no other document has that file name, else the id itself."""
+    name = doc_id.rsplit("/", 1)[-1]
+    if name == doc_id or names[name] > 1:
+        return doc_id
+    return f"{name} ({doc_id})"
 
 
 def _id_of_display(display: str, sources_dir: Path) -> str:

@@ -214,10 +214,15 @@ def test_a_missed_bare_name_suggests_ids_of_close_file_names_and_says_a_stem_has
 ) -> None:
     touch(sources / "usage" / "nextjs.mdx")
     touch(sources / "usage" / "index.md")
-    with pytest.raises(UsageError, match=r"did you mean usage/nextjs\?$"):
-        find_source(sources, "nexjs")  # a typo of a name deep in the tree
-    with pytest.raises(UsageError, match=r"a stem is a name without its extension; did you mean usage/nextjs\?$"):
+    touch(sources / "guide" / "index.md")
+    with pytest.raises(UsageError, match=r"did you mean nextjs \(usage/nextjs\)\?$"):
+        find_source(sources, "nexjs")  # a typo of a name deep in the tree: a name --stem takes
+    with pytest.raises(UsageError, match=r"without its extension; did you mean nextjs \(usage/nextjs\)\?$"):
         find_source(sources, "nextjs.mdx")
+    with pytest.raises(UsageError, match=r"did you mean guide/index, usage/index\?$"):
+        find_source(sources, "indx")  # a name two documents share: their ids
+    with pytest.raises(UsageError, match=r"did you mean usage/nextjs\b"):
+        find_source(sources, "usage/nexjs")  # an id was given: ids
 
 
 def test_find_source_returns_a_dangling_symlink_so_reading_it_can_say_why(sources: Path) -> None:
