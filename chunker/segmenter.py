@@ -138,9 +138,9 @@ class _Blocks:
                 i += 1
                 continue
             plain = token.type == "paragraph_open"
-            if plain and token.nesting == 0:
-                # the pulldown-cmark path's top-level paragraph: one token (parse/pulldown.py)
-                extent: _Extent = (i, "paragraph", token.map[1], _NO_KINDS, (), None)
+            if token.nesting == 0 and (plain or token.type == "heading_open"):
+                # the pulldown-cmark path's top-level paragraph or heading: one token (parse/pulldown.py)
+                extent: _Extent = (i, "paragraph" if plain else "heading", token.map[1], _NO_KINDS, (), None)
             elif plain and i + 2 < n and tokens[i + 2].nesting == -1 and tokens[i + 1].type == "inline":
                 # a paragraph (open, inline, close: the commonest block), without extent's calls
                 extent = (i + 2, "paragraph", token.map[1], _NO_KINDS, (), None)

@@ -337,6 +337,25 @@ def test_a_top_level_heading_is_one_token_holding_its_text() -> None:
     assert titles == [b.header_path[-1].text for b in _blocks(text, REFERENCE)[0] if b.kind == "heading"]
 
 
+def test_one_token_paragraphs_and_headings_skip_the_extent_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # this path's top-level paragraphs and headings are one token each: the segmenter takes them
+    # as they are, without asking what they cover (a call per block); a list still is asked
+    from chunker.segmenter import _Blocks
+
+    asked: list[int] = []
+    real = _Blocks.extent
+
+    def extent(self: _Blocks, tokens: Any, i: int) -> Any:
+        asked.append(tokens[i].map[0])
+        return real(self, tokens, i)
+
+    text = "# A\n\npara one\n\nSetext\n---\n\npara two\nline\n\n- item\n"
+    reference = shapes(text, REFERENCE)
+    monkeypatch.setattr(_Blocks, "extent", extent)
+    assert shapes(text, FAST) == reference
+    assert asked == [10]  # the list's line only
+
+
 def test_dollar_math_still_parses_the_whole_body_with_markdown_it(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "# A\n\nTerm\n:   def\n\n# B\n\n$$\nx\n$$\n"
     reference = shapes(text, REFERENCE)
@@ -357,16 +376,16 @@ def test_a_surrogate_in_a_library_caller_s_text_is_parsed_by_markdown_it() -> No
 
 def _no_pyromark_parse(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the bodies handed to pyromark's parse (which runs whole before its first event)."""
-    import pyromark
+    import chunker.parse.pulldown as pulldown
 
     calls: list[int] = []
-    real = pyromark.events_with_range
+    real = pulldown.events
 
-    def counted(body: str, **kwargs: Any) -> Any:
+    def counted(body: str) -> Any:
         calls.append(len(body))
-        return real(body, **kwargs)
+        return real(body)
 
-    monkeypatch.setattr(pyromark, "events_with_range", counted)
+    monkeypatch.setattr(pulldown, "events", counted)
     return calls
 
 

@@ -19,6 +19,7 @@ of both paths on the CommonMark spec and the shared corpus, and README lists whe
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -97,6 +98,20 @@ def _plugin_lines(body: str, first_only: bool = False) -> list[int]:
     return lines
 
 
+@functools.cache
+def _parser() -> Any:
+    import pyromark
+
+    return pyromark.Markdown(options=pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH)
+
+
+def events(text: str) -> Any:
+    """pulldown-cmark's events of ``text`` with their byte ranges (tables and math on, adjacent
+    text merged), from one parser made once (``pyromark.Markdown``): options built for each call
+    cost ~3 us, and a run over the corpus makes ~4,900 (its documents and block re-parses)."""
+    return _parser().events_with_range(text, merge_text=True)
+
+
 def available() -> bool:
     """Whether ``pyromark`` (the ``chunker[fast]`` extra) can be imported."""
     from importlib.util import find_spec
@@ -129,7 +144,7 @@ class PulldownTokens:
 
     def __iter__(self) -> Iterator[Sequence[BlockToken]]:
         try:
-            import pyromark
+            import pyromark  # noqa: F401 (a clear message before the parse needs it)
         except ImportError as exc:  # checked when the config is loaded; a library caller may skip that
             raise ConfigError("parser: pulldown-cmark needs the pyromark package: pip install 'chunker[fast]'") from exc
         doc = self._doc
@@ -143,7 +158,7 @@ class PulldownTokens:
             data = body.encode("utf-8", "surrogatepass")
             if not too_many_events(data, doc.body_start_line):
                 plugin_lines = _plugin_lines(body)
-                tokens = self._pulldown_tokens(pyromark, body, data)
+                tokens = self._pulldown_tokens(body, data)
             del data
         del body  # neither is held while the pieces are made and consumed
         pieces: list[Sequence[BlockToken]] | None = None
@@ -155,13 +170,12 @@ class PulldownTokens:
             return
         yield from pieces
 
-    def _pulldown_tokens(self, pyromark: Any, body: str, data: bytes) -> list[Token] | None:
+    def _pulldown_tokens(self, body: str, data: bytes) -> list[Token] | None:
         """pulldown-cmark's block tokens of ``body`` (``data``: its UTF-8 bytes), or None where
         markdown-it-py must parse it."""
-        options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
         builder = Builder(body, data)
         try:
-            tokens = builder.tokens(pyromark.events_with_range(body, options=options, merge_text=True))
+            tokens = builder.tokens(events(body))
         except UnicodeEncodeError:  # a surrogate (a library caller's text): pyromark takes UTF-8 only
             return None
         if builder.deepest >= self._cfg.max_nesting - 1:

@@ -35,7 +35,7 @@ from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.outline import LineToken, OutlineToken
-from chunker.parse.pulldown import _FIRST_CHARS, _RUNS
+from chunker.parse.pulldown import _FIRST_CHARS, _RUNS, events
 
 __all__ = ["block_parse", "block_tokens"]
 
@@ -96,12 +96,9 @@ def block_tokens(text: str, max_nesting: int) -> list[OutlineToken] | None:
     where only markdown-it-py can say: plugin syntax, ``$$``, nesting at the limit."""
     if "$$" in text or _nested_plugin(text):
         return None
-    import pyromark
-
-    options = pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_MATH
     builder = _Outliner(text)
     try:
-        tokens = builder.run(pyromark.events_with_range(text, options=options, merge_text=True))
+        tokens = builder.run(events(text))
     except UnicodeEncodeError:  # a surrogate: pyromark takes UTF-8 only
         return None
     return None if builder.deepest >= max_nesting - 1 else tokens
