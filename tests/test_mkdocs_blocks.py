@@ -90,6 +90,17 @@ def test_a_mkdocstrings_directive_is_a_line_of_text_not_an_unclosed_container(di
     assert ("paragraph", 5, 8) in kinds(text)
 
 
+@pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])
+def test_a_plugin_directive_over_indented_options_is_a_line_of_text(parser: str) -> None:
+    """mkdocs-click (MkDocs' own CLI page): ``::: mkdocs-click`` then indented ``:key: value`` options,
+    never closed: the plugin's directive, not an unclosed container (a container-unclosed warning)."""
+    text = "# CLI\n\n::: mkdocs-click\n    :module: mkdocs.__main__\n    :command: cli\n\n## Next\n\nx\n"
+    result = chunk_markdown(text, replace(CFG, parser=parser), "cli", "cli.md")  # type: ignore[arg-type]
+    assert [d.code for d in result.diagnostics.diagnostics] == []
+    assert [(b.kind, b.start_line, b.end_line) for b in result.blocks][1] == ("paragraph", 3, 5)
+    assert codes("::: tip\n    indented code\n\ntext\n") == ["container-unclosed"]  # no option line: a container
+
+
 def test_a_closed_container_with_a_dotted_name_is_still_a_container() -> None:
     text = "::: v1.2\nbody\n:::\n\ntext\n"
     assert kinds(text) == [("container", 1, 3), ("paragraph", 5, 5)]

@@ -24,11 +24,12 @@
   followed by a line indented into the body are part of it here too (:func:`_through_blanks`);
 - content tabs of pymdownx.tabbed (``=== "Title"``, ``===+``, ``===!`` with an indented body, MkDocs
   Material): the admon rule with these markers (:func:`_content_tabs`), the same tokens;
-- a ``:::`` line naming a dotted identifier (``::: package.module.Object``, or a name with ``_``) that
-  no ``:::`` line closes is mkdocstrings' directive (the API reference of the object, with indented
-  options below), a line of text, not a container; so are docfx's directives that no ``:::`` line closes
-  (Microsoft Learn: ``:::code source="..." range="1-9":::``, ``:::image ...:::``, ``::: zone pivot="x"``
-  ... ``::: zone-end``);
+- a ``:::`` line naming a dotted identifier (``::: package.module.Object``, or a name with ``_``), or
+  one name over an indented option line (``::: mkdocs-click`` then ``    :module: mkdocs.__main__``), that
+  no ``:::`` line closes is mkdocstrings' (or another plugin's) directive (the API reference of the
+  object, with indented options below), a line of text, not a container; so are docfx's directives
+  that no ``:::`` line closes (Microsoft Learn: ``:::code source="..." range="1-9":::``,
+  ``:::image ...:::``, ``::: zone pivot="x"`` ... ``::: zone-end``);
 - ``footnote``: footnote definitions ``[^label]: text`` with indented further blocks, left in place
   (not moved to the end of the token stream: blocks follow the source);
 - ``deflist``: definition lists (a term line, then ``: definition`` or ``~ definition`` lines);
@@ -45,12 +46,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
 
 from chunker.parse.mdc import use_mdc_blocks
 from chunker.parse.templates import use_template_code
+
+if TYPE_CHECKING:
+    from markdown_it.rules_block.state_block import StateBlock
 
 __all__ = [
     "ATTRS_RESOLVE_RULE",
@@ -121,7 +125,6 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
 def _no_liquid(md: MarkdownIt) -> None:
     """The attrs block rule, refusing a line that starts with ``{%``: a Liquid or Jinja tag
     (``{% endcapture %}``), which the attrs parser would read as a comment, not an attribute line."""
-    from markdown_it.rules_block.state_block import StateBlock
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == ATTRS_BLOCK_RULE)
     original = rule.fn
@@ -149,7 +152,6 @@ def _content_tabs(md: MarkdownIt) -> None:
     interrupts no paragraph (a tab starts a block after a blank line, as in Python-Markdown)."""
     import types
 
-    from markdown_it.rules_block.state_block import StateBlock
     from mdit_py_plugins.admon.index import admonition
 
     names = {
@@ -175,7 +177,6 @@ def _through_blanks(md: MarkdownIt, name: str, markers: Sequence[str]) -> None:
     docstring). The plugin counts a line as blank when its indentation is below the body's; for its
     call, each such run of blank lines is given the body's indentation (the state of blank lines that
     hold the body's spaces, which the plugin keeps), and restored after it."""
-    from markdown_it.rules_block.state_block import StateBlock
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == name)
     original = rule.fn
@@ -219,7 +220,6 @@ def _deflist_marker_first(md: MarkdownIt) -> None:
     every block start (and, as a terminator, on every paragraph line), but a definition list needs
     a ``:`` or ``~`` line right below the term (or below one blank line), and a terminator check
     succeeds only inside a definition (``ddIndent`` set). The rule runs as before where it may accept."""
-    from markdown_it.rules_block.state_block import StateBlock
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == "deflist")
     original = rule.fn
@@ -267,7 +267,6 @@ def unclosed_at(tokens: Sequence[Any]) -> int | None:
 def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool]) -> None:
     """The container rule ``name``, ending a container never closed before the next ATX heading
     (see the module's docstring) and marking its opening token ``meta["unclosed"]``."""
-    from markdown_it.rules_block.state_block import StateBlock
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == name)
     original = rule.fn
@@ -282,7 +281,7 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         if run < 3:
             return False
         end = _unclosed_end(state, start_line, end_line, marker, run, valid)
-        if end is not None and marker == ":" and _text_directive(opening[run:].strip()):
+        if end is not None and marker == ":" and _text_directive(opening[run:].strip(), _next_line(state, start_line)):
             return False  # mkdocstrings' or docfx's directive line, not a container
         if end is None or silent:
             return _past_empty_tail(original, state, start_line, end_line, silent)
@@ -295,8 +294,24 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
     md.block.ruler.at(name, container, {"alt": ["paragraph", "reference", "blockquote", "list"]})
 
 
-def _text_directive(params: str) -> bool:
-    return _AUTODOC.fullmatch(params) is not None or _DOCFX.fullmatch(params) is not None
+def _text_directive(params: str, following: str = "") -> bool:
+    """Whether an unclosed ``:::`` line with ``params`` (and ``following``, the line after it) is a
+    directive of a site's plugin: mkdocstrings' or docfx's, or a one-word name over indented options
+    (mkdocs-click's ``::: mkdocs-click`` then ``    :module: mkdocs.__main__``)."""
+    if _AUTODOC.fullmatch(params) is not None or _DOCFX.fullmatch(params) is not None:
+        return True
+    return _OPTION_LINE.match(following) is not None and _BLOCK_NAME.fullmatch(params) is not None
+
+
+_OPTION_LINE = re.compile(r"(?: {4,}|\t)(?::[\w-]+:|[\w-]+:)(?:[ \t]|$)")
+"""An indented option line of a directive (``    :module: x``, ``    options:``)."""
+
+
+def _next_line(state: StateBlock, line: int) -> str:
+    """The text of the line after ``line`` (its indentation kept), "" at the end."""
+    if line + 1 >= state.lineMax:
+        return ""
+    return state.src[state.bMarks[line + 1] : state.eMarks[line + 1]]
 
 
 def _past_empty_tail(original: Any, state: Any, start_line: int, end_line: int, silent: bool) -> bool:
