@@ -7,14 +7,15 @@ from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig, Syntax
+from chunker.fences import fence_after
 from chunker.filler import FILLER_ONLY, filler_page
 from chunker.gcpause import collector_paused
-from chunker.models import Block, ChunkingResult, Diagnostic, SkippedRange
+from chunker.models import UNCLOSED_FENCE, Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
 from chunker.parse.mdx import esm_left_out, imports_used, opens_with_import
 from chunker.parse.pulldown import PulldownTokens
-from chunker.policy import judge
+from chunker.policy import gated, judge
 from chunker.segmenter import segment
 from chunker.strategies import STRATEGIES
 from chunker.text import normalise_newlines
@@ -149,12 +150,38 @@ def untitled_finding(block: Block) -> Diagnostic | None:
 
 def _unclosed(blocks: Sequence[Block]) -> list[Diagnostic]:
     """A warning per ``:::`` or ``///`` container never closed: it ends before the next heading (or
-    at the end of the document), :mod:`chunker.parse.plugins`."""
-    return [d for d in map(unclosed_finding, blocks) if d is not None]
+    at the end of the document), :mod:`chunker.parse.plugins`; a finding per block holding a code
+    fence the source never closes (:func:`unclosed_fence_finding`)."""
+    return [d for block in blocks for d in unclosed_findings(block)]
+
+
+def unclosed_findings(block: Block) -> list[Diagnostic]:
+    """:func:`_unclosed` of one block."""
+    found = [d for d in (unclosed_finding(block), unclosed_fence_finding(block)) if d is not None]
+    return found
+
+
+def unclosed_fence_finding(block: Block) -> Diagnostic | None:
+    """``unclosed-fence`` for a block holding a code fence that the parser saw never closed, and the
+    line-by-line fence scan of the source up to the block's end too; once per block, whatever the
+    budget (a chunk ending inside the fence closes it, declared in ``added_lines``). Where the scan
+    finds the fence closed, the fence line the parser left open closes one that it read as an HTML
+    block's text (a Jekyll page's "```markdown" right under ``</div>``, which CommonMark keeps in the
+    HTML block and kramdown reads as a fence): the chunks pair them as kramdown does, nothing is
+    reported."""
+    left = not block.fence[1] if block.fence is not None else UNCLOSED_FENCE in block.inner
+    if not left or fence_after(block.source[: block.end_offset]) is None:
+        return None
+    return gated(
+        "unclosed-fence",
+        f"a code fence in lines {block.start_line}-{block.end_line} is never closed; "
+        "a chunk ending inside it closes it (declared in added_lines)",
+        line=block.start_line,
+    )
 
 
 def unclosed_finding(block: Block) -> Diagnostic | None:
-    """:func:`_unclosed` of one block."""
+    """A container never closed (see :func:`_unclosed`)."""
     frame = block.frame
     if block.kind == "container" and frame is not None and not frame[1]:
         opening = frame[0].lstrip(" \t")

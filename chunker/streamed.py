@@ -45,7 +45,7 @@ from chunker.pipeline import (
     h1_title,
     metadata_title,
     syntax_of,
-    unclosed_finding,
+    unclosed_findings,
     untitled_finding,
 )
 from chunker.policy import judge
@@ -248,10 +248,8 @@ class _Watch:
                     self.untitled.append(finding)
                 if self.title is None:
                     self.title = h1_title(block)
-            elif block.kind == "container":
-                finding = unclosed_finding(block)
-                if finding is not None:
-                    self.unclosed.append(finding)
+            else:
+                self.unclosed.extend(unclosed_findings(block))
             if self.title is None and not self._h1_ahead(block.end_offset):
                 self.title = self.stem.rsplit("/", 1)[-1]
             yield block

@@ -136,3 +136,19 @@ def test_a_fence_never_closed_is_still_reported() -> None:
     text = "## S\n\n<div>\ntext\n</div>\n\nPara.\n\n```\ncode never closed\n"
     result = chunk_markdown(text, ChunkerConfig(), "p", "p.md")
     assert [d.code for d in result.diagnostics.errors] == ["unclosed-fence"]
+
+
+def test_a_fence_left_open_is_reported_once_by_its_block_at_every_budget() -> None:
+    """A ```` fence in a ``:::tip`` never closed before the container's end (Tauri's prerequisites
+    page): the parser ends the fence with the container; a later ```` line pairs with it line by
+    line. Reported once, naming the container's lines, whether or not a chunk ends inside it (it was
+    reported at max_chars 400 only)."""
+    lines = "\n".join(f"Set-Item -Path Env:X{i}" for i in range(12))
+    tip = f":::tip\nRefresh the session:\n\n````ps\n{lines}\n:::\n"
+    text = f"## Setup\n\nSome words.\n\n{tip}\nThen more words here.\n\n```sh\nrustup target add x\n````\n"
+    found = []
+    for max_chars in (1200, 400, 200):
+        cfg = replace(ChunkerConfig(), max_chars=max_chars, target_chars=max_chars * 3 // 4, min_chars=40)
+        result = chunk_markdown(text, cfg, "p", "p.md")
+        found.append([(d.code, d.line) for d in result.diagnostics.errors])
+    assert found[0] == found[1] == found[2] == [("unclosed-fence", 5)]

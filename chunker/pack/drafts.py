@@ -12,12 +12,11 @@ from dataclasses import dataclass
 
 from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.filler import is_filler
-from chunker.models import UNCLOSED_FENCE, AddedText, Block, Diagnostic, Heading
+from chunker.models import AddedText, Block, Diagnostic, Heading
 from chunker.pack.budget import SectionSpace, repeated_after
 from chunker.pack.context import SectionContext
 from chunker.pack.strength import Unit
 from chunker.pack.tables import collapse
-from chunker.policy import gated
 from chunker.strategies import Section
 
 
@@ -59,11 +58,9 @@ def whole_draft(space: SectionSpace, diagnostics: list[Diagnostic]) -> Draft:
     added: tuple[AddedText, ...] = ()
     if has_fence_marker(content):
         closing = _closing_fence(content)
-        if closing:
+        if closing:  # a fence the source never closes is reported once, by its block (pipeline)
             added = (AddedText("after", closing),)
             content += closing
-            if any(_left_open(b) for b in blocks):
-                diagnostics.append(_unclosed(first, last))
     embed = space.padding.embed(source, start, end) if space.padding else None
     if embed is not None and added:
         embed += added[0].text
@@ -92,15 +89,6 @@ def _closing_fence(content: str) -> str:
     return "" if still_open is None else "\n" + closing_line(still_open[1], still_open[0])
 
 
-def _unclosed(first: Block, last: Block) -> Diagnostic:
-    return gated(
-        "unclosed-fence",
-        f"a code fence in lines {first.start_line}-{last.end_line} is never closed; "
-        "the chunk closes it (declared in added_lines)",
-        line=last.start_line if last.kind == "code" else first.start_line,
-    )
-
-
 def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnostic]) -> Draft:
     """The draft of one chunk made of ``units`` (a range of the section's units)."""
     source = space.source
@@ -115,13 +103,9 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
     content = (added[0].text if added else "") + source[first.start : last.end]
     if has_fence_marker(content):
         closing = _closing_fence(content)
-        if closing:
+        if closing:  # a cut inside code, or a fence the source never closes (reported by its block)
             added.append(AddedText("after", closing))
             content += closing
-            # Reported only where the parser saw a fence left open, in a block that ends in this
-            # chunk: not for a cut inside code, nor for backticks in indented code or HTML.
-            if any(u.last and _left_open(u.block) for u in units):
-                diagnostics.append(_unclosed(first.block, last.block))
     closing = space.closing(last) + (repeated_after(last.block) if not last.last else "")
     if closing:
         added.append(AddedText("after", closing))
@@ -209,17 +193,6 @@ def _kinds_of(blocks: Sequence[Block]) -> frozenset[str]:
     if len(blocks) == 1 and blocks[0].atomic:
         kind_set.add("<atomic>")
     return frozenset(kind_set)
-
-
-def _left_open(block: Block) -> bool:
-    """Whether the parser saw a code fence in ``block`` that the source never closes (else a fence
-    the conservative scan finds open is a cut, or backticks in indented code or HTML), and the
-    conservative scan of the source up to the block's end leaves one open too. Where it does not,
-    the fence line the parser left open closes one that it read as an HTML block's text (a Jekyll
-    page's "```markdown" right under ``</div>``, which CommonMark keeps in the HTML block and kramdown
-    reads as a fence): the chunks pair them as kramdown does, at every budget, and report nothing."""
-    left = not block.fence[1] if block.fence is not None else UNCLOSED_FENCE in block.inner
-    return left and fence_after(block.source[: block.end_offset]) is not None
 
 
 def number_parts(drafts: list[Draft]) -> None:
