@@ -105,7 +105,10 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="List every document in the summary table, unchanged ones too.")
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="List every document in the summary table, unchanged ones too, and every warning."
+        ),
     ] = False,
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
 ) -> None:

@@ -1,10 +1,10 @@
 """Terminal output of a run that scales to thousands of documents.
 
 In order: the diagnostics of each document with file:line (at most SHOWN_PER_CODE of one code per
-document), the totals (documents by status, chunks, errors, warnings, time), a table of only the
-documents that changed, failed or have findings (at most TABLE_ROWS of them, errors first; every
-document with ``verbose``), and the errors
-and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
+document, and WARNINGS_PER_RUN warnings of one code in the run unless ``verbose``), the totals
+(documents by status, chunks, errors, warnings, time), a table of only the documents that changed,
+failed or have findings (at most TABLE_ROWS of them, errors first; every document with ``verbose``),
+and the errors and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
 ``quiet`` prints errors and the name of every stale document only.
 """
 
@@ -23,6 +23,10 @@ ProgressHook = Callable[..., None]
 
 SHOWN_PER_CODE = 20
 """Diagnostics of one code printed per document; the rest are counted (report.json has them all)."""
+
+WARNINGS_PER_RUN = 50
+"""Warning lines of one code a run prints over all its documents (``verbose``: no limit): a tree of
+thousands of pages with one warning each gets 50 lines and a count, not a line per page."""
 
 QUIET_STATUSES = frozenset({"unchanged", "ok", "rebuilt"})
 """Statuses of documents the table leaves out unless they have findings (``--verbose`` shows them)."""
@@ -44,7 +48,7 @@ def render_run(
     show_progress = not quiet and not json_out and err.is_terminal and (expected is None or expected > 1)
     summary = _with_progress(work, err.console, expected) if show_progress else work(None)
     elapsed = time.monotonic() - started
-    print_diagnostics(summary, err, out, quiet=quiet or json_out)
+    print_diagnostics(summary, err, out, quiet=quiet or json_out, verbose=verbose)
     if json_out:
         import orjson
 
@@ -216,7 +220,8 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
         out.print(escape(line))
 
 
-def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool) -> None:
+def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: dict[str, int] | None = None) -> None:
+    """``printed``: warning lines printed so far per code, for :data:`WARNINGS_PER_RUN` (None: no limit)."""
     if doc.message:
         err.print(f"[red]error:[/] {escape(doc.message)}")
     elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
@@ -228,13 +233,15 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool) -> None:
             continue  # an unchanged document's warnings were printed when it was chunked; they are counted
         key = (d.severity, d.code)
         shown[key] = shown.get(key, 0) + 1
-        if shown[key] > SHOWN_PER_CODE:
+        if shown[key] > SHOWN_PER_CODE or _spent(d.severity, d.code, printed):
             continue
+        if printed is not None and d.severity == "warning":
+            printed[d.code] = printed.get(d.code, 0) + 1
         where = f"{doc.display}:{d.line}" if d.line else doc.display
         text = f"{escape(where)}: {d.severity}: {escape(d.code)}: {escape(d.message)}"
         (err if d.severity == "error" else out).print(f"[{'red' if d.severity == 'error' else 'yellow'}]{text}[/]")
     for (severity, code), count in shown.items():
-        if count > SHOWN_PER_CODE:
+        if count > SHOWN_PER_CODE and not _spent(severity, code, printed):
             hidden = count - SHOWN_PER_CODE
             more = f"{escape(doc.display)}: ... and {hidden} more {severity}s {escape(code)} (all in report.json)"
             (err if severity == "error" else out).print(f"[{'red' if severity == 'error' else 'yellow'}]{more}[/]")
@@ -244,12 +251,31 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool) -> None:
         out.print(f"removed the chunks of {escape(doc.display)} (strategy: off)")
 
 
-def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool) -> None:
+def _count(doc: DocOutcome, code: str) -> int:
+    return sum(1 for d in doc.diagnostics if d.severity == "warning" and d.code == code)
+
+
+def _spent(severity: str, code: str, printed: dict[str, int] | None) -> bool:
+    return printed is not None and severity == "warning" and printed.get(code, 0) >= WARNINGS_PER_RUN
+
+
+def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, verbose: bool = False) -> None:
     if not quiet:
         for warning in summary.warnings:
             out.print(f"[yellow]warning: {escape(warning)}[/]")
+    printed: dict[str, int] | None = None if verbose else {}
     for doc in summary.documents:
-        _print_document(doc, err, out, quiet)
+        _print_document(doc, err, out, quiet, printed)
+    for code, n in (printed or {}).items():
+        if n < WARNINGS_PER_RUN:
+            continue
+        counts = [_count(d, code) for d in summary.documents if d.status != "unchanged"]
+        total, found = sum(counts), sum(1 for c in counts if c)
+        if total > n:
+            out.print(
+                f"[yellow]... {total - n} more warnings {escape(code)} not printed ({total} in {found} "
+                "documents; each document's report.json has them all, --verbose prints every one)[/]"
+            )
 
 
 WIDE_TABLE = 130

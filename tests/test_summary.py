@@ -195,3 +195,28 @@ def test_documents_with_findings_beyond_the_table_are_counted_in_its_note(
     render_run(lambda hook: RunSummary(docs), expected=len(docs), sources=tmp_path, quiet=False, json_out=False)
     out = capsys.readouterr().out
     assert "7 new document(s) not listed, 7 of them with warnings (counted here); --verbose lists every one" in out
+
+
+def test_a_warning_of_every_page_of_a_large_tree_is_printed_50_times_then_counted(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from chunker.report import WARNINGS_PER_RUN
+
+    unclosed = Diagnostic("warning", "container-unclosed", "the container ':::tip' is never closed", 5)
+    other = Diagnostic("warning", "overflow", "too big", 9)
+    docs = [DocOutcome(f"p{k:03}", f"sources/p{k:03}.md", "new", 0, {}, (unclosed,)) for k in range(300)]
+    docs[7] = DocOutcome("p007", "sources/p007.md", "new", 0, {}, (unclosed, other))
+    docs.append(DocOutcome("old", "sources/old.md", "unchanged", 0, {}, (unclosed,)))  # printed when chunked
+    summary = RunSummary(tuple(docs))
+    render_run(lambda hook: summary, expected=len(docs), sources=tmp_path, quiet=False, json_out=False)
+    lines = capsys.readouterr().out.splitlines()
+    assert len([line for line in lines if ": warning: container-unclosed:" in line]) == WARNINGS_PER_RUN == 50
+    assert "sources/p007.md:9: warning: overflow: too big" in lines  # another code has its own 50
+    assert (
+        "... 250 more warnings container-unclosed not printed (300 in 300 documents; each document's report.json "
+        "has them all, --verbose prints every one)"
+    ) in lines
+    render_run(lambda hook: summary, expected=len(docs), sources=tmp_path, quiet=False, json_out=False, verbose=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len([line for line in lines if ": warning: container-unclosed:" in line]) == 300
+    assert not any("more warnings container-unclosed" in line for line in lines)
