@@ -79,7 +79,8 @@ def _case_doc(stem: str, cases: Sequence[Case], where: str) -> str:
     named = [doc for doc in docs if doc.rsplit("/", 1)[-1] == stem]
     if len(named) > 1:
         shown = ", ".join(named)
-        raise UsageError(f"stem {stem!r} names {len(named)} case documents ({shown}); give the whole id", path=where)
+        message = f"stem {stem!r} names {len(named)} case documents ({shown}); select one with --doc ID"
+        raise UsageError(message, path=where)
     return named[0] if named else stem
 
 

@@ -114,7 +114,7 @@ def chunked_selection(chunks_dir: Path, stems: Sequence[str]) -> tuple[str, ...]
         named = [name for name in found if name.rsplit("/", 1)[-1] == stem]
         if len(named) > 1:
             shown = ", ".join(named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
-            raise UsageError(f"stem {stem!r} names {len(named)} chunked documents ({shown}); give the whole id")
+            raise UsageError(f"stem {stem!r} names {len(named)} chunked documents ({shown}); select one with --doc ID")
         chosen.append(named[0] if named else stem)
     return tuple(dict.fromkeys(chosen))
 

@@ -77,7 +77,7 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
             return named[0]
         if named:
             shown = ", ".join(s.stem for s in named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
-            raise UsageError(f"stem {wanted!r} names {len(named)} documents ({shown}); give the whole id")
+            raise UsageError(f"stem {wanted!r} names {len(named)} documents ({shown}); select one with --doc ID")
     for item in scanned.left_out:
         if item.stem == wanted or (not item.folder and _id_of_display(item.display, sources_dir) == wanted):
             raise UsageError(f"{item.display} is not chunked: {item.message}")

@@ -76,3 +76,21 @@ def test_eval_of_a_bare_name_runs_the_cases_of_that_document(tree: Path) -> None
     assert run_cli([*args, "--stem", "nextjs"]) == 0
     report = json.loads((tree / "out" / "_eval" / "cases.json").read_text(encoding="utf-8"))
     assert [c["id"] for c in report["cases"]] == ["n1"]
+
+
+def test_eval_refuses_a_name_two_case_documents_share_and_says_to_use_doc(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = tree / "cases.jsonl"
+    lines = [
+        {"id": f"i{n}", "doc": doc, "query": "install index", "expected_doc_section": "Setup",
+         "expected_text_contains": "Install"}
+        for n, doc in enumerate(("guide/index", "ref/index"))
+    ]  # fmt: skip
+    cases.write_text("".join(json.dumps(c) + "\n" for c in lines), encoding="utf-8")
+    args = ["eval", "--cases", str(cases), "--sources", "docs", "--out", "out"]
+    assert run_cli([*args, "--stem", "index"]) == 2
+    assert "stem 'index' names 2 case documents (guide/index, ref/index); select one with --doc ID" in (
+        capsys.readouterr().err
+    )
+    assert run_cli([*args, "--doc", "ref/index", "--json"]) == 0

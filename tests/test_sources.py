@@ -142,7 +142,7 @@ def test_a_bare_name_of_several_documents_is_refused_listing_their_ids(sources: 
         touch(sources / name)
     with pytest.raises(UsageError) as info:
         find_source(sources, "x")
-    assert "names 2 documents" in str(info.value) and "give the whole id" in str(info.value)
+    assert "names 2 documents" in str(info.value) and "select one with --doc ID" in str(info.value)
     assert all(name.rsplit(".", 1)[0] in str(info.value) for name in present)
     for name in present:
         assert find_source(sources, name.rsplit(".", 1)[0]).path == sources / name
