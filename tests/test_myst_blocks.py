@@ -75,3 +75,25 @@ def test_the_pulldown_cmark_path_gives_the_same_blocks(text: str) -> None:
         return [(b.kind, b.start_line, b.end_line, tuple(h.text for h in b.header_path)) for b in blocks]
 
     assert shape(replace(CFG, parser="pulldown-cmark")) == shape(CFG)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\n: def\n>%\n>",  # a blank quote line ends the document: no character after it
+        "- : def\n>% comment\n\t>",
+        "> % one\n> % two\n>",
+        "%\n%",
+    ],
+)
+@pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])
+def test_comment_lines_at_the_end_of_the_text_read_no_character_past_it(text: str, parser: str) -> None:
+    # mdit-py-plugins' rule read src[pos] of the line after a comment line: past the end for the
+    # quote's last blank line (IndexError; the document failed with exit 5)
+    if parser == "pulldown-cmark" and find_spec("pyromark") is None:
+        pytest.skip("pulldown-cmark parser not installed")
+    result = chunk_markdown(text, replace(CFG, parser=parser), "d", "d.md")
+    assert not result.diagnostics.errors
+    kept = "".join(c.content_original for c in result.chunks)
+    kept += "".join(text[r.start_offset : r.end_offset] for r in result.diagnostics.skipped)
+    assert kept.count("%") == text.count("%")

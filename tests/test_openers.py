@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -175,3 +178,29 @@ def test_a_line_any_opener_pattern_matches_may_open(line: str) -> None:
         or openers._OPEN_TAGS.fullmatch(line) is not None
     )
     assert not matched or openers._may_open(line), line
+
+
+EMPTY_QUOTE_AFTER_TAG = [
+    "# T\n\nSee <br>\n>\n" + "word " * 400 + "\n",  # a line ending with '>', then a quote of one '>'
+    "<pre>\n</pre>\n>\n" + "word " * 60,  # the quote right after a <pre> block's closing line
+    "# T\n\nSee <br>\n>\n>  \n> >\n" + "word " * 400 + "\n",
+]
+
+
+@pytest.mark.parametrize("text", EMPTY_QUOTE_AFTER_TAG)
+def test_a_quote_of_blank_lines_after_a_line_ending_with_a_tag_is_no_opener(text: str) -> None:
+    # The walk back over a quote's blank lines stepped before the unit's start to the line before,
+    # which ends with '>' too, and never moved again: the document never finished. In a child
+    # process, so that the old code fails instead of hanging the run (the timeout guards a hang only).
+    code = (
+        "from chunker.config import ChunkerConfig\nfrom chunker.pipeline import chunk_markdown\n"
+        "cfg = ChunkerConfig(max_chars=80, target_chars=60, min_chars=10)\n"
+        "for c in (ChunkerConfig(), cfg):\n"
+        "    result = chunk_markdown(TEXT, c, 'd', 'd.md')\n"
+        "    assert not result.diagnostics.errors, result.diagnostics.errors\n"
+        "    assert ''.join(ch.content_original for ch in result.chunks).count('word') == TEXT.count('word')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", f"TEXT = {text!r}\n{code}"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]

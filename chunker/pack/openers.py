@@ -58,6 +58,8 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
         end -= 1
     line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
     while source[end - 1] == ">" and unit.block.kind == "blockquote" and not source[line_start:end].strip(" \t>"):
+        if line_start <= unit.start:
+            return False  # only blank quote lines: no text, no opener (the line before is not the unit's)
         end = line_start - 1  # a blank line of the quote ends the unit: its last line of text counts
         while end > unit.start and source[end - 1] in " \t\n":
             end -= 1

@@ -84,6 +84,8 @@ _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 
 
+MYST_COMMENT_RULE = "myst_line_comment"
+"""Name of the MyST ``%`` comment line rule (mdit-py-plugins' ``myst_blocks``)."""
 ATTRS_BLOCK_RULE = "attr"
 """Name of the attrs plugin's block rule (token ``attrs_block``)."""
 
@@ -116,10 +118,43 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     md.use(deflist_plugin)
     _deflist_marker_first(md)
     md.use(myst_block_plugin)
+    _bounded_line_comment(md)
     md.use(attrs_block_plugin)
     _no_liquid(md)
     md.core.ruler.disable(ATTRS_RESOLVE_RULE)
     return md
+
+
+def _bounded_line_comment(md: MarkdownIt) -> None:
+    """mdit-py-plugins' MyST ``%`` comment rule, reading no character past the end of the text (its
+    ``src[pos]`` of the next line raised IndexError at a blank quote line ending the text)."""
+    from mdit_py_plugins.utils import is_code_block
+
+    def line_comment(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if is_code_block(state, start_line):
+            return False
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        if not state.src.startswith("%", pos):
+            return False
+        if silent:
+            return True
+        token = state.push(MYST_COMMENT_RULE, "", 0)
+        token.attrSet("class", "myst-line-comment")
+        token.content = state.src[pos + 1 : state.eMarks[start_line]].rstrip()
+        token.markup = "%"
+        line = start_line + 1
+        while line < end_line:
+            pos = state.bMarks[line] + state.tShift[line]
+            if not state.src.startswith("%", pos):
+                break
+            token.content += "\n" + state.src[pos + 1 : state.eMarks[line]].rstrip()
+            line += 1
+        state.line = line
+        token.map = [start_line, line]
+        return True
+
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == MYST_COMMENT_RULE)
+    md.block.ruler.at(MYST_COMMENT_RULE, line_comment, {"alt": list(rule.alt)})
 
 
 def _no_liquid(md: MarkdownIt) -> None:
