@@ -149,7 +149,7 @@ def _execute(
     gets its document's entries and hands back what it recorded)."""
     if jobs <= 1:
         outcomes: list[DocOutcome] = []
-        held: dict[Path, int] = {}  # the folders of the documents since the last flush: their outcome
+        held: dict[Path | str, int] = {}  # the folders of the documents since the last flush: their outcome
         try:
             for task in tasks:
                 staged = len(batch) if batch is not None else 0
@@ -177,7 +177,7 @@ def _execute(
 
 def _flush(
     batch: SyncBatch,
-    held: dict[Path, int],
+    held: dict[Path | str, int],
     outcomes: list[DocOutcome] | dict[int, DocOutcome],
     cache: StatCache | None = None,
 ) -> None:

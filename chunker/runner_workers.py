@@ -28,14 +28,14 @@ from chunker.workers import run_in_workers
 from chunker.writer_batch import Held, SyncBatch
 
 if TYPE_CHECKING:
-    from chunker.stat_cache import StatCache
+    from chunker.stat_cache import StatCache, Taken
 
 __all__ = ["run_jobs"]
 
 _Work = tuple[_Task, "StatCache | None", bool]
 """A worker's document: its task, its entries of the run's stat cache, whether it stages for the
 run's batch."""
-_Done = tuple[DocOutcome, Held, "StatCache | None"]
+_Done = tuple[DocOutcome, Held, "Taken | None"]
 """A worker's outcome, the files it staged, its entries of the stat cache as it left them."""
 
 
@@ -54,7 +54,7 @@ def run_jobs(
     worker; each worker looks up and records its document's entries
     (:meth:`~chunker.stat_cache.StatCache.part`), merged here as its outcome arrives."""
     done: dict[int, DocOutcome] = {}
-    waiting: dict[Path, int] = {}  # the folders staged since the last flush: their task
+    waiting: dict[Path | str, int] = {}  # the folders staged since the last flush: their task
 
     def arrived(k: int, result: _Done) -> _Done:
         outcome, staged, part = result
@@ -63,7 +63,7 @@ def run_jobs(
             cache.merge(tasks[k][0].stem, part)
         if staged and batch is not None:
             batch.add_held(staged)
-            waiting[tasks[k][3] / tasks[k][0].stem] = k
+            waiting[staged[0][0]] = k  # the folder, as the batch holds it
             if batch.due:
                 _flush(batch, waiting, done, cache)
         return outcome, [], None
@@ -97,7 +97,7 @@ def _unchanged_here(
     cache: StatCache,
     progress: Callable[[], Any] | None,
     done: dict[int, DocOutcome],
-    waiting: dict[Path, int],
+    waiting: dict[Path | str, int],
 ) -> None:
     """The documents unchanged by their stats (:func:`~chunker.runner_document.unchanged_by_stat`),
     done in this process: a worker would do the same few reads after a pickle of the task each way."""
@@ -123,7 +123,7 @@ def _run_one(work: _Work) -> _Done:
     task, part, staged = work
     batch = SyncBatch(task[3], holding=True) if staged else None
     outcome = process_document(*task, batch=batch, cache=part)
-    return outcome, batch.take() if batch is not None else [], part
+    return outcome, batch.take() if batch is not None else [], part.taken(task[0].stem) if part is not None else None
 
 
 def _died(work: _Work, cause: str, killed: bool) -> _Done:

@@ -68,6 +68,9 @@ Stat = tuple[int, int, int, int, int]
 """(size, mtime_ns, ctime_ns, inode, device)."""
 Entry = tuple[str, Stat]
 """(sha256 of the file, its stat when it had that content)."""
+Taken = tuple["Entry | None", ...]
+"""One document's entries of a worker's part of the cache, by kind, recorded then written
+(:meth:`StatCache.taken`)."""
 Witness = tuple[str, int, int, int]
 """A file as this process wrote it: (sha256, size, mtime_ns, inode), ``fstat`` of its descriptor
 after the last write."""
@@ -211,14 +214,18 @@ class StatCache:
         old = {kind: {stem: self.old[kind][stem]} if stem in self.old.get(kind, {}) else {} for kind in KINDS}
         return StatCache(self.out_dir, self.boot, self.version, old, -1, self.floor, self.untrusted)
 
-    def merge(self, stem: str, part: StatCache) -> None:
-        """What a worker's :meth:`part` of ``stem`` recorded, wrote and forgot."""
-        for kind in KINDS:
-            for mine, theirs in ((self.new[kind], part.new[kind]), (self.written[kind], part.written[kind])):
-                if stem in theirs:
-                    mine[stem] = theirs[stem]
-                else:
-                    mine.pop(stem, None)
+    def taken(self, stem: str) -> Taken:
+        """What this :meth:`part` of ``stem`` holds now, handed back to :meth:`merge`."""
+        return tuple(entries.get(stem) for got in (self.new, self.written) for entries in got.values())
+
+    def merge(self, stem: str, taken: Taken) -> None:
+        """What a worker's :meth:`part` of ``stem`` recorded, wrote and forgot (:meth:`taken`)."""
+        mine = [entries for got in (self.new, self.written) for entries in got.values()]
+        for entries, entry in zip(mine, taken, strict=True):
+            if entry is None:
+                entries.pop(stem, None)
+            else:
+                entries[stem] = entry
 
     def keep_only(self, stems: set[str]) -> None:
         """Drop the entries of documents no longer in the sources (a run over all of them)."""

@@ -122,6 +122,51 @@ def _isolated_child(fn: Callable[[Any], Any], arg: Any, conn: Connection, parent
     conn.close()
 
 
+def _worker_loop(fn: Callable[[Any], Any], tasks: Sequence[Any], conn: Connection, parent: int) -> None:
+    """A worker of :func:`run_in_workers`: ``fn`` of each task whose index it receives, sent back
+    (an exception as ``(False, exc)``), until it receives None or its parent is gone."""
+    init_worker(parent)
+    while True:
+        try:
+            k = conn.recv()
+        except (EOFError, OSError):
+            return
+        if k is None:
+            return
+        try:
+            reply: tuple[bool, Any] = (True, fn(tasks[k]))
+        except Exception as exc:  # raised again in the parent, as a pool's future does
+            reply = (False, exc)
+        conn.send(reply)
+
+
+class _Worker:
+    """One process of :func:`run_in_workers` and the task it is running (None: idle)."""
+
+    __slots__ = ("conn", "process", "task")
+
+    def __init__(self, fn: Callable[[Any], Any], tasks: Sequence[Any]) -> None:
+        """``tasks``: all of them, given to the process as it starts (forked: inherited, never
+        pickled); each is then handed over by its index."""
+        import multiprocessing
+
+        context = multiprocessing.get_context()
+        self.conn, child = context.Pipe(duplex=True)
+        self.process = context.Process(target=_worker_loop, args=(fn, tasks, child, os.getpid()), daemon=True)
+        self.process.start()
+        child.close()
+        self.task: int | None = None
+        """The task it is running (:func:`_hand`)."""
+
+    def stop(self, kill: bool) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            if kill:
+                self.process.kill()
+            else:
+                self.conn.send(None)
+        self.conn.close()
+
+
 def run_in_workers(
     fn: Callable[[T], R],
     tasks: Sequence[T],
@@ -132,42 +177,103 @@ def run_in_workers(
     on_result: Callable[[int, R], R] | None = None,
 ) -> list[R]:
     """``fn`` of every task, in task order, computed by ``jobs`` workers taking the tasks in
-    ``order``; ``progress()`` after each. A dying worker breaks the pool and fails every task still
-    in it: each of those runs again in a process of its own, one after the other, so the
-    others complete; a task whose process dies again gets ``died(task, cause, killed)`` (``killed``:
-    by SIGKILL, the out-of-memory killer's signal). ``on_result(k, result)``: called in this process
-    as each task's result arrives (in the order they complete); what it returns is kept instead."""
-    from concurrent.futures import as_completed
-    from concurrent.futures.process import BrokenProcessPool
+    ``order``; ``progress()`` after each. Each worker is a process of its own with a pipe to this
+    one, started with the tasks (forked, it has them without a copy): it is handed a task's index
+    when it is idle, and the result comes back on that pipe (no pool thread, no future, no task
+    pickled: the cost per task in this process is a small send and the result's receive). A worker that
+    dies fails only the task it was running, and a new worker takes its place; each such task runs
+    again in a process of its own, one after the other, after the others; a task whose process
+    dies again gets ``died(task, cause, killed)`` (``killed``: by SIGKILL, the out-of-memory
+    killer's signal). ``on_result(k, result)``: called in this process as each task's result
+    arrives (in the order they complete); what it returns is kept instead."""
+    from multiprocessing.connection import wait
 
     results: dict[int, R] = {}
     broken: list[int] = []
-    with worker_pool(jobs) as pool:
-        futures = {}
-        for n, k in enumerate(order):
-            try:
-                futures[pool.submit(fn, tasks[k])] = k
-            except BrokenProcessPool:  # a worker died while the tasks were being handed out
-                broken.extend(order[n:])
-                break
-        for future in as_completed(futures):
-            try:
-                value = future.result()
-            except BrokenProcessPool:
-                broken.append(futures[future])
-                continue
-            k = futures[future]
-            results[k] = on_result(k, value) if on_result is not None else value
-            if progress is not None:
-                progress()
+    queue = list(reversed(order))  # popped from the end: the first of ``order`` first
+    workers: list[_Worker] = []
+    done: list[_Worker] = []  # told to end: joined at the end
+    try:
+        while queue and len(workers) < jobs:
+            _start(fn, workers, tasks, queue)
+        while workers:
+            busy = {w.conn: w for w in workers}
+            for conn in wait(list(busy)):
+                worker = busy[conn]  # type: ignore[index]
+                k = worker.task
+                assert k is not None
+                try:
+                    ok, value = worker.conn.recv()
+                except (EOFError, OSError):  # its process died: the task runs again alone, after the others
+                    broken.append(k)
+                    _retire(worker, workers, kill=True)
+                    if queue:
+                        _start(fn, workers, tasks, queue)
+                    continue
+                if not ok:
+                    raise value
+                results[k] = on_result(k, value) if on_result is not None else value
+                if progress is not None:
+                    progress()
+                if not queue:
+                    worker.stop(kill=False)
+                    workers.remove(worker)
+                    done.append(worker)
+                elif not _hand(worker, queue):
+                    _retire(worker, workers, kill=True)
+                    _start(fn, workers, tasks, queue)
+    except BaseException:
+        for worker in list(workers):
+            _retire(worker, workers, kill=True)
+        raise
+    finally:
+        for worker in done:
+            worker.process.join()
     for k in sorted(broken):  # one at a time, from this thread alone: a fork beside running threads may deadlock
-        result, exitcode = run_isolated(fn, tasks[k])
-        if result is None:  # its process died again
-            result = died(tasks[k], death_cause(exitcode), exitcode == -signal.SIGKILL)
+        result = _alone(fn, tasks[k], died)
         results[k] = on_result(k, result) if on_result is not None else result
         if progress is not None:
             progress()
-    return [results[k] for k in range(len(tasks))]
+    return [results[k] for k in sorted(order)]
+
+
+def _alone(fn: Callable[[T], R], task: T, died: Callable[[T, str, bool], R]) -> R:
+    """``fn(task)`` in a process of its own; ``died(...)`` when that process dies too."""
+    result, exitcode = run_isolated(fn, task)
+    if result is None:  # its process died again
+        return died(task, death_cause(exitcode), exitcode == -signal.SIGKILL)
+    return result
+
+
+def _start(fn: Callable[[Any], Any], workers: list[_Worker], tasks: Sequence[Any], queue: list[int]) -> None:
+    """A new worker, handed the next task of ``queue``; one that cannot take it is replaced."""
+    for _ in range(3):
+        worker = _Worker(fn, tasks)
+        workers.append(worker)
+        if _hand(worker, queue):
+            return
+        _retire(worker, workers, kill=True)
+    raise OSError("the workers cannot be handed their tasks")
+
+
+def _hand(worker: _Worker, queue: list[int]) -> bool:
+    """Send ``worker`` the next task of ``queue``; False (the task back in ``queue``) when it
+    cannot receive it (its process is gone)."""
+    worker.task = queue.pop()
+    try:
+        worker.conn.send(worker.task)
+    except OSError:
+        queue.append(worker.task)
+        worker.task = None
+        return False
+    return True
+
+
+def _retire(worker: _Worker, workers: list[_Worker], kill: bool) -> None:
+    """Stop ``worker`` (killed, or told to end) and wait for its process."""
+    worker.stop(kill)
+    worker.process.join()
+    workers.remove(worker)
 
 
 def run_isolated(fn: Callable[[T], R], arg: T) -> tuple[R | None, int | None]:

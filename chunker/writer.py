@@ -180,7 +180,7 @@ def discard_staged(fd: int, tmp: str) -> None:
     unlink_quietly(tmp)
 
 
-def _commit(tmp: str, path: Path, where: str) -> None:
+def _commit(tmp: str, path: Path | str, where: str) -> None:
     """Rename a staged file over ``path``; on failure the temporary file is removed."""
     try:
         os.replace(tmp, path)

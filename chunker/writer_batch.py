@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,12 +36,13 @@ if TYPE_CHECKING:
 
 __all__ = ["Held", "Staged", "SyncBatch"]
 
-Staged = list[tuple[str, Path, str]]
+Staged = Sequence[tuple[str, "Path | str", str]]
 """A document's staged files in the order they are renamed: (temporary name, artifact path, name
 shown in messages)."""
-Held = list[tuple[Path, Staged, int, "Witness | None"]]
+Held = list[tuple[str, Sequence[tuple[str, str, str]], int, "Witness | None"]]
 """Documents staged by a worker for its parent's batch: (folder, staged files, their bytes, the
-first file's :data:`~chunker.stat_cache.Witness` when the stat cache wants its stat)."""
+first file's :data:`~chunker.stat_cache.Witness` when the stat cache wants its stat), paths as
+text (what crosses from a worker is unpickled in the run's process: a Path costs a parse)."""
 
 MAX_FILES = 384
 """Files held before a flush: 128 documents of three artifacts."""
@@ -69,9 +71,9 @@ class SyncBatch:
         parent's batch (:meth:`add_held`), which syncs and renames it."""
         self.out_dir = out_dir
         self._fd = _open_folder(out_dir) if not holding and _syncfs_reports_errors() else None
-        self._pending: list[tuple[Path, Staged, Witness | None]] = []
+        self._pending: list[tuple[Path | str, Staged, Witness | None]] = []
         self._sizes: list[int] = []
-        self.renamed: dict[Path, Entry | None] = {}
+        self.renamed: dict[Path | str, Entry | None] = {}
         """The stat, right after the rename, of the first file of each document added with a
         witness (:func:`chunker.stat_cache.witnessed`), by folder; the caller takes them after a flush."""
         self._files = 0
@@ -80,7 +82,7 @@ class SyncBatch:
         """Whether a flush synced the whole file system: the end of the run then needs one more
         ``syncfs`` (the renames), no folder fsyncs."""
 
-    def add(self, folder: Path, staged: Staged, size: int, seen: Witness | None = None) -> None:
+    def add(self, folder: Path | str, staged: Staged, size: int, seen: Witness | None = None) -> None:
         """Hold a document's staged files (``size``: their bytes) until the next flush; ``seen``:
         the first file as written, whose stat after the rename goes to :attr:`renamed`."""
         if staged:
@@ -92,7 +94,10 @@ class SyncBatch:
     def take(self) -> Held:
         """What the batch holds, handed over (a worker's batch: its parent renames the files)."""
         pending = zip(self._pending, self._sizes, strict=True)
-        held = [(folder, staged, size, seen) for (folder, staged, seen), size in pending]
+        held: Held = [
+            (os.fspath(folder), [(tmp, os.fspath(path), where) for tmp, path, where in staged], size, seen)
+            for (folder, staged, seen), size in pending
+        ]
         self._pending, self._sizes = [], []
         self._files = self._bytes = 0
         return held
@@ -109,7 +114,7 @@ class SyncBatch:
     def __len__(self) -> int:
         return len(self._pending)
 
-    def flush(self) -> dict[Path, OutputError]:
+    def flush(self) -> dict[Path | str, OutputError]:
         """Sync every held file, then rename them (a document's in its order); the documents that
         failed, by folder: their temporary files are removed and their old artifacts stay (or,
         for a rename failing midway, the renamed ones are new and report.json is the old one,
@@ -167,10 +172,10 @@ def _unlink_all(staged: Staged) -> None:
         unlink_quietly(tmp)
 
 
-def _fsync_each(pending: list[tuple[Path, Staged, Witness | None]]) -> dict[Path, OutputError]:
+def _fsync_each(pending: list[tuple[Path | str, Staged, Witness | None]]) -> dict[Path | str, OutputError]:
     """Fsync every held file through a descriptor of its own; a document whose file fails loses
     all its temporary files."""
-    failed: dict[Path, OutputError] = {}
+    failed: dict[Path | str, OutputError] = {}
     for folder, staged, _ in pending:
         for tmp, _, where in staged:
             try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import concurrent.futures
 import faulthandler
 import os
 import signal
@@ -16,6 +15,7 @@ import pytest
 from _signals import interruptible
 
 import chunker.runner_workers as runner_workers
+import chunker.workers as workers
 from chunker.config import ChunkerConfig
 from chunker.runner import run
 from chunker.settings import Settings
@@ -34,23 +34,24 @@ def sources_with(tmp_path: Path, count: int, repeat: int = 1) -> Path:
 
 
 @pytest.fixture
-def pool_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    sizes: list[int] = []
-    real = concurrent.futures.ProcessPoolExecutor.__init__
+def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The process ids of the workers started (chunker.workers._Worker)."""
+    pids: list[int] = []
+    real = workers._Worker.__init__
 
-    def recording(self: Any, max_workers: int | None = None, *args: Any, **kwargs: Any) -> None:
-        sizes.append(max_workers or 0)
-        real(self, max_workers, *args, **kwargs)
+    def recording(self: Any, *args: Any, **kwargs: Any) -> None:
+        real(self, *args, **kwargs)
+        pids.append(self.process.pid)
 
-    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "__init__", recording)
-    return sizes
+    monkeypatch.setattr(workers._Worker, "__init__", recording)
+    return pids
 
 
-def test_jobs_256_for_three_documents_starts_at_most_three_workers(tmp_path: Path, pool_sizes: list[int]) -> None:
+def test_jobs_256_for_three_documents_starts_at_most_three_workers(tmp_path: Path, started: list[int]) -> None:
     sources = sources_with(tmp_path, 3)
     summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=256)
     assert summary.exit_code == 0
-    assert pool_sizes and max(pool_sizes) <= min(3, JOBS_PER_CPU * usable_cpus())
+    assert 1 <= len(started) <= min(3, JOBS_PER_CPU * usable_cpus())
 
 
 def test_jobs_above_two_per_cpu_are_lowered_with_a_warning_unless_forced() -> None:
@@ -159,10 +160,17 @@ def test_a_document_that_kills_its_worker_is_named_and_the_others_are_chunked(
     sources = sources_with(tmp_path, 6)
     (sources / "d1.md").write_text("# D1\n\n" + "word " * 2000, encoding="utf-8")  # largest: taken first
     monkeypatch.setattr(runner_workers, "_run_one", _dying_run_one)
+    alone: list[str] = []
+    real_isolated = workers.run_isolated
+
+    def isolated(fn: Any, work: Any) -> Any:
+        alone.append(work[0][0].stem)
+        return real_isolated(fn, work)
+
+    monkeypatch.setattr(workers, "run_isolated", isolated)
     summary = run(Settings(defaults=ChunkerConfig()), sources, tmp_path / "chunks", jobs=2)
     by_stem = {o.stem: o for o in summary.documents}
-    # the tasks the broken pool failed ran again, each alone (one may have been killed mid-write
-    # by the broken pool's shutdown: its retry finds that folder, so "new" is not certain)
+    assert sorted(alone) == ["d1", "d2"]  # a dying worker fails only its own task: it alone runs again alone
     clean = tmp_path / "clean"
     run(Settings(defaults=ChunkerConfig()), sources, clean, stems=["d0", "d3", "d4", "d5"])
     for stem in ("d0", "d3", "d4", "d5"):
