@@ -88,7 +88,9 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
     from chunker.output_tree import document_folders
 
     if not chunks_dir.is_dir():
-        raise UsageError(f"no chunks folder {chunks_dir}; run `chunker` first")
+        raise UsageError(
+            f"no chunks folder {chunks_dir}; run `chunker` first, or give the folder it wrote (its --out) with --chunks"
+        )
     try:
         list(chunks_dir.iterdir())
     except OSError as exc:
@@ -250,7 +252,9 @@ def export(
     stems = chunked_selection(chunks_dir, stems)
     names = stems or chunked_stems(chunks_dir)
     if not names:
-        raise UsageError(f"no chunked documents in {chunks_dir}; run `chunker` first")
+        raise UsageError(
+            f"no chunked documents in {chunks_dir}; run `chunker` first, or give the folder it wrote with --chunks"
+        )
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
     renderer: Renderer = render_markdown if fmt == "md" else render_jsonl
     rendered = [(doc.stem, render(renderer, doc, out_dir)) for doc in documents]

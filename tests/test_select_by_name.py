@@ -94,3 +94,12 @@ def test_eval_refuses_a_name_two_case_documents_share_and_says_to_use_doc(
         capsys.readouterr().err
     )
     assert run_cli([*args, "--doc", "ref/index", "--json"]) == 0
+
+
+@pytest.mark.parametrize("command", [["export", "--format", "jsonl"], ["view"]])
+def test_without_chunks_in_the_default_folder_the_message_points_at_chunks_option(
+    tree: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(command) == 2  # the run wrote out/, not chunks/
+    err = capsys.readouterr().err
+    assert "no chunks folder chunks; run `chunker` first, or give the folder it wrote (its --out) with --chunks" in err
