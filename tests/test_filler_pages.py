@@ -58,3 +58,19 @@ def test_a_page_with_a_heading_or_words_keeps_its_chunks(text: str) -> None:
     result = chunk_markdown(text, CFG, "doc", "doc.md")
     assert result.chunks
     assert not [s for s in result.diagnostics.skipped if s.reason == "filler-only"]
+
+
+def test_closing_tags_after_a_full_chunk_ride_along_with_it_silently() -> None:
+    """``</TabItem>`` ``</Tabs>`` after a code block that fills a chunk, right before the next section:
+    no chunk of closing tags alone; the chunk before carries them in ``content_original`` (its elements
+    close there) and leaves them out of ``content_for_embedding``, as link definitions that fit nowhere."""
+    lines = [f"let value_{i} = compute_something({i});" for i in range(28)]
+    lines.append("x" * (1168 - len("\n".join(lines))))  # the heading and the code fill the chunk
+    code = "```rust\n" + "\n".join(lines) + "\n```"
+    text = f"## Usage\n\n{code}\n\n</TabItem>\n</Tabs>\n\n## Next\n\nMore words here.\n"
+    result = chunk_markdown(text, CFG, "doc", "doc.mdx")
+    assert not result.diagnostics.errors
+    assert not [c for c in result.chunks if c.content_original.strip().startswith("</TabItem>")]
+    [carrier] = [c for c in result.chunks if "</Tabs>" in c.content_original]
+    assert carrier.section == "Usage" and "</Tabs>" not in carrier.content_for_embedding
+    assert carrier.chars <= CFG.max_chars

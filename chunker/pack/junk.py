@@ -20,7 +20,8 @@ that none of this places (a block of them about as long as a chunk, at the end o
 carried by the chunk before it (or after it; up to :data:`SILENT_BUDGETS` budgets of them per chunk,
 so that a chunk's text stays bounded) without counting toward its size: its units are marked
 ``silent``, kept in that chunk's ``content_original`` (where its links now resolve) and left out of
-its ``content_for_embedding`` (URLs the links already stand for).
+its ``content_for_embedding`` (URLs the links already stand for). So is a piece of closing tags only
+(``</TabItem>`` ``</Tabs>``), by the chunk before it, whose elements it closes.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ MIN_LETTERS = 8
 """A piece with one link and fewer letters or digits than this besides is junk."""
 
 SILENT_BUDGETS = 2
+_CLOSING = re.compile(r"(?:\s*</[A-Za-z][\w.:-]*\s*>)+\s*")
+"""Closing tags only (``</TabItem>`` ``</Tabs>`` after a code block that fills a chunk): carried silently
+by the chunk before, whose elements they close, like link definitions."""
 """A chunk carries at most this many budgets of link definitions without counting them."""
 
 Sizes = Callable[[int, int], int]
@@ -207,7 +211,8 @@ def absorb_junk(
                 out[m : m + 2] = [(i, cut), (cut, out[m + 1][1])]
                 m += 1
                 continue
-        if kind == "definitions":  # carried by a neighbour without counting: they render as nothing
+        closing = kind == "filler" and m > 0 and _CLOSING.fullmatch(source, units[i].start, units[e - 1].end)
+        if kind == "definitions" or closing:  # carried by a neighbour without counting: they render as nothing
             j = m - 1 if m > 0 else m + 1
             held = [k for k in range(*out[j]) if units[k].silent]
             carried = size_of(held[0], held[-1] + 1) if held else 0
