@@ -204,3 +204,16 @@ def test_a_quote_of_blank_lines_after_a_line_ending_with_a_tag_is_no_opener(text
         [sys.executable, "-c", f"TEXT = {text!r}\n{code}"], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_block_after_a_heading_and_an_opening_tag_is_split_to_fit_after_them() -> None:
+    """``## Usage``, ``<Tabs>`` ``<TabItem>`` (a tag line that opens elements sticks to what follows, as
+    a heading does), then a code block that fits alone but not after them: the code is split so
+    its first piece goes with them. It was kept whole after them, an overflow chunk."""
+    code = "```rust\n" + "\n".join(f"let value_{i} = compute_something({i});" for i in range(31)) + "\n```"
+    tabs = f'<Tabs>\n<TabItem label="Rust">\n\n{code}\n\n</TabItem>\n</Tabs>'
+    result = chunk_markdown(f"## Usage\n\n{tabs}\n\n## Next\n\nMore words here.\n", CFG, "doc", "doc.mdx")
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    assert all(c.size <= CFG.max_chars for c in result.chunks)
+    first = result.chunks[0].content_original
+    assert first.startswith("## Usage\n\n<Tabs>") and "let value_0" in first

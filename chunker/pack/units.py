@@ -57,7 +57,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
     diagnostics: list[Diagnostic] = []
     source, span, fits_whole = space.source, space.span, space.fits_whole
     budget = 0 if fits_whole else space.budget
-    glued_from: int | None = None  # start of the headings that stick to the next block
+    glued_from: int | None = None  # start of the headings (and opening tags) that stick to the next block
     introduces = False  # the previous block is a paragraph that ends with a colon
     lead_in_from: int | None = None  # start of that paragraph, which should go with the next block
     for position, block in enumerate(space.section.blocks):
@@ -67,12 +67,14 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
         if introduces and not heading and position:
             strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
         introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)
+        tag = _tag_only(block) if block.kind == "html" else ""
+        opener = heading or tag == "open"  # sticks to the next block: a heading, a tag that opens elements
         if not fits_whole:
             lead_from = glued_from if glued_from is not None else lead_in_from
             if lead_from is not None and glued_from is None and block.kind not in _INTRODUCED_KINDS:
                 lead_from = None  # only a list or table is split to keep its lead-in
             lead = 0 if lead_from is None else span(lead_from, start)
-            glued_from = (start if glued_from is None else glued_from) if heading else None
+            glued_from = (start if glued_from is None else glued_from) if opener else None
             lead_in_from = start if introduces and not heading else None
             size = span(start, end)
             if size > budget or (
@@ -83,10 +85,9 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             ):
                 _split(space, units, diagnostics, block, INTRODUCED_PIECE if strength == INTRODUCED else strength)
                 continue
-        tag = _tag_only(block) if block.kind == "html" else ""
         if tag == "close" and position:
             strength = WORD  # a closing tag goes with what it closes: cut after it
-        units.append(Unit(start=start, end=end, block=block, strength=strength, glue=heading or tag == "open"))
+        units.append(Unit(start=start, end=end, block=block, strength=strength, glue=opener))
     diagnostics.extend(space.notes)
     return units, diagnostics
 
