@@ -277,3 +277,21 @@ for name, unit, n in [
     ("mdc_props_headings", "::card{a}\n# H\ntext\n", 24000),
 ]:
     add(f"repeat_{name}", "nesting", text(unit * n + "\nZQXREPEATEND\n"), sentinels=("ZQXREPEATEND",), timeout=60)
+
+# ------------------------------------------------------------------ found by a fragment fuzzer over chunk_source
+add(
+    "fuzz_empty_quote_after_tag_line",
+    "nesting",
+    text("# T\n\nSee <br>\n>\n" + "ZQXFZQUOTE word " * 200 + "\n"),
+    expect="ok",
+    sentinels=("ZQXFZQUOTE",),
+    note="never finished (pack/openers walked back before the quote's start)",
+)
+add(
+    "fuzz_myst_comment_quote_eof",
+    "nesting",
+    text("ZQXFZMYST\n: def\n>%\n>"),
+    expect="ok",
+    sentinels=("ZQXFZMYST",),
+    note="IndexError in the MyST comment rule (exit 5)",
+)
