@@ -148,7 +148,7 @@ def process_document(
             return _switched_off(source, folder, check, previous)
         if check:
             assert outcome.result is not None
-            return _checked(source, outcome, outcome.result, report if fresh else None)
+            return _checked(source, outcome, outcome.result, report if fresh else None, where)
         check_output_parents(out_dir, source.stem)
         chunks, outcome = _handed_over(outcome)
         write = _stream_writer(durability, batch, _recorder(cache, source.stem))
@@ -300,18 +300,46 @@ def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Dia
 
 
 def _checked(
-    source: SourceFile, outcome: DocumentOutcome, result: ChunkingResult, report: dict[str, Any] | None
+    source: SourceFile,
+    outcome: DocumentOutcome,
+    result: ChunkingResult,
+    report: dict[str, Any] | None,
+    where: str = "",
 ) -> DocOutcome:
     """``--check``: ``ok`` when the chunks.json a run would write is the one on disk. ``report``
     (given only for a fresh document) records the sha256 of chunks.json on disk, which
-    previous_state verified: compared with that instead of reading the file again."""
+    previous_state verified: compared with that instead of reading the file again. A fresh
+    document whose chunks differ only in whether their assets exist (a linked file added or
+    removed since: no run re-chunks it for that, README "assets") is ``ok`` too: a run would
+    leave it as it is, so ``--check`` must not call it stale."""
     recorded = report.get("artifacts", {}).get("chunks.json") if report is not None else None
     digest = hashlib.sha256()
     for part in chunks_parts(result):  # hashed as serialised, never held whole
         digest.update(part)
-    if recorded != digest.hexdigest():
+    if recorded != digest.hexdigest() and not (report is not None and _only_assets_differ(where, result)):
         return _outcome(source, outcome, "stale", EXIT_VALIDATION)
     return _outcome(source, outcome, "ok", outcome.exit_code)
+
+
+def _only_assets_differ(folder: str, result: ChunkingResult) -> bool:
+    """Whether the folder's chunks.json and the chunks of ``result`` differ only in their assets'
+    ``exists`` (read only when the two differ)."""
+    import orjson
+
+    from chunker.freshness import load_json
+
+    _, old = load_json(os.path.join(folder, "chunks.json"))
+    new = orjson.loads(b"".join(chunks_parts(result)))
+    return isinstance(old, list) and _without_exists(old) == _without_exists(new)
+
+
+def _without_exists(chunks: list[Any]) -> list[Any]:
+    for chunk in chunks:
+        assets = chunk.get("assets") if isinstance(chunk, dict) else None
+        for asset in assets if isinstance(assets, list) else ():
+            if isinstance(asset, dict):
+                asset.pop("exists", None)
+    return chunks
 
 
 def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None) -> DocOutcome:

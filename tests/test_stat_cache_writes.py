@@ -5,6 +5,7 @@ look up and record the stat cache as a run in one process does."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -225,3 +226,27 @@ def test_a_no_op_run_with_workers_starts_none_and_a_changed_document_goes_to_one
     assert started == [1]  # the changed one, in a worker
     assert [d.status for d in full_run(sources, out, jobs=2, force_jobs=True).documents] == ["unchanged"] * 2
     assert started == [1]
+
+
+def test_an_option_outside_the_chunks_changed_restates_meta_json_in_the_runs_process_as_one_process_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import chunker.runner_workers as runner_workers
+    from chunker.config import ChunkerConfig
+    from chunker.settings import Settings
+
+    monkeypatch.setattr(runner_workers, "run_in_workers", None)  # no worker may start
+    stricter = Settings(defaults=ChunkerConfig(min_chars=1, fail_on_orphan_heading=True))
+    metas = []
+    for name, jobs in (("one", {}), ("two", {"jobs": 2, "force_jobs": True})):
+        (tmp_path / name).mkdir()
+        sources, out = built(tmp_path / name)
+        tick_past(out)
+        summary = run(stricter, sources, out, **jobs)  # type: ignore[arg-type]
+        assert [(d.status, d.wrote) for d in summary.documents] == [("unchanged", True)] * 2
+        meta = orjson.loads((out / "g" / "meta.json").read_bytes())
+        assert meta["config"]["fail_on_orphan_heading"] is True
+        report = orjson.loads((out / "g" / "report.json").read_bytes())
+        assert report["artifacts"]["meta.json"] == hashlib.sha256((out / "g" / "meta.json").read_bytes()).hexdigest()
+        metas.append({k: v for k, v in meta.items() if k not in ("created_at", "source_path")})
+    assert metas[0] == metas[1]
