@@ -295,3 +295,12 @@ add(
     sentinels=("ZQXFZMYST",),
     note="IndexError in the MyST comment rule (exit 5)",
 )
+for tag in ("float", "int", "bool"):
+    add(
+        f"fuzz_fm_empty_{tag}_tag",
+        "frontmatter",
+        text(f"---\ntitle: t\nk: !!{tag}\n---\n# T\n\nZQXFZEMPTYTAG\n"),
+        sentinels=("ZQXFZEMPTYTAG",),
+        line="3",
+        note="an empty tagged value: IndexError / KeyError in PyYAML's constructor (exit 5)",
+    )

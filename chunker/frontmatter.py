@@ -117,10 +117,12 @@ def _hardened(yaml_text: str, cfg: ChunkerConfig, at: _Lines) -> FrontmatterResu
         return at.refuse("frontmatter-invalid", f"is not valid YAML: {problem}", exc.problem_mark or exc.context_mark)
     except yaml.YAMLError as exc:
         return at.refuse("frontmatter-invalid", f"is not valid YAML: {exc}", None)
-    except (ValueError, TypeError, AttributeError, ArithmeticError) as exc:
+    except (ValueError, TypeError, AttributeError, ArithmeticError, LookupError) as exc:
         # PyYAML's safe constructors raise these on values that match a tag's pattern but not its
-        # range (`2020-13-45`, `!!float abc`, `!!timestamp x`, an integer of more than 4300 digits).
-        return at.refuse("frontmatter-invalid", f"has a value YAML cannot construct ({exc})", loader.constructing)
+        # range (`2020-13-45`, `!!float abc`, `!!timestamp x`, an integer of more than 4300 digits),
+        # or that are empty (`!!float`, `!!int`: IndexError; `!!bool`: KeyError).
+        why = "a value its tag does not accept" if isinstance(exc, LookupError) else str(exc)
+        return at.refuse("frontmatter-invalid", f"has a value YAML cannot construct ({why})", loader.constructing)
     finally:
         loader.dispose()
     return FrontmatterResult(metadata, False, _notes(loader, at))

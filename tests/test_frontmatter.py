@@ -307,6 +307,11 @@ def test_aliases_of_one_long_string_are_refused_past_the_byte_limit() -> None:
         ("x: !!int abc\n", 2),
         ("a: 1\nx: !!timestamp garbage\n", 3),
         ("x: " + "9" * 5000 + "\n", 2),
+        ("a: 1\nx: !!float\n", 3),  # an empty tagged value: IndexError in PyYAML (was exit 5)
+        ("x: !!int\n", 2),
+        ("!!float : x\n", 2),
+        ("a: 1\nb: 2\nx: !!bool\n", 4),  # KeyError in PyYAML
+        ("x: [1, !!int ]\n", 2),
     ],
 )
 def test_values_that_match_a_tag_but_cannot_be_built_are_refused_with_their_line(yaml_text: str, line: int) -> None:
