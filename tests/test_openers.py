@@ -217,3 +217,22 @@ def test_a_block_after_a_heading_and_an_opening_tag_is_split_to_fit_after_them()
     assert all(c.size <= CFG.max_chars for c in result.chunks)
     first = result.chunks[0].content_original
     assert first.startswith("## Usage\n\n<Tabs>") and "let value_0" in first
+
+
+def test_headings_over_a_long_first_sentence_cut_it_rather_than_pass_max_chars() -> None:
+    """An H2, an 85-character H3 and a paragraph whose first sentence (190 characters) fits alone
+    but not after them with the context line (Redux's FAQ at max_chars 400): the first piece is cut
+    again to fit after the headings, at a word when no sentence fits; it was an overflow chunk."""
+    cfg = ChunkerConfig(max_chars=400, target_chars=300, min_chars=60)
+    sentence = (
+        "The suggested structure for a Redux store is to split the state object into multiple slices or "
+        "domains by key, and provide a separate reducer function to manage each individual data slice. "
+    )
+    h3 = "### How do I share state between two reducers? Do I have to use `combineReducers` for it?"
+    text = f"---\ntitle: Reducers\n---\n\n## Redux FAQ: Reducers\n\n{h3}\n\n{sentence * 4}\n\n## Next\n\nx\n"
+    result = chunk_markdown(text, cfg, "faq/reducers", "faq/reducers.md")
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    assert all(c.chars <= cfg.max_chars for c in result.chunks)
+    first = result.chunks[0].content_original
+    assert first.startswith("## Redux FAQ") and "The suggested" in first
+    assert "".join(c.content_original for c in result.chunks).count("The suggested") == 4

@@ -16,13 +16,14 @@ from chunker.pack.context import join
 from chunker.pack.split_code import split_code
 from chunker.pack.split_html import html_frame, split_html
 from chunker.pack.split_joints import split_container, split_list, split_quote, split_raw, split_table
-from chunker.pack.split_text import split_paragraph
+from chunker.pack.split_text import split_paragraph, split_text
 from chunker.pack.strength import (
     BEFORE_HEADING,
     BEFORE_MARKUP,
     BLOCK,
     INTRODUCED,
     INTRODUCED_PIECE,
+    SENTENCE,
     WORD,
     Strength,
     Unit,
@@ -83,7 +84,10 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
                 and _splittable(space, block)
                 and _over_max(space, lead_from, block)
             ):
+                first = len(units)
                 _split(space, units, diagnostics, block, INTRODUCED_PIECE if strength == INTRODUCED else strength)
+                if lead_from is not None and block.kind == "paragraph":
+                    _fit_after_lead(space, units, first, lead_from)
                 continue
         if tag == "close" and position:
             strength = WORD  # a closing tag goes with what it closes: cut after it
@@ -127,6 +131,32 @@ def _split(
         )
         return
     SPLITTERS.get(block.kind, split_paragraph)(space, out, block, strength)
+
+
+def _fit_after_lead(space: SectionSpace, units: list[Unit], first: int, lead_from: int) -> None:
+    """The first piece of a paragraph split after the headings (or opening tags) glued to it, cut
+    again where it does not fit after them: the pieces are sized for the budget alone, and the
+    headings with the first one made an overflow chunk (an H2, an 85-character H3 and a first
+    sentence of 190 characters at max_chars 400). At a sentence if one fits, else at a word, as any
+    text that does not fit is cut; the rest is cut again for the budget alone."""
+    unit = units[first] if first < len(units) else None
+    if unit is None or unit.block.start_offset != unit.start or space.span(lead_from, unit.end) <= space.budget:
+        return
+    content = space.source[lead_from : unit.end]
+    if space.measure(join(space.context.line(unit.block.header_path, content), "", content)) <= space.cfg.max_chars:
+        return  # with the shorter context line of a chunk that starts with its headings, it fits
+    noted = len(space.notes)
+    pieces: list[Unit] = []
+    reserve = space.span(lead_from, unit.start)
+    split_text(space, pieces, unit.block, unit.start, unit.end, unit.strength, unit.first, unit.last, reserve=reserve)
+    cut = next((k for k in range(1, len(pieces)) if pieces[k].strength >= SENTENCE), len(pieces))
+    rest: list[Unit] = []  # from the second sentence on, the pieces sized for the budget alone
+    if cut < len(pieces):
+        split_text(space, rest, unit.block, pieces[cut].start, unit.end, pieces[cut].strength, False, unit.last)
+    if len(pieces) > 1:
+        units[first : first + 1] = [*pieces[:cut], *rest]
+    known = {(d.code, d.line) for d in space.notes[:noted]}  # a splitter's finding once, not per split
+    space.notes[noted:] = [d for d in space.notes[noted:] if (d.code, d.line) not in known]
 
 
 def _over_max(space: SectionSpace, lead_from: int, block: Block) -> bool:
