@@ -209,3 +209,35 @@ def test_the_tab_panes_of_a_page_are_found_once(monkeypatch: pytest.MonkeyPatch)
     result = chunk_markdown(text, CFG, "p", "p.md")
     assert [b.kind for b in result.blocks].count("paragraph") == 301  # no pane: every tab line is text
     assert len(scans) == 1
+
+
+QUOTED_CLOSE = (
+    "Intro.\n\n{% highlight ruby %}\n> {% endhighlight %}\n# not a heading: code\nputs 1\n"
+    "{% endhighlight %}\n\n## Real\n\n" + "text. " * 30 + "\n\n## Later\n\nmore\n"
+)
+
+
+def test_a_closing_tag_inside_a_quote_does_not_close_a_block_opened_outside_it() -> None:
+    # In the parse the quoted line is code of the open block; the open-tag check took it as the
+    # closing line, so a piecewise parse could cut at the '#' line (a heading in the piece, code in
+    # the whole document)
+    from chunker.parse.templates import open_checker
+
+    at = open_checker(QUOTED_CLOSE)
+    assert at(QUOTED_CLOSE.index("# not a heading"))
+    assert not at(QUOTED_CLOSE.index("## Real"))
+    quoted = "> {% highlight ruby %}\n> # code\n> {% endhighlight %}\n# H\n"
+    assert not open_checker(quoted)(quoted.index("# H"))
+
+
+@pytest.mark.parametrize("piece_chars", [32, 64, 100, 200])
+def test_pieces_of_a_page_with_a_quoted_closing_tag_give_the_whole_parse(piece_chars: int) -> None:
+    from chunker.parse import BlockTokens, read_document
+
+    cfg = ChunkerConfig()
+    doc = read_document(QUOTED_CLOSE, cfg)
+
+    def shape(parts: BlockTokens) -> list[tuple[str, list[int] | None, int]]:
+        return [(t.type, t.map, t.level) for part in parts for t in part]
+
+    assert shape(BlockTokens(doc, cfg, piece_chars=piece_chars)) == shape(BlockTokens(doc, cfg, piece_chars=None))

@@ -77,15 +77,18 @@ def open_checker(text: str) -> Callable[[int], bool]:
     starts: list[int] = []
     still_open: list[bool] = []  # after each tag line
     closing: re.Pattern[str] | None = None
+    quotes = 0  # the '>' markers before the open block's tag: a closing tag in another quote is its text
     pane = False  # inside a Docsy tab pane of code
     for match in _TAG_LINE.finditer(text):
         line = match.group(1)
         for tag in _PANE_TAG.finditer(line):
             pane = not tag.group(1) and _TEXT.search(tag.group(2)) is None
+        depth = text.count(">", match.start(), match.start(1))
         if closing is None:
             found = _opening(line, partial(bool, pane))
             closing = found[0] if found is not None else None
-        elif closing.fullmatch(line):
+            quotes = depth
+        elif depth == quotes and closing.fullmatch(line):
             closing = None
         starts.append(match.start())
         still_open.append(closing is not None)
