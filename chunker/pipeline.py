@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig, Syntax
-from chunker.fences import fence_after
+from chunker.fences import fence_open_at
 from chunker.filler import FILLER_ONLY, filler_page
 from chunker.gcpause import collector_paused
 from chunker.models import UNCLOSED_FENCE, Block, ChunkingResult, Diagnostic, SkippedRange
@@ -170,7 +170,7 @@ def unclosed_fence_finding(block: Block) -> Diagnostic | None:
     HTML block and kramdown reads as a fence): the chunks pair them as kramdown does, nothing is
     reported."""
     left = not block.fence[1] if block.fence is not None else UNCLOSED_FENCE in block.inner
-    if not left or fence_after(block.source[: block.end_offset]) is None:
+    if not left or fence_open_at(block.source, block.end_offset) is None:
         return None
     return gated(
         "unclosed-fence",
