@@ -236,3 +236,13 @@ def test_headings_over_a_long_first_sentence_cut_it_rather_than_pass_max_chars()
     first = result.chunks[0].content_original
     assert first.startswith("## Redux FAQ") and "The suggested" in first
     assert "".join(c.content_original for c in result.chunks).count("The suggested") == 4
+
+
+def test_a_word_after_a_heading_and_more_blank_lines_than_max_chars_is_not_cut() -> None:
+    # The lead (the heading and the blank lines after it) alone passes the budget: cutting the
+    # paragraph after it cannot make it fit, and cut 'ZQXSZBLANK' inside the word (the variant
+    # size_blank_lines of bench/hostile_run.py); it stays one overflow chunk, as before 236ae79
+    text = "# B\n" + "\n" * 2000 + "ZQXSZBLANK\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert any("ZQXSZBLANK" in c.content_original for c in result.chunks)
+    assert not result.diagnostics.errors

@@ -149,6 +149,9 @@ def _fit_after_lead(space: SectionSpace, units: list[Unit], first: int, lead_fro
     pieces: list[Unit] = []
     reserve = space.span(lead_from, unit.start)
     split_text(space, pieces, unit.block, unit.start, unit.end, unit.strength, unit.first, unit.last, reserve=reserve)
+    if len(pieces) > 1 and pieces[1].strength < WORD:
+        del space.notes[noted:]  # no word fits after the lead (a heading over 2,000 blank lines): no cut
+        return  # inside a word ('ZQXSZ' / 'BLANK'); the paragraph stays whole, as any word that fits
     cut = next((k for k in range(1, len(pieces)) if pieces[k].strength >= SENTENCE), len(pieces))
     rest: list[Unit] = []  # from the second sentence on, the pieces sized for the budget alone
     if cut < len(pieces):
