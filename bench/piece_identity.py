@@ -10,6 +10,7 @@ parse (``piece_chars=None``); documents parsed in more than one piece are counte
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from pathlib import Path
@@ -45,7 +46,9 @@ def compare(text: str, cfg: ChunkerConfig, size: int) -> str:
 
 
 def main() -> int:
-    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CORPUS
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS, help="folder of Markdown files")
+    corpus = ap.parse_args().corpus
     cfg = ChunkerConfig()
     texts = [normalise_newlines(text) for _, text in load_texts(corpus)]
     rnd = random.Random(1)
