@@ -97,21 +97,31 @@ def test_runs_killed_at_random_points_leave_old_or_new_artifacts_and_the_next_ru
     assert chunker(work).wait(timeout=300) == 0
     start = time.monotonic()
     assert chunker(work, "--force").wait(timeout=300) == 0  # how long a run that writes everything takes
-    duration = time.monotonic() - start
+    calibrated = time.monotonic() - start
+    # The latest length of a run in each mode (--jobs, --force) that ended before its kill: a kill is aimed
+    # inside it, so a machine that got faster (or a mode that is faster) still sees its runs killed mid-way.
+    lengths: dict[tuple[bool, bool], float] = {}
     rng = random.Random(19)
-    killed = mixed_total = temp_total = repaired_runs = 0
-    for round_ in range(ROUNDS):
+    killed = mixed_total = temp_total = repaired_runs = rounds = 0
+    while rounds < ROUNDS or (killed < ROUNDS // 2 and rounds < 3 * ROUNDS):
+        round_ = rounds
+        rounds += 1
         state = {n: rng.choice("ab") for n in range(DOCS)}
         write_sources(sources, state)
-        args = ["--jobs", "2"] if round_ % 3 == 0 else []
-        if round_ % 4 != 3:  # every document written: the kill lands among the writes
-            args.append("--force")
+        mode = (round_ % 3 == 0, round_ % 4 != 3)  # --force: every document written, the kill among the writes
+        args = (["--jobs", "2"] if mode[0] else []) + (["--force"] if mode[1] else [])
         args += ["--durability", ("full", "run", "none")[round_ % 5 % 3]]  # a kill is safe in every mode
+        length = lengths.get(mode, calibrated)
         proc = chunker(work, *args)
-        time.sleep(rng.uniform(0.3, duration))
+        began = time.monotonic()
+        deadline = began + rng.uniform(0.4 * length, length)
+        while proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.002)
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             killed += 1
+        else:
+            lengths[mode] = time.monotonic() - began
         proc.wait(timeout=60)
         mixed, temporaries = inspect(work / "chunks", expected)
         mixed_total += mixed
@@ -129,7 +139,7 @@ def test_runs_killed_at_random_points_leave_old_or_new_artifacts_and_the_next_ru
         check = chunker(work, "--check")
         assert check.wait(timeout=300) == 0
     print(
-        f"\ncrash test: {ROUNDS} rounds, {killed} runs killed mid-run, {mixed_total} folders found between "
+        f"\ncrash test: {rounds} rounds, {killed} runs killed mid-run, {mixed_total} folders found between "
         f"versions, {temp_total} temporary files left, {repaired_runs} repair runs all matching a clean run"
     )
     assert killed >= ROUNDS // 2
