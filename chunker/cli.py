@@ -369,8 +369,15 @@ def _interrupted() -> int:
 
 
 def _run(argv: list[str]) -> int:
+    from chunker.cli_usage import ClickException, usage_message
+
     try:
-        app(args=argv, prog_name="chunker", standalone_mode=True)
+        code = app(args=argv, prog_name="chunker", standalone_mode=False)
+    except ClickException as exc:  # a bad option or value: one line, exit 2
+        _err(usage_message(exc))
+        return EXIT_USAGE
+    except typer.Abort:  # EOF on a prompt (there is none)
+        return _interrupted()
     except SystemExit as exc:
         code = exc.code
         if code == EXIT_INTERRUPTED:  # typer turns a KeyboardInterrupt into a silent exit 130
@@ -384,7 +391,9 @@ def _run(argv: list[str]) -> int:
     except Exception as exc:  # a bug: say so without a traceback, with a distinct code
         _err(f"internal error: {type(exc).__name__}: {exc} (please report this with the input)")
         return EXIT_INTERNAL
-    return 0
+    if code == EXIT_INTERRUPTED:  # typer turns a KeyboardInterrupt into a silent exit 130
+        return _interrupted()
+    return code if isinstance(code, int) else 0
 
 
 def main() -> None:

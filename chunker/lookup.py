@@ -88,7 +88,7 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
     base, ext = os.path.splitext(wanted)
     given_ext = bool(base) and ext.lower() in EXTENSIONS
     ids = [s.stem for s in scanned.found]
-    close = _close_matches(base if given_ext else wanted, ids)
+    close = close_matches(base if given_ext else wanted, ids)
     if "/" not in wanted:  # a name was given: suggest names (with their id), which --stem takes
         names = Counter(doc_id.rsplit("/", 1)[-1] for doc_id in ids)
         close = [_as_name(doc_id, names) for doc_id in close]
@@ -102,7 +102,7 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
     )
 
 
-def _close_matches(wanted: str, ids: list[str]) -> list[str]:
+def close_matches(wanted: str, ids: list[str]) -> list[str]:
     """Up to 3 ids close to ``wanted``: whole ids; for a bare name, ids whose file name is close
     (``nexjs`` -> ``usage/nextjs``); else ids equal to it but for case."""
     close = difflib.get_close_matches(wanted, ids, n=3, cutoff=0.6)

@@ -321,7 +321,7 @@ def summary_table(
     wide = width >= WIDE_TABLE
     every: tuple[str, ...] = ("status", "chunks", "avg", "max", "in size", "overflow", "sparse", "errors", "warnings")
     names = every if wide else COMPACT_COLUMNS
-    table = Table(title="chunker", show_lines=False)
+    table = Table(show_lines=False)
     table.add_column("document", overflow="fold", ratio=1)
     for name in names:
         table.add_column(name, justify="left" if name == "status" else "right", no_wrap=True)

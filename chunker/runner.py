@@ -108,7 +108,7 @@ def run(
                     cache.keep_only(kept)
                 cache.close(save=done)
     if not stems:
-        notes.extend(unmatched_overrides(settings, [s.stem for s in sources]))
+        notes.extend(unmatched_overrides(settings, [s.stem for s in sources], sources_dir))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
 
 

@@ -3,24 +3,62 @@ that gives no usable id, an ambiguous or shadowed id) and ``documents:`` keys ma
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from chunker.errors import EXIT_OK, EXIT_USAGE
 from chunker.models import Diagnostic
 from chunker.settings import Settings, override_matches
-from chunker.sources import FAILING_REASONS, Scan, Shadowed, ambiguous_message
+from chunker.sources import EXTENSIONS, FAILING_REASONS, Scan, Shadowed, ambiguous_message
 from chunker.summary import DocOutcome
 
 __all__ = ["left_out_outcomes", "unmatched_overrides"]
 
 
-def unmatched_overrides(settings: Settings, stems: Sequence[str]) -> tuple[str, ...]:
-    """A ``documents:`` key that matches no source document: most likely a misspelt stem or glob."""
-    return tuple(
-        f"{settings.path}: documents.{pattern} matches no source document (a misspelt stem or glob?)"
-        for pattern, _ in settings.documents
-        if not any(override_matches(pattern, stem) for stem in stems)
-    )
+def unmatched_overrides(settings: Settings, stems: Sequence[str], sources_dir: Path | None = None) -> tuple[str, ...]:
+    """A ``documents:`` key that matches no source document: most likely a misspelt id or glob, or
+    a path written for an id (``sources/guides/setup.md`` for ``guides/setup``): said with the
+    closest ids."""
+    out: list[str] = []
+    for pattern, _ in settings.documents:
+        if any(override_matches(pattern, stem) for stem in stems):
+            continue
+        hint = _override_hint(pattern, stems, sources_dir)
+        out.append(f"{settings.path}: documents.{pattern} matches no source document ({hint})")
+    return tuple(out)
+
+
+def _override_hint(pattern: str, stems: Sequence[str], sources_dir: Path | None) -> str:
+    """``did you mean 'guides/setup'?`` (the id a path names, or the closest ids), else the question
+    that the message always asked."""
+    as_id = _id_of_path(pattern, sources_dir)
+    if as_id != pattern and any(override_matches(as_id, stem) for stem in stems):
+        return f"keys are document ids, the path below sources/ without extension: did you mean '{as_id}'?"
+    if not any(c in pattern for c in "*?["):
+        from chunker.lookup import close_matches
+
+        close = close_matches(as_id, list(stems))
+        if close:
+            return f"did you mean {', '.join(repr(c) for c in close)}?"
+    return "a misspelt stem or glob?"
+
+
+def _id_of_path(pattern: str, sources_dir: Path | None) -> str:
+    """``pattern`` read as a path to a source: leading ``./`` and the sources folder's name or path
+    removed, ``\\`` as ``/``, a source extension dropped (``./sources/a/b.md`` -> ``a/b``)."""
+    text = pattern.replace("\\", "/")
+    while text.startswith("./"):
+        text = text[2:]
+    prefixes = ["sources/"]
+    if sources_dir is not None:
+        prefixes[:0] = [f"{sources_dir.as_posix().rstrip('/')}/", f"{sources_dir.name}/"]
+    for prefix in prefixes:
+        if prefix != "/" and text.startswith(prefix):
+            text = text[len(prefix) :]
+            break
+    base, ext = os.path.splitext(text)
+    return base if base and ext.lower() in EXTENSIONS else text
 
 
 def left_out_outcomes(scanned: Scan) -> list[DocOutcome]:

@@ -200,6 +200,40 @@ def _key_lines(node: Any, prefix: str = "", out: dict[str, int] | None = None, d
     return out
 
 
+def _refuse_duplicate_keys(root: Any, where: str) -> None:
+    """A key given twice in one mapping (``max_chars`` twice): PyYAML keeps the last value
+    silently, so which one counts would depend on where the eye stops reading. Refused, naming the
+    key's dotted path and both lines (a frontmatter's duplicate key is a warning instead: a
+    document is chunked whatever its metadata says). ``<<`` merge keys override on purpose."""
+    import yaml
+
+    seen_nodes: set[int] = set()
+    todo: list[tuple[Any, str]] = [(root, "")]
+    while todo:
+        node, prefix = todo.pop()
+        if id(node) in seen_nodes:  # an alias: the same node again (or a cycle)
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            todo.extend((item, prefix) for item in reversed(node.value))
+            continue
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        first: dict[tuple[str, str], int] = {}
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                line = key_node.start_mark.line + 1
+                name = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
+                known = first.get((key_node.tag, key_node.value))
+                if known is not None:
+                    message = f"duplicate key {shown(name)} (first at line {known}); YAML keeps only the last value"
+                    raise ConfigError(message, path=where, line=line)
+                first[(key_node.tag, key_node.value)] = line
+                todo.append((value_node, name))
+            else:
+                todo.append((value_node, prefix))
+
+
 def _load_yaml(text: str, where: str) -> tuple[Any, dict[str, int]]:
     """The YAML document in ``text`` (safe loader) and the line of each of its keys
     (:func:`_key_lines`); every failure is a ConfigError naming ``where`` and, where known, the line."""
@@ -223,6 +257,7 @@ def _load_yaml(text: str, where: str) -> tuple[Any, dict[str, int]]:
         root = loader.get_single_node()
         if root is None:
             return None, {}
+        _refuse_duplicate_keys(root, where)
         return loader.construct_document(root), _key_lines(root)
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem_mark", None)

@@ -105,3 +105,31 @@ def test_an_override_key_matches_its_stem_or_its_glob() -> None:
     assert override_matches("reg-*", "reg-1")
     assert not override_matches("reg-*", "faq")
     assert not override_matches("[", "x")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "line", "first"),
+    [
+        ("max_chars: 1000\nmin_chars: 50\nmax_chars: 1300\n", "max_chars", 3, 1),
+        ("documents:\n  a:\n    strategy: faq\n  a:\n    strategy: recursive\n", "documents.a", 4, 2),
+        ("documents:\n  a:\n    strategy: faq\n    strategy: recursive\n", "documents.a.strategy", 4, 3),
+        ("{max_chars: 1000, 'max_chars': 900}\n", "max_chars", 1, 1),
+        ("eval:\n  model: a\n  model: b\n", "eval.model", 3, 2),
+    ],
+)
+def test_a_key_given_twice_is_refused_naming_file_line_and_key(
+    tmp_path: Path, text: str, key: str, line: int, first: int
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text)
+    assert str(info.value) == (
+        f"{tmp_path / 'config.yaml'}:{line}: duplicate key '{key}' (first at line {first}); "
+        "YAML keeps only the last value"
+    )
+    assert info.value.exit_code == 2
+
+
+def test_merge_keys_and_the_same_key_in_two_mappings_are_no_duplicates(tmp_path: Path) -> None:
+    text = "documents:\n  a: &o\n    max_chars: 900\n  b:\n    <<: *o\n    max_chars: 1000\n"
+    settings = load(tmp_path, text)
+    assert [dict(o) for _, o in settings.documents] == [{"max_chars": 900}, {"max_chars": 1000}]  # type: ignore[attr-defined]

@@ -1,0 +1,49 @@
+"""One-line messages for command-line mistakes that the argument parser finds (an unknown option,
+a missing or invalid value): ``Error: no such option --formt; did you mean --format? (chunker
+export --help lists the options)``, exit 2, instead of the parser's usage block and its list of
+"possible options" (which for ``--bogus`` named three unrelated ones)."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from typing import Any
+
+import typer
+
+__all__ = ["ClickException", "usage_message"]
+
+_EXCEPTIONS: Any = sys.modules[typer.BadParameter.__module__]
+"""The parser's exceptions module (click's, or the copy a Typer release vendors)."""
+ClickException: type[Exception] = _EXCEPTIONS.ClickException
+
+
+def usage_message(exc: Exception) -> str:
+    """The parser's complaint as one line naming the option, with the closest option of the
+    command when one is close, and where the list of options is."""
+    ctx = getattr(exc, "ctx", None)
+    path = getattr(ctx, "command_path", "") or "chunker"
+    see = f"({path} --help lists the options)"
+    if isinstance(exc, _EXCEPTIONS.NoSuchOption):
+        name = str(exc.option_name)
+        known = {n.lstrip("-"): n for n in _option_names(ctx)}  # '--' in common is no likeness
+        close = difflib.get_close_matches(name.lstrip("-"), list(known), n=1, cutoff=0.6)
+        hint = f"; did you mean {known[close[0]]}?" if close else ""
+        return f"no such option {name}{hint} {see}"
+    format_message = getattr(exc, "format_message", None)
+    text = format_message() if callable(format_message) else str(exc)
+    text = " ".join(str(text).split())
+    text = text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
+    return f"{text.rstrip('.')} {see}"
+
+
+def _option_names(ctx: Any) -> list[str]:
+    """Every long and short option name of the command ``ctx`` runs (``--help`` included)."""
+    command = getattr(ctx, "command", None)
+    names: list[str] = []
+    for param in getattr(command, "params", ()) if command is not None else ():
+        names.extend(
+            n for n in (*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ())) if n.startswith("-")
+        )
+    names.extend(getattr(ctx, "help_option_names", ()) or ())
+    return names

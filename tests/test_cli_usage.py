@@ -1,0 +1,82 @@
+"""What the command says to a user who mistypes: unknown options, `documents:` keys written as
+paths, and the summary table without a stray title line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chunker.cli import run_cli
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "sources" / "guides").mkdir(parents=True)
+    (tmp_path / "sources" / "guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n", encoding="utf-8")
+    (tmp_path / "sources" / "faq.md").write_text("# FAQ\n\nQuestions and answers.\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--bogus"], "Error: no such option --bogus (chunker --help lists the options)"),
+        (["--forse"], "Error: no such option --forse; did you mean --force? (chunker --help lists the options)"),
+        (
+            ["export", "--formt", "md"],
+            "Error: no such option --formt; did you mean --format? (chunker export --help lists the options)",
+        ),
+        (["eval"], "Error: missing option '--cases' (chunker eval --help lists the options)"),
+    ],
+)
+def test_a_command_line_mistake_is_one_line_and_exit_2(
+    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    assert run_cli(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == expected
+    assert "Possible options" not in captured.err and "Usage:" not in captured.err
+    assert captured.out == ""
+
+
+def test_help_and_version_still_exit_0(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["--help"]) == 0
+    assert "Usage:" in capsys.readouterr().out
+    assert run_cli(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("chunker ")
+
+
+def test_the_summary_table_has_no_title_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli([]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("2 documents (2 new)")
+    assert lines[1].startswith("┏") and "chunker" not in lines
+
+
+@pytest.mark.parametrize(
+    ("key", "hint"),
+    [
+        (
+            "sources/guides/setup.md",
+            "keys are document ids, the path below sources/ without extension: did you mean 'guides/setup'?",
+        ),
+        (
+            "./guides/setup.md",
+            "keys are document ids, the path below sources/ without extension: did you mean 'guides/setup'?",
+        ),
+        ("guides/setpu", "did you mean 'guides/setup'?"),
+        ("setup", "did you mean 'guides/setup'?"),
+        ("nothing-like-it*", "a misspelt stem or glob?"),
+    ],
+)
+def test_a_documents_key_that_matches_nothing_gets_the_closest_id(
+    work: Path, capsys: pytest.CaptureFixture[str], key: str, hint: str
+) -> None:
+    (work / "config.yaml").write_text(f"documents:\n  {key}:\n    strategy: faq\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(["--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert data["warnings"] == [f"config.yaml: documents.{key} matches no source document ({hint})"]
