@@ -81,6 +81,28 @@ def test_template_code_interrupts_a_paragraph_and_nests_in_a_list_item() -> None
     assert blocks(item) == [("list", 1, 6, ""), ("paragraph", 8, 8, "")]
 
 
+def test_a_self_closing_shortcode_opens_no_code_block() -> None:
+    """``{{< code-toggle config=server />}}`` (Hugo: the site's settings, no inner text) ends where it
+    stands: what follows is Markdown up to the next paired tag's closing line, not code."""
+    after = "\n\n## Options\n\nText.\n\n{{< code-toggle file=hugo >}}\nx = 1\n{{< /code-toggle >}}\n"
+    for tag in ("{{< code-toggle config=server />}}", "{{% code-toggle config=server /%}}", "{{< code lang=go />}}"):
+        got = blocks(tag + after)
+        assert got == [
+            ("paragraph", 1, 1, ""),
+            ("heading", 3, 3, "Options"),
+            ("paragraph", 5, 5, "Options"),
+            ("code", 7, 9, "Options"),
+        ], (tag, got)
+        result = chunk_markdown(tag + after, CFG, "p", "p.md")
+        assert not [a.text for c in result.chunks for a in c.added_lines], tag
+
+
+def test_a_closing_tag_may_have_spaces_after_its_slash() -> None:
+    """Hugo reads ``{{</ code-toggle >}}`` as ``{{< /code-toggle >}}``: it closes the block."""
+    text = "{{< code-toggle file=hugo >}}\n# a comment\n- src: a.jpg\n{{</ code-toggle >}}\n\nAfter.\n"
+    assert blocks(text) == [("code", 1, 4, ""), ("paragraph", 6, 6, "")]
+
+
 def test_many_unclosed_tags_are_text() -> None:
     text = "".join(f"{{% highlight x %}}\n# h{i}\n\n" for i in range(2000))
     kinds = [b[0] for b in blocks(text)]

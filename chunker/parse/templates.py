@@ -14,7 +14,8 @@ section in the middle of an example and put the rest of the page under it. Such 
 ``fence`` token: its opening tag line is the opening fence, its closing tag line the closing marker
 (the token's ``markup``), so a piece of an oversize one re-opens and closes it with its tags
 (:mod:`chunker.frames`, :func:`chunker.pack.budget.closing_text`). An opening tag no closing tag
-follows is text, as before.
+follows is text, as before; so is a self-closing one (``{{< code-toggle config=server />}}``, which
+renders the site's settings and has no inner text).
 """
 
 from __future__ import annotations
@@ -134,13 +135,15 @@ def _opening(line: str, in_code_pane: Callable[[], bool]) -> tuple[re.Pattern[st
     if hugo is None or (hugo.group(1) == "<") != (hugo.group(4) == ">"):
         return None
     shortcode, params = hugo.group(2), hugo.group(3)
+    if params.rstrip().endswith("/"):
+        return None  # self-closing (``{{< code-toggle config=server />}}``): no inner text, nothing to close
     lang = _LANG.search(params)
     if shortcode not in _HUGO_CODE and (lang is None or hugo.group(1) == "%" or _TEXT.search(params)):
-        pane_tab = shortcode == "tab" and hugo.group(1) == "<" and not params.rstrip().endswith("/")
+        pane_tab = shortcode == "tab" and hugo.group(1) == "<"
         if not (pane_tab and _TEXT.search(params) is None and in_code_pane()):
             return None  # a shortcode whose text is Markdown (Docsy's text tabs), or no code at all
     name = re.escape(shortcode)
-    closing = re.compile(r"\{\{(?:<[ \t]*/" + name + r"[ \t]*>|%[ \t]*/" + name + r"[ \t]*%)\}\}[ \t]*")
+    closing = re.compile(r"\{\{(?:<[ \t]*/[ \t]*" + name + r"[ \t]*>|%[ \t]*/[ \t]*" + name + r"[ \t]*%)\}\}[ \t]*")
     if lang is not None:
         language = next(g for g in lang.groups() if g is not None)
     else:
