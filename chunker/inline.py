@@ -16,7 +16,10 @@ from markdown_it.token import Token
 MAX_HEADING_CHARS = 1000
 """Longer heading lines are cut before inline parsing (bounded time)."""
 
-_HEADING_ID = re.compile(r"\s*(?:\{#[^{}]*\}|\{/\*.*?\*/\})\s*$")
+_HEADING_ID = re.compile(r"\s*(?:\{#[^{}]*\}|\{/\*.*?\*/\}|\{[ \t]+[A-Za-z]\w*(?:-\w+)+(?:[ \t][^{}]*)?\})\s*$")
+"""What ends a heading as its id or attributes: ``{#id}``, an MDX comment ``{/*id*/}``, or Python-Markdown's
+attribute list led by a bare attribute name with a hyphen (``{ data-search-exclude }``, ``{ data-x #id }``;
+the other attribute lists, anywhere, are :data:`_ATTRIBUTE_LIST`)."""
 _TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|(\{\{.*?\}\})|\{#.*?#\}", re.DOTALL)
 """Liquid/Jinja tags (``{% include x %}``), comments (``{# note #}``) and Hugo shortcodes (``{{< ref >}}``,
 ``{{% note %}}``): template syntax, never heading text. An output (group 1: ``{{ productName }}`` of
@@ -29,7 +32,10 @@ no Markdown, no attribute list)."""
 _KEPT_BACK = re.compile("\ue000(\\d+)\ue001")
 _ATTRIBUTE_LIST = re.compile(r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}")
 """Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``."""
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+"""An HTML comment (group 1: its text). A heading holding nothing else is named by that text: MkDocs
+Material's ``#### <!-- md:setting config.enabled -->`` is a setting's name filled in by the site's hooks
+(named after its position, the 182 such headings of its docs were ``(General, line 191)``)."""
 _MARKUP = re.compile(r"[*_`\[\]!<&\\$]")
 """A character inline markup starts with: a heading without one is its own text (one search, a third
 of the time of ten ``in`` tests over the corpus's 16,780 headings)."""
@@ -57,8 +63,8 @@ def _collect(tokens: list[Token], out: list[str]) -> None:
 def heading_text(raw: str) -> str:
     """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
     Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo shortcodes are removed
-    (template outputs, ``{{ name }}``, are kept as written); inline markup is rendered to its text
-    by markdown-it."""
+    (template outputs, ``{{ name }}``, are kept as written; a heading of HTML comments only is their
+    text); inline markup is rendered to its text by markdown-it."""
     raw = raw[:MAX_HEADING_CHARS]
     kept: list[str] = []
     if "{" in raw:  # every pattern of this branch starts with "{"; most headings hold none
@@ -71,7 +77,9 @@ def heading_text(raw: str) -> str:
             return _KEPT.format(len(kept) - 1)
 
         raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(tag, raw))
+    comments = ""
     if "<!--" in raw:
+        comments = " ".join(m.group(1) for m in _HTML_COMMENT.finditer(raw))
         raw = _HTML_COMMENT.sub(" ", raw)
     if _MARKUP.search(raw) is None:
         text = raw
@@ -81,6 +89,8 @@ def heading_text(raw: str) -> str:
         text = "".join(out)
     if kept:
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)
+    if comments and not text.strip():  # a heading of comments only is named by them (a site's macro)
+        text = comments
     return " ".join(text.split())  # runs of whitespace as one space, none at the ends (8 x a re.sub)
 
 

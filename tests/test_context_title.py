@@ -21,7 +21,10 @@ CFG = ChunkerConfig()
         ("Install {#install .tabbed}", "Install"),
         ("Options {: .note }", "Options"),
         ("<!-- md:setting config.posts --> Posts", "Posts"),
-        ("<!-- md:setting only -->", ""),
+        ("<!-- md:setting only -->", "md:setting only"),
+        ("<!-- a --> <b></b> <!-- b -->", "a b"),
+        ("Changes to `*.html` files { data-search-exclude }", "Changes to *.html files"),
+        ("Extension { data-x #ext }", "Extension"),
         ("{%- include heading.html -%} Overview", "Overview"),
         ('Reference {{< ref "x.md" >}}', "Reference"),
         ("{{% note %}}Careful{{% /note %}}", "Careful"),
@@ -67,7 +70,7 @@ def test_sections_breadcrumbs_and_keys_use_the_clean_heading_and_content_keeps_t
     assert chunk.content_for_embedding.startswith("Guide\n\n## Posts <!--")
 
 
-@pytest.mark.parametrize("heading", ["##", "## <!-- only a comment -->", '## { id="x" }'])
+@pytest.mark.parametrize("heading", ["##", "## <!---->", '## { id="x" }'])
 def test_an_empty_heading_is_named_from_its_position_with_a_warning(heading: str) -> None:
     text = f"# Parent\n\nIntro.\n\n{heading}\n\nBody of the empty one.\n"
     result = chunk_markdown(text, CFG, "g", "g.md")
@@ -76,6 +79,14 @@ def test_an_empty_heading_is_named_from_its_position_with_a_warning(heading: str
     assert all(h.text for c in result.chunks for h in c.header_path)
     warnings = [d for d in result.diagnostics.diagnostics if d.code == "empty-heading"]
     assert [(w.severity, w.line) for w in warnings] == [("warning", 5)]
+
+
+def test_a_heading_of_a_comment_only_is_named_by_the_comment_without_a_warning() -> None:
+    # MkDocs Material: the site's hooks turn the comment into the setting's name
+    text = "# Plugin\n\n## General\n\nIntro.\n\n#### <!-- md:setting config.enabled -->\n\nEnables it.\n"
+    result = chunk_markdown(text, CFG, "g", "g.md")
+    assert [h.text for h in result.blocks[-1].header_path] == ["Plugin", "General", "md:setting config.enabled"]
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "empty-heading"]
 
 
 def test_every_chunk_names_its_document_by_the_frontmatter_title() -> None:

@@ -38,8 +38,8 @@ def every_pattern(raw: str) -> str:
             return _KEPT.format(len(kept) - 1)
 
         raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(tag, raw))
-    if "<!--" in raw:
-        raw = _HTML_COMMENT.sub(" ", raw)
+    comments = " ".join(m.group(1) for m in _HTML_COMMENT.finditer(raw))
+    raw = _HTML_COMMENT.sub(" ", raw)
     if not any(c in raw for c in "*_`[]!<&\\$"):
         text = raw
     else:
@@ -48,12 +48,15 @@ def every_pattern(raw: str) -> str:
         text = "".join(out)
     if kept:
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)
+    if comments and not text.strip():
+        text = comments
     return " ".join(text.split())
 
 
 HEADING_PIECES = [
     "a", "Title", " ", "\t", "\u00a0", "{#id}", "{/* c */}", "{", "}", "#", "{{ x }}", "{% t %}", "{{< s >}}",
-    "{: .x}", "<!--", "-->", "*", "_", "`", "[", "]", "(x)", "!", "<b>", "&amp;", "\\", "$", "\ue000", "é",
+    "{: .x}", "{ data-x }", "<!--", "-->", "*", "_", "`", "[", "]", "(x)", "!", "<b>", "&amp;", "\\", "$", "\ue000",
+    "é",
 ]  # fmt: skip
 
 
