@@ -4,7 +4,8 @@ The packer uses it to close a fence that a chunk leaves open (cut inside code, o
 source never closes) and to reopen, in the next piece, a fence nested in a list or quote; the
 validator uses it to prove that no chunk leaves a fence open. The scan is deliberately
 conservative: container prefixes (``>``, list indentation) are stripped, so a fence inside a
-quote or a list item counts too.
+quote or a list item counts too, and so does one opened on an item's or a definition's first line,
+after its marker (``- ```py``, ``: ```sh``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ import re
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _QUOTE_PREFIX = re.compile(r"^(?:\s*>\s?)+")
+_ITEM_PREFIX = re.compile(r"^[ \t]*(?:(?:[-*+:~]|\d{1,9}[.)])[ \t]+)+")
+"""List item or definition markers (``- ``, ``1. ``, ``: ``, ``~ ``) before an opening fence on the
+item's or definition's first line (``- ```py``, ``: ```sh``): the fence opens there."""
 
 
 def has_fence_marker(text: str) -> bool:
@@ -92,6 +96,8 @@ def _scan(text: str, opened: tuple[str, str] | None) -> tuple[str, str] | None:
         line = text[start:line_end]
         stripped = _QUOTE_PREFIX.sub("", line) if ">" in line else line
         match = _FENCE.match(stripped) or _FENCE.match(stripped.lstrip())
+        if match is None and not open_run:  # an opening after an item's marker; no closing line has one
+            match = _FENCE.match(_ITEM_PREFIX.sub("", stripped, count=1))
         if match is None:
             continue
         run, rest = match.group(1), match.group(2)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunker.config import ChunkerConfig
-from chunker.fences import _FENCE, _QUOTE_PREFIX, closing_line, fence_after, is_balanced
+from chunker.fences import _FENCE, _ITEM_PREFIX, _QUOTE_PREFIX, closing_line, fence_after, is_balanced
 from chunker.pipeline import chunk_markdown
 
 
@@ -19,6 +19,8 @@ def every_line(text: str) -> tuple[str, str] | None:
     for line in text.split("\n"):
         stripped = _QUOTE_PREFIX.sub("", line)
         match = _FENCE.match(stripped) or _FENCE.match(stripped.lstrip())
+        if match is None and not open_run:
+            match = _FENCE.match(_ITEM_PREFIX.sub("", stripped, count=1))
         if match is None:
             continue
         run, rest = match.group(1), match.group(2)
@@ -32,6 +34,7 @@ def every_line(text: str) -> tuple[str, str] | None:
 
 
 PIECES = ["```", "~~~", "``", "~~", "`", "~", " ", "    ", "> ", ">", "\n", "a", "py", "\t", "- ", "````", "\n\n"]
+PIECES += [": ", "1. "]
 
 
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
@@ -56,6 +59,21 @@ def test_the_fence_scan_reports_the_marker_and_opening_line() -> None:
     assert fence_after("``` a ``` b\n") is None  # a backtick in the info string: not a fence
     assert fence_after("````\n```\n") == ("````", "````")  # a shorter run does not close
     assert fence_after("x\n", ("```", "   ```sh")) == ("```", "   ```sh")
+
+
+def test_a_fence_opened_after_an_item_or_definition_marker_is_closed_by_its_indented_line() -> None:
+    """``- ```py`` / ``: ```sh`` open a fence in the item (definition) that ``  ```` closes: no fence is
+    left open, and no chunk of such a block gets a closing fence it does not need."""
+    for opening in ("- ```py", "1. ```py", ": ```sh", "> - ```py"):
+        prefix = "> " if opening.startswith(">") else ""
+        text = f"{opening}\n{prefix}   x = 1\n{prefix}   ```\n"
+        assert fence_after(text) is None, opening
+        assert fence_after(f"{opening}\n{prefix}   x = 1\n") == ("```", opening)
+    assert fence_after("```md\n- ```\n") == ("```", "```md")  # inside code, a marker line closes nothing
+    for text in ("# D\n\n- ```py\n  x = 1\n  ```\n", "# D\n\nTerm\n: ```py\n  x = 1\n  ```\n"):
+        result = chunk_markdown(text, ChunkerConfig(), "d", "d.md")
+        assert [c.added_lines for c in result.chunks] == [()], text
+        assert not result.diagnostics.errors
 
 
 def test_a_closing_line_keeps_quote_markers_and_turns_list_markers_into_spaces() -> None:
