@@ -61,7 +61,8 @@ class Outline:
         self._numbers = numbers
         """Three per token: nesting, first line, line after the last (-1, -1 without a map)."""
         self._markers = markers
-        """(info, markup) of the list items, by token index."""
+        """(info, markup) of the list items and of code written as template tags (its closing tag
+        line), by token index."""
         self.end = 1 << 30
         """The block's line count: maps are clipped to it (a parse of the block alone ends there;
         the document's tokens may run on over blank lines the block leaves out)."""
@@ -91,7 +92,7 @@ def make_outline(tokens: Sequence[LineToken], start: int, stop: int, first_line:
         kind = token.type
         if kind == "inline":
             continue
-        if kind == "list_item_open":
+        if kind == "list_item_open" or (kind == "fence" and token.markup[:1] == "{"):
             markers[len(types)] = (token.info, token.markup)
         types.append(kind)
         line_map = token.map

@@ -106,3 +106,44 @@ def test_both_parsers_give_the_same_blocks(text: str) -> None:
     fast = ChunkerConfig(parser="pulldown-cmark")
     shape = [(b.kind, b.start_line, b.end_line, b.joints, b.frame) for b in _blocks(text, CFG)[0]]
     assert [(b.kind, b.start_line, b.end_line, b.joints, b.frame) for b in _blocks(text, fast)[0]] == shape
+
+
+CODE_LINES = "\n".join(f'  echo "step {i} of the build script ${{VAR_{i}}}" && run --flag={i}' for i in range(40))
+TOML_LINES = "\n".join(f"  key_{i} = 'a value for the setting number {i}'" for i in range(30))
+LONG_DEFINITION = (
+    "# Doc\n\n## Steps\n\n`first`\n: "
+    + sentences(2, "short")
+    + "\n\nStep 1\n: "
+    + sentences(3, "intro")
+    + "\n\n  ```sh\n"
+    + CODE_LINES
+    + "\n  ```\n\n  "
+    + sentences(3, "after")
+    + "\n\n  {{< code-toggle file=hugo >}}\n"
+    + TOML_LINES
+    + "\n  {{< /code-toggle >}}\n\n  "
+    + sentences(12, "last")
+    + "\n\n`third`\n: "
+    + sentences(2, "end")
+    + "\n"
+)
+
+
+@pytest.mark.parametrize("text", [LONG_DEFINITION, LONG_DEFINITION.replace("`first`\n: ", "Lead:\n\n", 1)])
+def test_an_oversize_definition_is_cut_between_its_blocks_and_code_lines(text: str) -> None:
+    """A definition over budget (Hugo's ``Step 2`` / ``: ```sh`` with a build script) is cut before the
+    blocks nested in it, then between the lines of its code, as a container is; each piece re-opens its
+    term and marker, and a fence (or template tag code) it leaves open is closed once."""
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    pieces = [c for c in result.chunks if "Step 1" in c.content_original]
+    assert len(pieces) >= 4
+    for chunk in pieces:
+        start, end = chunk.start_offset, chunk.end_offset
+        assert text[start - 1] in "\n " and text[start:end].lstrip(" ") == text[start:end].lstrip(), chunk.start_line
+        assert text[end : end + 1] in ("\n", ""), chunk.end_line  # no code line cut
+        assert "```\n  ```" not in chunk.content_original  # no second closing fence
+        closings = chunk.content_original.count("{{< /code-toggle >}}")
+        assert closings == chunk.content_original.count("{{< code-toggle file=hugo >}}")
+    for chunk in pieces[1:]:
+        assert chunk.content_original.startswith("Step 1\n: ")

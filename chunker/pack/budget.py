@@ -178,15 +178,15 @@ class SectionSpace:
         return self.added_before(block)
 
     def closing(self, unit: Unit) -> str:
-        """The closing lines of ``:::`` containers nested in a list or container that a chunk
-        ending with ``unit`` (a piece) leaves open."""
+        """The closing lines of ``:::`` containers (and template tag code) nested in a list or
+        container that a chunk ending with ``unit`` (a piece) leaves open."""
         block = unit.block
         if unit.last or not reopens(block):
             return ""
         if block.kind == "html":
             return self.html_closings.get((block.start_offset, unit.end), "")
         structure = self._structure(block)
-        if structure is None or not structure.containers:
+        if structure is None or not (structure.containers or structure.tag_fences):
             return ""
         line_start = self.source.rfind("\n", 0, block.start_offset) + 1
         return structure.closing(unit.end - line_start, block.frame is not None) if structure is not None else ""

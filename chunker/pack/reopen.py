@@ -90,6 +90,9 @@ class Structure:
         nest (they do in a parse); None otherwise (:meth:`chain` then tests every container)."""
         self.open_starts = [_lines(t)[0] for t in self.opens]
         self.fences: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "fence" and t.map is not None]
+        self.tag_fences = [_lines(t) for t in tokens if t.type == "fence" and t.map is not None and t.markup[:1] == "{"]
+        """Code written as template tags (:mod:`chunker.parse.templates`): a piece ending inside one closes
+        it with its closing tag line (no fence scan knows those)."""
         self.code: list[tuple[int, int]] = [_lines(t) for t in tokens if t.type == "code_block" and t.map is not None]
         self.paragraphs = [_lines(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
         self.leaf_starts = {t.map[0] for t in tokens if t.map is not None and t.type not in _CONTAINERS}
@@ -354,10 +357,11 @@ class Structure:
         return 0 <= marker < column
 
     def closing(self, end: int, frame: bool) -> str:
-        """The closing lines of the ``:::`` and ``///`` containers nested in the block that a piece
-        ending at ``end`` (in the block's text) leaves open, innermost first (their source lines)."""
+        """The closing lines of the ``:::`` and ``///`` containers (and of code written as template tags)
+        nested in the block that a piece ending at ``end`` (in the block's text) leaves open, innermost
+        first (their source lines)."""
         line = bisect_right(self.starts, max(end - 1, 0)) - 1
-        out = []
+        out = ["\n" + self.lines[b - 1] for a, b in self.tag_fences if a <= line < b - 1]
         for k in reversed(self.chain(line)):
             first, last = _lines(self.opens[k])
             marker = _FENCED.get(self.opens[k].type)

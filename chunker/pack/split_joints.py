@@ -80,6 +80,8 @@ def split_container(space: SectionSpace, out: list[Unit], block: Block, strength
     line), declared as added text, so that it renders as the container."""
     if block.joints:
         split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=True)
+    elif block.frame is None:
+        _split_nested(space, out, block, block.start_offset, block.end_offset, strength, True, True)
     else:
         split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
 
@@ -153,7 +155,7 @@ def _piece(
         _overflow_child(space, out, block, start, end, strength, first, last)
     elif block.kind == "container" and _fenced_child(space, block, start):
         _split_code_child(space, out, block, start, end, strength, first, last)
-    elif block.kind == "container" and space.container_at(block, start):
+    elif block.kind == "container" and (block.frame is None or space.container_at(block, start)):
         _split_nested(space, out, block, start, end, strength, first, last)
     else:
         split_text(space, out, block, start, end, strength, first, last)
