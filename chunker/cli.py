@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -94,6 +94,14 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
     check: Annotated[
         bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")
     ] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="Run even when sources/ holds no document (exit 0; the output of sources that are gone is removed). "
+            "Without it such a run is refused (exit 2): a wrong --sources.",
+        ),
+    ] = False,
     durability: Annotated[
         str,
         typer.Option(
@@ -139,6 +147,7 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
             check=check,
             progress=progress,
             durability=mode,
+            allow_empty=allow_empty,
         ),
         expected=len(chosen) if chosen else None,
         sources=sources,
@@ -238,24 +247,10 @@ def export_command(
                 err=True,
             )
     if not quiet and not verbose:
-        typer.echo(_export_line(fmt, done, out))
+        from chunker.cli_messages import export_line
+
+        typer.echo(export_line(fmt, done, out))
     raise typer.Exit(0)
-
-
-def _export_line(fmt: str, done: Any, out: Path) -> str:
-    """``export jsonl: 299 documents, 299 files in chunks/_export (2 stale removed; 1 no longer chunked)``."""
-    exported = [d for d in done if not d.gone]
-    gone = [d for d in done if d.gone]
-    files = sum(len(d.written) for d in exported)
-    stale = sum(len(d.removed) for d in exported)
-    same = sum(len(d.unchanged) for d in exported)
-    extra = [f"{same} unchanged"] if same else []
-    if stale:
-        extra.append(f"{stale} stale file(s) removed")
-    if gone:
-        extra.append(f"{len(gone)} document(s) no longer chunked, {sum(len(d.removed) for d in gone)} file(s) removed")
-    tail = f" ({'; '.join(extra)})" if extra else ""
-    return f"export {fmt}: {len(exported)} document(s), {files} file(s) in {out}{tail}"
 
 
 @app.command("view")
@@ -319,6 +314,12 @@ def batch_command(
     keep_orphans: Annotated[
         bool, typer.Option("--keep-orphans", help="Keep documents whose source no longer exists.")
     ] = False,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty", help="Run even when the sources hold no document (every document is then removed)."
+        ),
+    ] = False,
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
@@ -332,7 +333,7 @@ def batch_command(
     from chunker.report import render_run
 
     settings = load(config)
-    opts = BatchOptions(sources, out, engine, fmt, jobs, verify, keep_orphans)
+    opts = BatchOptions(sources, out, engine, fmt, jobs, verify, keep_orphans, allow_empty)
     summary = render_run(
         lambda progress: run_batch(settings, opts, progress),
         expected=None,
@@ -369,7 +370,7 @@ def _interrupted() -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from chunker.cli_usage import ClickException, usage_message
+    from chunker.cli_messages import ClickException, usage_message
 
     try:
         code = app(args=argv, prog_name="chunker", standalone_mode=False)

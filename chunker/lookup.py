@@ -134,6 +134,24 @@ def _id_of_display(display: str, sources_dir: Path) -> str:
     return os.path.splitext(rel)[0].replace(os.sep, "/")
 
 
+def id_of_path(pattern: str, sources_dir: Path | None = None) -> str:
+    """``pattern`` (a ``documents:`` key, a ``--stem``) read as a path to a source: leading ``./``
+    and the sources folder's name or path removed, ``\\`` as ``/``, a source extension dropped
+    (``./sources/a/b.md`` -> ``a/b``)."""
+    text = pattern.replace("\\", "/")
+    while text.startswith("./"):
+        text = text[2:]
+    prefixes = ["sources/"]
+    if sources_dir is not None:
+        prefixes[:0] = [f"{sources_dir.as_posix().rstrip('/')}/", f"{sources_dir.name}/"]
+    for prefix in prefixes:
+        if prefix != "/" and text.startswith(prefix):
+            text = text[len(prefix) :]
+            break
+    base, ext = os.path.splitext(text)
+    return base if base and ext.lower() in EXTENSIONS else text
+
+
 def selected(stems: list[str] | None, docs: list[str] | None) -> tuple[str, ...]:
     """The documents a command is limited to: ``--stem`` names (a file name without extension, never a
     path) and ``--doc`` ids (a path below sources/ without extension), in the order given."""
@@ -141,6 +159,7 @@ def selected(stems: list[str] | None, docs: list[str] | None) -> tuple[str, ...]
         if "/" in stem:
             raise UsageError(
                 f"--stem {quoted(stem)}: a stem is a file name, not a path; "
-                f"select the document at that path with --doc {quoted(stem)}"
+                f"select the document at that path with --doc {quoted(id_of_path(stem))} (its id: the path "
+                "below sources/ without extension)"
             )
     return (*(stems or ()), *(docs or ()))

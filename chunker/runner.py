@@ -20,10 +20,10 @@ from chunker.lookup import find_source
 from chunker.orphans import gone_outcomes, leftover_outcomes
 from chunker.output_tree import collision_index, refuse_output_in_sources, walk_output
 from chunker.runner_document import process_document
-from chunker.runner_scan import left_out_outcomes, unmatched_overrides
+from chunker.runner_scan import empty_run_error, left_out_outcomes, unmatched_overrides
 from chunker.selection import Selection
 from chunker.settings import Settings
-from chunker.sources import LeftOut, SourceFile, scan
+from chunker.sources import LeftOut, SourceFile, display_path, scan
 from chunker.summary import DocOutcome, RunSummary, output_display
 from chunker.workers import effective_jobs
 from chunker.writer import Durability
@@ -50,12 +50,15 @@ def run(
     check: bool = False,
     progress: Any = None,
     durability: Durability = "full",
+    allow_empty: bool = True,
 ) -> RunSummary:
     """Chunk the given documents (ids or bare names; default every source) into ``out_dir/<id>/``.
     ``progress``, if given, is called once as ``progress(total=n)`` with the number of documents to
     process, then as ``progress()`` after each one. A run that writes holds the lock of
     ``out_dir`` throughout (:func:`~chunker.writer.run_lock`) and makes what it wrote durable at
-    its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`)."""
+    its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`). A full run that finds no
+    source document raises :class:`~chunker.errors.UsageError` before it touches ``out_dir``, unless
+    ``allow_empty``."""
     refuse_output_in_sources(sources_dir, out_dir)
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
@@ -68,6 +71,8 @@ def run(
         scanned = scan(sources_dir, selection)
         skipped = tuple(scanned.left_out)
         left_out = left_out_outcomes(scanned)
+        if not (allow_empty or scanned.found or left_out):
+            raise empty_run_error(scanned.left_out, display_path(sources_dir))
         kept = {s.stem for s in scanned.found}  # a stem that fails here keeps its previous artifacts
         failed = {o.stem for o in left_out if o.status == "failed"}
         sources = [s for s in scanned.found if s.stem not in failed]

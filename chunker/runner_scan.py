@@ -3,17 +3,17 @@ that gives no usable id, an ambiguous or shadowed id) and ``documents:`` keys ma
 
 from __future__ import annotations
 
-import os
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from chunker.errors import EXIT_OK, EXIT_USAGE
+from chunker.errors import EXIT_OK, EXIT_USAGE, UsageError
 from chunker.models import Diagnostic
 from chunker.settings import Settings, override_matches
-from chunker.sources import EXTENSIONS, FAILING_REASONS, Scan, Shadowed, ambiguous_message
+from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, ambiguous_message
 from chunker.summary import DocOutcome
 
-__all__ = ["left_out_outcomes", "unmatched_overrides"]
+__all__ = ["empty_run_error", "left_out_outcomes", "unmatched_overrides"]
 
 
 def unmatched_overrides(settings: Settings, stems: Sequence[str], sources_dir: Path | None = None) -> tuple[str, ...]:
@@ -32,33 +32,16 @@ def unmatched_overrides(settings: Settings, stems: Sequence[str], sources_dir: P
 def _override_hint(pattern: str, stems: Sequence[str], sources_dir: Path | None) -> str:
     """``did you mean 'guides/setup'?`` (the id a path names, or the closest ids), else the question
     that the message always asked."""
-    as_id = _id_of_path(pattern, sources_dir)
+    from chunker.lookup import close_matches, id_of_path
+
+    as_id = id_of_path(pattern, sources_dir)
     if as_id != pattern and any(override_matches(as_id, stem) for stem in stems):
         return f"keys are document ids, the path below sources/ without extension: did you mean '{as_id}'?"
     if not any(c in pattern for c in "*?["):
-        from chunker.lookup import close_matches
-
         close = close_matches(as_id, list(stems))
         if close:
             return f"did you mean {', '.join(repr(c) for c in close)}?"
     return "a misspelt stem or glob?"
-
-
-def _id_of_path(pattern: str, sources_dir: Path | None) -> str:
-    """``pattern`` read as a path to a source: leading ``./`` and the sources folder's name or path
-    removed, ``\\`` as ``/``, a source extension dropped (``./sources/a/b.md`` -> ``a/b``)."""
-    text = pattern.replace("\\", "/")
-    while text.startswith("./"):
-        text = text[2:]
-    prefixes = ["sources/"]
-    if sources_dir is not None:
-        prefixes[:0] = [f"{sources_dir.as_posix().rstrip('/')}/", f"{sources_dir.name}/"]
-    for prefix in prefixes:
-        if prefix != "/" and text.startswith(prefix):
-            text = text[len(prefix) :]
-            break
-    base, ext = os.path.splitext(text)
-    return base if base and ext.lower() in EXTENSIONS else text
 
 
 def left_out_outcomes(scanned: Scan) -> list[DocOutcome]:
@@ -84,3 +67,18 @@ def left_out_outcomes(scanned: Scan) -> list[DocOutcome]:
         message = ambiguous_message(stem, items[0].chosen, [i.display for i in items])
         out.append(DocOutcome(stem, items[0].chosen, "failed", EXIT_USAGE, message=message))
     return out
+
+
+def empty_run_error(left_out: Sequence[LeftOut], where: str) -> UsageError:
+    """A full run that finds no source document: almost always a wrong ``--sources`` (or include
+    globs), and a run over nothing would remove every document folder of the output as an orphan.
+    Refused unless asked for (``--allow-empty``), saying what was left out and why."""
+    counts = Counter(item.reason for item in left_out)
+    total = sum(counts.values())
+    listed = ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items()))
+    entries = "entry" if total == 1 else "entries"
+    only = f"; all {total} {entries} of the source tree left out ({listed})" if total else ""
+    return UsageError(
+        f"no source documents (.md, .markdown, .mdx, .txt) in {where}/{only}: nothing to chunk; check --sources "
+        "(or pass --allow-empty to run anyway, e.g. to remove the output of sources that are gone)"
+    )

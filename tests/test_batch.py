@@ -193,7 +193,11 @@ def test_jsonl_output_holds_the_export_records_of_the_main_command(tmp_path: Pat
     ]
     batch(src, tmp_path / "out", fmt="jsonl")
     assert read_chunk_records(str(tmp_path / "out")) == expected
-    assert batch(src, tmp_path / "out", fmt="parquet") == {f"doc-{k:02d}": "changed" for k in range(4)}
+    # another format re-chunks every document into the chunks it had: rebuilt, not changed
+    assert batch(src, tmp_path / "out", fmt="parquet") == {f"doc-{k:02d}": "rebuilt" for k in range(4)}
+    assert batch(src, tmp_path / "out", fmt="parquet") == {f"doc-{k:02d}": "unchanged" for k in range(4)}
+    (src / "doc-01.md").write_text("# Other\n\nAnother text.\n", encoding="utf-8")
+    assert batch(src, tmp_path / "out", fmt="jsonl")["doc-01"] == "changed"
 
 
 def test_the_chunk_schema_has_a_column_for_every_chunks_json_field() -> None:

@@ -80,3 +80,40 @@ def test_a_documents_key_that_matches_nothing_gets_the_closest_id(
     assert run_cli(["--json"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert data["warnings"] == [f"config.yaml: documents.{key} matches no source document ({hint})"]
+
+
+def test_a_run_over_an_empty_sources_folder_is_refused_and_removes_nothing(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["--quiet"]) == 0
+    (work / "empty").mkdir()
+    capsys.readouterr()
+    assert run_cli(["--sources", "empty"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Error: no source documents (.md, .markdown, .mdx, .txt) in empty/: nothing to chunk;")
+    assert "--allow-empty" in err and len(err.strip().splitlines()) == 1
+    assert (work / "chunks" / "faq" / "chunks.json").is_file()  # not removed as orphans
+    assert run_cli(["--sources", "empty", "--check"]) == 2
+    assert run_cli(["--sources", "empty", "--allow-empty", "--quiet"]) == 0
+    assert not (work / "chunks" / "faq").exists()  # asked for: the output of sources that are gone goes
+
+
+def test_a_batch_over_an_empty_listing_is_refused_before_the_manifest_is_written(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyarrow")
+    assert run_cli(["batch", "--out", "build", "--jobs", "1", "--quiet"]) == 0
+    manifest = (work / "build" / "documents" / "manifest.parquet").read_bytes()
+    (work / "empty").mkdir()
+    capsys.readouterr()
+    assert run_cli(["batch", "--sources", "empty", "--out", "build", "--jobs", "1"]) == 2
+    assert "no source documents" in capsys.readouterr().err
+    assert (work / "build" / "documents" / "manifest.parquet").read_bytes() == manifest
+    assert run_cli(["batch", "--sources", "empty", "--out", "build", "--jobs", "1", "--allow-empty", "--quiet"]) == 0
+
+
+def test_a_path_given_as_stem_is_told_the_id_to_give_to_doc(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert run_cli(["--stem", "./sources/guides/setup.md"]) == 2
+    assert "select the document at that path with --doc 'guides/setup' (its id:" in capsys.readouterr().err
+    assert run_cli(["--doc", "guides/setup", "--quiet"]) == 0

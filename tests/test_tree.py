@@ -112,9 +112,7 @@ def test_doc_takes_an_id_stem_a_bare_name_and_an_ambiguous_name_lists_candidates
     assert "did you mean 'ref/old-notes'" in capsys.readouterr().err
     # a stem is a name: a path is refused, naming the option that takes one
     assert run_cli(["--stem", "guides/cms/umbraco"]) == 2
-    assert "a stem is a file name, not a path; select the document at that path with --doc" in (
-        capsys.readouterr().err
-    )
+    assert "a stem is a file name, not a path; select the document at that path with --doc" in (capsys.readouterr().err)
 
 
 def test_include_and_exclude_globs_leave_files_out_and_each_is_listed_with_its_reason(
@@ -147,8 +145,18 @@ def test_a_run_whose_only_candidates_were_left_out_says_so(tmp_path: Path, monke
     done = subprocess.run(
         [sys.executable, "-m", "chunker"], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False
     )
-    assert done.returncode == 0
+    assert done.returncode == 2  # nothing to chunk: refused, unless --allow-empty
     assert "no source documents" in done.stderr
+    assert "all 2 entries of the source tree left out (excluded 1, not-a-source 1)" in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "chunker", "--allow-empty"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0
     assert "all 2 entries of the source tree left out (excluded 1, not-a-source 1)" in done.stderr
 
 

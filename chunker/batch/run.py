@@ -34,6 +34,9 @@ class BatchOptions:
     jobs: int = 0
     verify: bool = False
     keep_orphans: bool = False
+    allow_empty: bool = True
+    """A listing with no source document runs (every document of the manifest is then ``removed``);
+    ``False`` (the command without ``--allow-empty``) refuses it before anything is written."""
     group_docs: int = 32
     """Documents per map task (and per chunk file)."""
     group_bytes: int = 1 << 20
@@ -133,6 +136,11 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     options = _Options(settings)
     with _collector_paused():
         src_fs, listing = list_sources(opts.sources)
+        if not (listing.found or opts.allow_empty):
+            raise UsageError(
+                f"no source documents (.md, .markdown, .mdx, .txt) in {opts.sources}: nothing to chunk; check "
+                "--sources (or pass --allow-empty to run anyway: every document of the manifest is then removed)"
+            )
         out_fs, out_root, _ = filesystem(opts.out)
         src_root, src_local = filesystem(opts.sources)[1:]
         previous, fmt = read_manifest(out_fs, out_root)

@@ -81,7 +81,7 @@ def _row(task: Task, sha: str, outcome: DocumentOutcome) -> dict[str, Any]:
     item = task.item
     status: str = outcome.status
     if status == "chunked":
-        status = "changed" if task.previous is not None else "new"
+        status = _chunked_status(task.previous, sha, task.fingerprint, outcome)
     return {
         "doc_id": item.doc_id,
         "path": item.path,
@@ -100,6 +100,22 @@ def _row(task: Task, sha: str, outcome: DocumentOutcome) -> dict[str, Any]:
         "files": [],
         "chunker_version": __version__,
     }
+
+
+def _chunked_status(previous: Mapping[str, Any] | None, sha: str, fingerprint: str, outcome: DocumentOutcome) -> str:
+    """``new`` (no previous row), ``rebuilt`` (chunked again into the very chunks it had: the same
+    bytes under the same options, e.g. for another ``--format``; a store has nothing to update) or
+    ``changed``, as the main command says."""
+    if previous is None:
+        return "new"
+    same = (
+        previous.get("status") not in ("failed", "off")
+        and previous.get("source_sha256") == sha
+        and previous.get("fingerprint") == fingerprint
+        and list(previous.get("chunk_keys") or ()) == [c.chunk_key for c in outcome.chunks]
+        and list(previous.get("embedding_hashes") or ()) == [c.embedding_hash for c in outcome.chunks]
+    )
+    return "rebuilt" if same else "changed"
 
 
 def _chunk_rows(task: Task, outcome: DocumentOutcome, fmt: str) -> list[dict[str, Any]]:

@@ -1,17 +1,19 @@
-"""One-line messages for command-line mistakes that the argument parser finds (an unknown option,
-a missing or invalid value): ``Error: no such option --formt; did you mean --format? (chunker
-export --help lists the options)``, exit 2, instead of the parser's usage block and its list of
-"possible options" (which for ``--bogus`` named three unrelated ones)."""
+"""Messages of the command: the summary line of ``chunker export``, and one-line messages for
+command-line mistakes that the argument parser finds (an unknown option, a missing or invalid
+value): ``Error: no such option --formt; did you mean --format? (chunker export --help lists the
+options)``, exit 2, instead of the parser's usage block and its list of "possible options" (which
+for ``--bogus`` named three unrelated ones)."""
 
 from __future__ import annotations
 
 import difflib
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
 
-__all__ = ["ClickException", "usage_message"]
+__all__ = ["ClickException", "export_line", "usage_message"]
 
 _EXCEPTIONS: Any = sys.modules[typer.BadParameter.__module__]
 """The parser's exceptions module (click's, or the copy a Typer release vendors)."""
@@ -47,3 +49,19 @@ def _option_names(ctx: Any) -> list[str]:
         )
     names.extend(getattr(ctx, "help_option_names", ()) or ())
     return names
+
+
+def export_line(fmt: str, done: Any, out: Path) -> str:
+    """``export jsonl: 299 documents, 299 files in chunks/_export (2 stale removed; 1 no longer chunked)``."""
+    exported = [d for d in done if not d.gone]
+    gone = [d for d in done if d.gone]
+    files = sum(len(d.written) for d in exported)
+    stale = sum(len(d.removed) for d in exported)
+    same = sum(len(d.unchanged) for d in exported)
+    extra = [f"{same} unchanged"] if same else []
+    if stale:
+        extra.append(f"{stale} stale file(s) removed")
+    if gone:
+        extra.append(f"{len(gone)} document(s) no longer chunked, {sum(len(d.removed) for d in gone)} file(s) removed")
+    tail = f" ({'; '.join(extra)})" if extra else ""
+    return f"export {fmt}: {len(exported)} document(s), {files} file(s) in {out}{tail}"
