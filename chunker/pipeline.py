@@ -10,6 +10,7 @@ from chunker.config import ChunkerConfig, Syntax
 from chunker.fences import fence_open_at
 from chunker.filler import FILLER_ONLY, filler_page
 from chunker.gcpause import collector_paused
+from chunker.html_tail import html_tail_finding
 from chunker.models import UNCLOSED_FENCE, Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
@@ -157,7 +158,8 @@ def _unclosed(blocks: Sequence[Block]) -> list[Diagnostic]:
 
 def unclosed_findings(block: Block) -> list[Diagnostic]:
     """:func:`_unclosed` of one block."""
-    found = [d for d in (unclosed_finding(block), unclosed_fence_finding(block)) if d is not None]
+    candidates = (unclosed_finding(block), unclosed_fence_finding(block), html_tail_finding(block))
+    found = [d for d in candidates if d is not None]
     return found
 
 
