@@ -237,6 +237,35 @@ def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> s
     return unchanged
 
 
+def _refuse_export_into_sources(out_dir: Path, documents: Sequence[ChunkedDocument]) -> None:
+    """The export folder may not be a sources folder of the documents (their ``meta.json`` names their
+    source) or lie inside one: the next run would chunk the exported Markdown as documents."""
+    try:
+        out = out_dir.resolve()
+    except (OSError, RuntimeError):
+        return  # writing says why
+    roots: set[Path] = set()
+    for doc in documents:
+        source = doc.meta.get("source_path")
+        if not isinstance(source, str) or not source:
+            continue
+        root = Path(source).parents[doc.stem.count("/")]
+        if root.parts[-2:] == ("_output", "auto"):
+            root = root.parent.parent
+        if root in roots:
+            continue
+        roots.add(root)
+        try:
+            real = root.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if out == real or real in out.parents:
+            raise UsageError(
+                f"the export folder {out_dir} lies inside the sources folder {root} (of {doc.stem}): the next run "
+                "would chunk the exported files as documents; choose an export folder outside it (--out)"
+            )
+
+
 def export(
     chunks_dir: Path, out_dir: Path, fmt: str, stems: Sequence[str] = (), *, force: bool = False
 ) -> tuple[ExportedDocument, ...]:
@@ -256,6 +285,7 @@ def export(
             f"no chunked documents in {chunks_dir}; run `chunker` first, or give the folder it wrote with --chunks"
         )
     documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
+    _refuse_export_into_sources(out_dir, documents)
     renderer: Renderer = render_markdown if fmt == "md" else render_jsonl
     rendered = [(doc.stem, render(renderer, doc, out_dir)) for doc in documents]
     found = read_manifest(out_dir)

@@ -39,6 +39,8 @@ def reason(exc: OSError) -> str:
         return "a part of the path is a file, not a folder"
     if code == errno.EISDIR:
         return "a folder is in the way of the file"
+    if code == errno.EEXIST:
+        return "a file is in the way (the path exists and is not a folder)"
     if code == errno.ENAMETOOLONG:
         return "the path is too long"
     if code == errno.ELOOP:

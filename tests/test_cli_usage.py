@@ -117,3 +117,23 @@ def test_a_path_given_as_stem_is_told_the_id_to_give_to_doc(work: Path, capsys: 
     assert run_cli(["--stem", "./sources/guides/setup.md"]) == 2
     assert "select the document at that path with --doc 'guides/setup' (its id:" in capsys.readouterr().err
     assert run_cli(["--doc", "guides/setup", "--quiet"]) == 0
+
+
+@pytest.mark.parametrize("out", ["sources", "sources/guides/exported", "./sources/"])
+def test_an_export_into_the_sources_folder_is_refused(work: Path, capsys: pytest.CaptureFixture[str], out: str) -> None:
+    assert run_cli(["--quiet"]) == 0
+    capsys.readouterr()
+    assert run_cli(["export", "--format", "md", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert f"the export folder {Path(out)} lies inside the sources folder sources (of " in err
+    assert sorted(p.name for p in (work / "sources").rglob("*")) == ["faq.md", "guides", "setup.md"]
+    assert run_cli(["export", "--format", "md", "--out", "exported", "--quiet"]) == 0
+
+
+def test_an_output_path_that_is_a_file_is_named_as_such(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "afile").write_text("x", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(["--out", "afile"]) == 4
+    assert capsys.readouterr().err.strip() == (
+        "Error: afile: cannot create the output folder: a file is in the way (the path exists and is not a folder)"
+    )
