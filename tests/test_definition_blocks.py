@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chunker.config import ChunkerConfig
@@ -147,3 +149,13 @@ def test_an_oversize_definition_is_cut_between_its_blocks_and_code_lines(text: s
         assert closings == chunk.content_original.count("{{< code-toggle file=hugo >}}")
     for chunk in pieces[1:]:
         assert chunk.content_original.startswith("Step 1\n: ")
+
+
+def test_a_piece_of_a_definition_starts_at_its_text_so_it_is_no_indented_code() -> None:
+    """A paragraph after an empty list item in a definition, indented to the definition's column: a
+    piece starting there re-opens the term and the marker with its spaces, then the line's text (the
+    line's own four spaces after the re-opened marker made it indented code)."""
+    text = "---\ntitle: Guide\n---\nalpha\n:   alpha\n\nalpha alpha alpha\n:   1.\n    alpha\n"
+    result = chunk_markdown(text, replace(CFG, max_chars=40, min_chars=1, target_chars=1), "d", "d.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    assert result.chunks[-1].content_original == "alpha alpha alpha\n:   alpha"

@@ -228,7 +228,11 @@ def _split_nested(
     (:mod:`chunker.pack.reopen`). Cut like text, a piece started inside its title line or a line of
     its code."""
     cuts: list[tuple[int, Strength]] = [(start, strength)]
+    src, definitions = space.source, block.kind == "container" and block.frame is None
     for offset, code, blank_before in space.inner_starts(block, start, end):
+        if definitions and not code:  # a definition's piece starts at its line's text, which its re-opened
+            while src[offset] in " \t":  # marker's spaces indent (4 more columns made it indented code)
+                offset += 1
         cuts.append((offset, (JOINT if blank_before else CODE_LINE) if code else JOINT))
     emit_cuts(space, out, block, cuts, end, first, last)
 
