@@ -38,6 +38,15 @@ _WITH_NEXT = frozenset({"attrs_block", "myst_target"})
 """Lines that belong to the block below them: an attribute line (``{#id .class}``), a MyST target
 (``(name)=``, the label of the heading or block below)."""
 
+_ANCHOR = r"<a\s[^<>]*?\b(?:name|id)[ \t]*=[^<>]*?(?:/>|>[ \t]*</a[ \t]*>)"
+_ANCHORS = re.compile(rf"[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*(?:[ \t]*\n[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*)*\s*", re.I)
+"""A paragraph or HTML block of named anchors only (``<a name="install"></a>``, ``<a id="x"/>``): the
+label of the block below it (the heading it precedes, mostly), which belongs with that block like a
+MyST target: left before the cut, its name (the next heading's slug, a release's number) would be
+text of the chunk before."""
+_ANCHORS_SPAN = 600
+"""A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
+
 
 def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> tuple[Block, ...]:
     """Blocks of the document body, in source order, covering every non-blank line. ``pieces``:
@@ -155,7 +164,7 @@ class _Blocks:
                 last = first
             if last > nlines:
                 last = nlines
-            if first >= last:
+            if first >= last or self.label(kind, first, last):
                 i = close + 1
                 continue
             begin = first
@@ -258,6 +267,21 @@ class _Blocks:
             self.add(kind, first, last, inner=inner, joints=joints, fence=fence, begin=begin)
         else:
             self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin, outline=outline)
+
+    def label(self, kind: BlockKind, first: int, last: int) -> bool:
+        """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
+        (:data:`_ANCHORS`); if so, they are kept for the block below them."""
+        if kind != "paragraph" and kind != "html":
+            return False
+        text, start = self.text, self.starts[first]
+        if text[start : start + 4].lstrip(" \t")[:2].lower() != "<a":
+            return False
+        end = self.starts[last] - 1 if last < self.nlines else self.last_end
+        if end - start > _ANCHORS_SPAN or _ANCHORS.fullmatch(text, start, end) is None:
+            return False
+        if self.attrs_from is None:
+            self.attrs_from = first
+        return True
 
     def numbered_line(self, index: int) -> tuple[int, str] | None:
         """(level, title) when line ``index``, a paragraph of its own, is a numbered heading written as
