@@ -5,7 +5,9 @@
 #
 # OUT: the corpus root to write (given to bench/eval_compare.py as --corpus); MIRRORS: a folder holding a git
 # clone (bare or not) of each repository below as MIRRORS/<owner>+<name>/repo (or any path git accepts as
-# --git-dir). Each file is taken from the pinned commit with `git show`, unchanged; nothing else is copied.
+# --git-dir). Each file is taken from the pinned commit with `git show`, unchanged, into OUT/<folder>/<its file
+# name> (the file names of a set are distinct, so that both `chunker eval --sources OUT/<folder>` and
+# bench/eval_compare.py name a document by its stem); nothing else is copied.
 # Licences: pnpm/pnpm.io MIT; pypa/pip MIT (LICENSE.txt); toml-lang/toml MIT; russsiq/laravel-docs-ru MIT.
 set -euo pipefail
 out=${1:?usage: blind_docs.sh OUT MIRRORS}
@@ -16,8 +18,8 @@ take() {  # take REPO COMMIT FOLDER PATH...
     shift 3
     local gitdir="$mirrors/${repo/\//+}/repo"
     for path in "$@"; do
-        mkdir -p "$out/$folder/$(dirname "$path")"
-        git --git-dir="$gitdir" show "$commit:$path" >"$out/$folder/$path"
+        mkdir -p "$out/$folder"
+        git --git-dir="$gitdir" show "$commit:$path" >"$out/$folder/$(basename "$path")"
     done
 }
 

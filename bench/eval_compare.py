@@ -31,6 +31,12 @@ every method is judged against the same labels. ``--check`` verifies every given
 instead (runs no retrieval): unique stems, expected sections that exist, expected text inside
 the expected section; exit 1 if any file has a problem.
 
+``--peers`` adds the peers of ``bench/eval_peers.py`` that are installed (semantic-text-splitter, chonkie,
+llama-index; each at 1,000 characters, its ``section`` the H1/H2 in force at its first character). The
+blind case sets ``bench/eval_cases_blind_*.jsonl`` read their documents from the folder that
+``bench/blind_docs.sh`` makes (pass it as ``--corpus``). Whatever follows the line KEEP_MARKER in an existing
+``--out`` file is kept when the file is written again (hand-written sections of ``bench/EVAL.md``).
+
 Needs the ``bench`` extra (``langchain-text-splitters``); PyStemmer changes the BM25 figures,
 and the tokenizer used is written into the report.
 """
@@ -80,6 +86,12 @@ KNOWN_SETS = {
         " no other set uses; committed before any method was run on it",
     ),
 }
+for _name in ("pnpm", "pip", "toml", "laravel"):
+    KNOWN_SETS[f"eval_cases_blind_{_name}.jsonl"] = (
+        f"blind {_name}",
+        "written blind on 2026-12-03 from documents no set had used (bench/blind_docs.sh), committed before any"
+        " method was run on them",
+    )
 SIZE = 1000
 K = 5
 LANGUAGES = ("ru", "de", "it", "en")
@@ -163,12 +175,32 @@ def _chunk(stem: str, n: int, content: str, section: str) -> Chunk:
     }
 
 
-METHODS: Mapping[str, Splitter] = {"chunker": ours, "fixed-1000": fixed, "langchain": langchain}
+METHODS: dict[str, Splitter] = {"chunker": ours, "fixed-1000": fixed, "langchain": langchain}
 METHOD_LABELS = {
     "chunker": "chunker, default config",
     "fixed-1000": "fixed size, 1,000 chars",
     "langchain": "LangChain headers #/##/### + recursive 1,000",
 }
+
+
+def add_peers() -> list[str]:
+    """Add the installed peers of ``bench/eval_peers.py`` to METHODS; returns their names."""
+    sys.path.insert(0, str(HERE))
+    from eval_peers import bound
+
+    for name, (label, splitter) in bound(section_headings).items():
+        METHODS[name], METHOD_LABELS[name] = splitter, label
+    return [name for name in METHODS if name not in ("chunker", "fixed-1000", "langchain")]
+
+
+KEEP_MARKER = "<!-- Hand-written sections below: kept when bench/eval_compare.py writes this file again. -->"
+
+
+def kept_tail(out: Path) -> str:
+    """What follows KEEP_MARKER in an existing report (kept when it is written again)."""
+    text = out.read_text(encoding="utf-8") if out.exists() else ""
+    at = text.find(KEEP_MARKER)
+    return "" if at < 0 else "\n" + text[at:]
 
 
 # -- running -----------------------------------------------------------------------
@@ -455,6 +487,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--out", type=Path, default=HERE / "EVAL.md")
     parser.add_argument("--check", action="store_true", help="verify every case file, run nothing")
+    parser.add_argument(
+        "--peers", action="store_true", help="add the installed peers of bench/eval_peers.py (chonkie, ...)"
+    )
     args = parser.parse_args(argv)
     paths: list[Path] = args.cases or list(DEFAULT_CASES)
     seen = [p.resolve() for p in paths]
@@ -467,14 +502,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"== {case_set.shown} ({case_set.name} set)")
             problems += check(case_set.cases, args.corpus, case_set.sources)
         return 1 if problems else 0
+    peers = add_peers() if args.peers else []
     warm_up()
     runs = [(case_set, run(case_set.cases, case_set.sources)) for case_set in sets]
     command = "python bench/eval_compare.py" + ("" if argv is None else " " + " ".join(argv))
     if argv is None and len(sys.argv) > 1:
         command = "python bench/eval_compare.py " + " ".join(sys.argv[1:])
     text = render(runs, command, args.corpus)
+    if peers:
+        from eval_peers import versions
+
+        text = text.replace("\n\n## ", "\n" + versions(peers) + "\n\n## ", 1)
     print(text)
-    args.out.write_text(text, encoding="utf-8")
+    args.out.write_text(text + kept_tail(args.out), encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 
