@@ -172,13 +172,20 @@ def unclosed_fence_finding(block: Block) -> Diagnostic | None:
     HTML block and kramdown reads as a fence): the chunks pair them as kramdown does, nothing is
     reported."""
     left = not block.fence[1] if block.fence is not None else UNCLOSED_FENCE in block.inner
-    if not left or fence_open_at(block.source, block.end_offset) is None:
+    opened = fence_open_at(block.source, block.end_offset) if left else None
+    if opened is None:
         return None
+    line = block.start_line
+    at = block.source.rfind(opened[1], block.start_offset, block.end_offset) if opened[1] else -1
+    if at > block.start_offset:  # the fence line inside the block (a container's, a list's): named
+        line += block.source.count("\n", block.start_offset, at)
+    where = f"opened on line {line} (block of lines {block.start_line}-{block.end_line})"
+    if line == block.start_line:
+        where = f"in lines {block.start_line}-{block.end_line}"
     return gated(
         "unclosed-fence",
-        f"a code fence in lines {block.start_line}-{block.end_line} is never closed; "
-        "a chunk ending inside it closes it (declared in added_lines)",
-        line=block.start_line,
+        f"a code fence {where} is never closed; a chunk ending inside it closes it (declared in added_lines)",
+        line=line,
     )
 
 

@@ -169,7 +169,7 @@ def test_a_fence_left_open_is_reported_once_by_its_block_at_every_budget() -> No
         cfg = replace(ChunkerConfig(), max_chars=max_chars, target_chars=max_chars * 3 // 4, min_chars=40)
         result = chunk_markdown(text, cfg, "p", "p.md")
         found.append([(d.code, d.line) for d in result.diagnostics.errors])
-    assert found[0] == found[1] == found[2] == [("unclosed-fence", 5)]
+    assert found[0] == found[1] == found[2] == [("unclosed-fence", 8)]
 
 
 def test_fence_open_at_answers_as_fence_after_of_the_prefix() -> None:
@@ -208,3 +208,12 @@ def test_blocks_that_each_leave_a_fence_open_are_found_in_one_scan_of_the_source
     result = chunk_markdown(text, ChunkerConfig(), "q", "q.md")
     assert sum(d.code == "unclosed-fence" for d in result.diagnostics.diagnostics) >= 100
     assert scanned <= 20 * len(text)
+
+
+def test_a_fence_never_closed_inside_a_container_is_named_at_its_own_line() -> None:
+    # a stray fence line at the end of a content tab (MkDocs): the finding names it, not the tab's first line
+    text = '# T\n\n=== "One"\n\n    Install it:\n\n    ```\n    pip install x\n    ```\n\n    Then run it.\n    ```\n'
+    result = chunk_markdown(text, ChunkerConfig(), "p", "p.md")
+    found = [d for d in result.diagnostics.errors if d.code == "unclosed-fence"]
+    assert [d.line for d in found] == [12]
+    assert "opened on line 12" in found[0].message
