@@ -217,6 +217,8 @@ class SectionSpace:
         if text is not None and len(text) > max(len(frame), self.cfg.max_chars):
             text = None  # dozens of nested containers: the markers alone would be over max_chars
             self.unopened.add(key)
+        elif text is None and structure is not None and structure.refuses(offset - line_start):
+            self.unopened.add(key)  # no re-opening renders as the source there
         if text is None:
             nested = self.nested_fence(block, offset) if "code" in block.inner and block.fence is None else None
             text = frame or (nested[1] + "\n" if nested is not None else "")

@@ -33,7 +33,9 @@ def leaf_lines(tokens: Sequence[LineToken], lines: Sequence[str]) -> tuple[list[
     """Line ranges where no piece of a list, quote or container may start inside an HTML block or
     table nested in it (see ``Structure.whole_lines``), and the first line of the table each body
     row lies in. A piece of an HTML block starting on a later line reads as text, but where that
-    line opens an HTML block of the kinds that end at a blank line, as the source's does; a piece
+    line opens an HTML block of the kinds that end at a blank line, as the source's does (when no
+    blank line comes between: an MDX JSX block holding a fence or braces runs on over blank lines
+    inside them, where a piece's block would end, so only its lines after the last may); a piece
     of a table starting on a body row is that table's rows once its header rows are re-opened
     before it (the delimiter row and the inside of a row are no place to start)."""
     ranges: list[tuple[int, int]] = []
@@ -48,8 +50,9 @@ def leaf_lines(tokens: Sequence[LineToken], lines: Sequence[str]) -> tuple[list[
             heads.update(dict.fromkeys(range(first + 2, last), first))
         elif _html_kind(lines[first]) < _BLOCK_HTML:
             ranges.append((first, last))
-        else:
-            starts = [first, *(k for k in range(first + 1, last) if _html_kind(lines[k]) >= _BLOCK_HTML), last]
+        else:  # an MDX JSX block runs on over blank lines inside a fence or braces: from its last on
+            after = next((k for k in range(last - 1, first, -1) if not lines[k].strip(" \t>")), first) + 1
+            starts = [first, *(k for k in range(after, last) if _html_kind(lines[k]) >= _BLOCK_HTML), last]
             ranges += list(itertools.pairwise(starts))
     return ranges, heads
 

@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from chunker.outline import LineToken, Outline
 from chunker.pack.nested import leaf_lines
+from chunker.pack.setext import underlined, underlines_ahead
 from chunker.rendering import MAX_CHECKED_CHARS
 
 _CONTAINERS = frozenset(
@@ -131,6 +132,12 @@ class Structure:
         self.closers = frozenset(self._closing_lines())
         """Closing lines (``:::``) of the ``:::`` containers in the block: no piece starts with one."""
         self.whole_lines += [(a, a + 1) for a in (*self.closers, *self.terms)]  # a term: one line, like a heading
+        self.refused: set[tuple[int, int]] = set()
+        """Lines and columns (as :meth:`position`) where no piece may start: its first line would read
+        as indented code (:meth:`_deep`), or re-opening a definition's term there would make it and
+        the lines after it a setext heading (:meth:`_underlined`)."""
+        self.underline_ahead: list[int] | None = None
+        """:func:`chunker.pack.setext.underlines_ahead` of the lines, when first needed."""
         leaves, self.table_heads = leaf_lines(tokens, self.lines)
         self.whole_lines += leaves
         self.whole_lines.sort()
@@ -249,8 +256,8 @@ class Structure:
                 return None
             chain.append(k)
         a, b = _around(self.fences, line)
-        if a < line < b or self.walk(line, chain) is None:
-            return None
+        if a < line < b or self.walk(line, chain) is None or self._deep(line, chain, self.lines[line]):
+            return None  # the walk decides (a line indented as code: it refuses it)
         return frame if line else ""
 
     def _walked(self, frame: str, line: int, column: int) -> str | None:
@@ -275,27 +282,41 @@ class Structure:
         openers = self._openers([started[first] for first in sorted(started)])
         if openers is None:
             return None
-        lines, pending = openers
+        lines, pending, term = openers
         head = self.table_heads.get(line)
         if head is not None and fence is None:  # a body row of a nested table: its header rows
             lines += [_after(pending, self.lines[head] + "\n"), self.lines[head + 1] + "\n"]
             pending = None
         tail = self._tail(line, column, chain, fence, pending)
-        return None if tail is None else "".join([frame, *lines, tail])
+        if tail is None:
+            return None
+        opening = tail + self.lines[line][column:]  # the piece's first line, as re-opened
+        # a definition's marker before a piece starting left of its content column (at a line start)
+        # shifts the piece's text right: an item opened there, or indented code, no longer lines up
+        shifted = pending is not None and column < pending[1]
+        if (fence is None and (shifted or self._deep(line, chain, opening))) or (
+            term is not None and self._underlined(lines[term:], opening, line)
+        ):
+            self.refused.add((line, column))
+            return None
+        return "".join([frame, *lines, tail])
 
-    def _openers(self, openers: list[int]) -> tuple[list[str], tuple[str, int] | None] | None:
-        """The lines that re-open the containers ``openers`` (outermost first), and a definition's
-        marker still pending: a definition cannot open on a line of its own (``:`` alone is no
-        marker), so it re-opens as its term's line and its marker (``:   ``), which goes before the
-        next line's text from the definition's content column on (the pending (marker, column)).
-        None for a footnote nested in the block."""
+    def _openers(self, openers: list[int]) -> tuple[list[str], tuple[str, int] | None, int | None] | None:
+        """The lines that re-open the containers ``openers`` (outermost first), a definition's
+        marker still pending, and the index of the first term line among the lines (None without):
+        a definition cannot open on a line of its own (``:`` alone is no marker), so it re-opens as
+        its term's line and its marker (``:   ``), which goes before the next line's text from the
+        definition's content column on (the pending (marker, column)). None for a footnote nested
+        in the block."""
         out: list[str] = []
         pending: tuple[str, int] | None = None
+        term: int | None = None
         for k in openers:
             kind, first = self.opens[k].type, self.first_line(k)
             if kind == _FOOTNOTE or (kind == _DEFINITION and pending is not None):
                 return None
             if kind == _DEFINITION or first in self.definitions:  # a definition's term, once
+                term = len(out) if term is None else term
                 out.append(self.lines[max((t for t in self.terms if t < first), default=first)] + "\n")
             if kind == _DEFINITION:
                 pending = (self.lines[first][: self.markers[k] + 1] + " ", self.content[k])
@@ -303,7 +324,32 @@ class Structure:
             opener = self._opener(k, first) + "\n"  # on a definition's first line: with its marker
             out.append(_after(pending, self._unlabelled(opener) if first == 0 and self.footnote else opener))
             pending = None
-        return out, pending
+        return out, pending, term
+
+    def _deep(self, line: int, chain: list[int], first: str) -> bool:
+        """Whether the piece's first line (``first``, as re-opened) would read as indented code where
+        the source's line is none: a line of an HTML block or a paragraph's continuation line may sit
+        4 or more columns past its container's content column, the line that opens a block never."""
+        content = self.walk(line, chain)
+        if content is None:
+            return False
+        a, b = _around(self.code, line)
+        if a <= line < b:
+            return False
+        rest = first[content:]
+        return len(rest) - len(rest.lstrip(" ")) >= 4 and bool(rest.strip())
+
+    def _underlined(self, added: list[str], first: str, line: int) -> bool:
+        """Whether a re-opened term (``added[0]``) would read as a setext heading's text: a term is
+        a paragraph line to the parser's heading rule (which runs before the definition list's), and
+        the lines after it up to a blank line are the lines re-opened after it, the piece's first line
+        (``first``, as re-opened) and the lines after ``line``. In the source a blank line came
+        between; in the piece a line of ``-`` or ``=`` (an empty item, a nested item's re-opened
+        marker) at most 3 columns right of the term turns term and definition into a heading
+        (:mod:`chunker.pack.setext`)."""
+        if self.underline_ahead is None:
+            self.underline_ahead = underlines_ahead(self.lines)  # once per block
+        return underlined(added[0], (*added[1:], first), self.underline_ahead[line])
 
     def _tail(
         self, line: int, column: int, chain: list[int], fence: int | None, pending: tuple[str, int] | None
@@ -331,6 +377,10 @@ class Structure:
             return _after(pending, text[:indent])
         own = code or line in self.leaf_starts
         return _after(pending, text[: column if whole and own else min(content, column)])
+
+    def refuses(self, offset: int) -> bool:
+        """Whether :meth:`reopened` found no re-opening that renders as the source at ``offset``."""
+        return bool(self.refused) and self.position(offset) in self.refused
 
     def uncut(self, offset: int) -> bool:
         """Whether no piece may start at ``offset``: inside a heading nested in the block (or a

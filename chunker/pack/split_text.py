@@ -157,9 +157,15 @@ _TITLE_WINDOW = 256
 
 def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None:
     """Warns of a piece that is a link or URL (or display math nested in a list, quote or container,
-    where no piece may start) longer than the budget: it is kept whole."""
+    or text of one where no piece may start and render as in the source) longer than the budget:
+    it is kept whole."""
     line = space.line_at(start, block)
-    what = "display math" if _MATH_LINE.search(text) else "a link or URL"
+    if _MATH_LINE.search(text):
+        what = "display math"
+    elif link_spans(text) or not reopens(block):
+        what = "a link or URL"
+    else:
+        what = f"text of a {block.kind} where no piece can start and render as in the source"
     space.notes.append(
         gated(
             "overflow",
