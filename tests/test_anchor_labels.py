@@ -32,6 +32,8 @@ PARSERS = [
         '<a id="second-topic"></a>\n\n',  # a blank line between (the Rust book)
         '<a name="second-topic"></a><a name="old-name"></a>\n',
         '  <A ID="second-topic"></A>\n',
+        '<a id="second-topic"/>\n\n',  # self-closing: an HTML block
+        '<a name="second-topic"></a>\n<a name="old-name"></a>\n',  # anchors on two lines
     ],
 )
 def test_an_anchor_line_goes_with_the_heading_below_it(anchor: str, parser: str) -> None:
