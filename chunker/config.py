@@ -183,6 +183,11 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         raise ConfigError(f"must be {exc.expected}, got {shown(exc.value)}", path=f"{where}: {key}") from None
 
 
+def option_names() -> tuple[str, ...]:
+    """Every option a config file (or a ``documents:`` entry) may set."""
+    return tuple(_FIELD_TYPES)
+
+
 def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerConfig:
     """``base`` with the options of ``data`` over it; every problem names its key."""
     if not isinstance(data, Mapping):
@@ -199,9 +204,9 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
         return replace(base, **changes)
     except ConfigError as exc:
         detail = exc.detail
-        inherited = "target_chars" not in changes and ("max_chars" in changes or "min_chars" in changes)
-        if inherited and isinstance(exc, _RelationError):
-            detail += " (target_chars is inherited: set it too)"
+        key = detail.split("'")[1] if detail.startswith("'") else ""
+        if isinstance(exc, _RelationError) and key not in changes:
+            detail += f" ({key} is inherited: set it too)"
         raise ConfigError(detail, path=where) from None
 
 

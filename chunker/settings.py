@@ -93,12 +93,28 @@ def _globs(data: Mapping[str, Any], key: str, default: tuple[str, ...], where: s
     return tuple(value)
 
 
+def _refuse_unknown(options: Mapping[Any, Any], where: str) -> None:
+    """An unknown top-level key, with the closest options and sections of the file (``includes``
+    -> ``include``; :func:`~chunker.config.merged` knows only the options)."""
+    import difflib
+
+    from chunker.config import option_names
+
+    known = [*option_names(), *_SETTINGS_KEYS]
+    for key in options:
+        if isinstance(key, str) and key not in known:
+            close = difflib.get_close_matches(key, known, n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise ConfigError(f"unknown option {shown(key)}{hint}", path=where)
+
+
 def settings_from_mapping(data: Any, where: str) -> Settings:
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
         raise ConfigError("the file must hold a mapping of option: value", path=where)
     options = {k: v for k, v in data.items() if k not in _SETTINGS_KEYS}
+    _refuse_unknown(options, where)
     defaults = _check_tokenizer(merged(ChunkerConfig(), options, where), where)
     eval_settings = _eval_settings(data["eval"], where) if data.get("eval") is not None else EvalSettings()
     docs = data.get("documents") or {}
@@ -169,15 +185,17 @@ _QUOTED = re.compile(r"^(?:unknown (?:eval )?option )?'([^']+)'")
 
 def _key_line(exc: ConfigError, where: str, lines: Mapping[str, int]) -> tuple[str, int | None]:
     """The key an error about the file's values names (its path after the file name, e.g.
-    ``documents.guide: max_chars``) and the line of that key, or of the nearest enclosing key
-    found (``None`` when none is known)."""
+    ``documents.guide: max_chars``) and the line of that key, else of another key of the same
+    mapping that the message names (``max_chars`` for an inherited ``target_chars`` that clashes
+    with it), else of the nearest enclosing key found (``None`` when none is known)."""
     path = exc.path or ""
     suffix = path[len(where) + 2 :] if path.startswith(f"{where}: ") else ""
     parts = [p for p in suffix.split(": ") if p] if suffix else []
     quoted = _QUOTED.match(exc.detail)
     keys = [*parts, quoted.group(1)] if quoted else parts
-    for n in range(len(keys), 0, -1):
-        line = lines.get(".".join(keys[:n]))
+    named = [[*parts, word] for word in re.findall(r"[a-z_]+", exc.detail)]  # keys the error names
+    for tried in [keys, *named, *(keys[:n] for n in range(len(keys) - 1, 0, -1))]:
+        line = lines.get(".".join(tried))
         if line is not None:
             return ": ".join(parts), line
     return ": ".join(parts), None

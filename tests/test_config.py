@@ -59,12 +59,26 @@ def test_an_error_names_the_line_of_its_key_in_a_longer_file(tmp_path: Path) -> 
     assert str(info.value) == f"{tmp_path / 'config.yaml'}:8: documents.notes: min_chars: must be an integer, got 'few'"
 
 
-def test_an_inherited_value_in_a_relation_error_names_no_line_it_does_not_have(tmp_path: Path) -> None:
+def test_an_inherited_value_in_a_relation_error_names_the_line_of_the_value_it_clashes_with(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load(tmp_path, "# budgets\nmax_chars: 100\n")
-    # target_chars is not in the file: no line is made up for it
-    assert str(info.value).startswith(f"{tmp_path / 'config.yaml'}: 'target_chars': must lie between")
+    # target_chars is not in the file: the line named is that of max_chars, which the error names too
+    assert str(info.value).startswith(f"{tmp_path / 'config.yaml'}:2: 'target_chars': must lie between")
     assert "(target_chars is inherited: set it too)" in str(info.value)
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, "documents:\n  a:\n    max_chars: 60\n")
+    assert str(info.value) == (
+        f"{tmp_path / 'config.yaml'}:3: documents.a: 'min_chars': min_chars (80) is greater than max_chars (60) "
+        "(min_chars is inherited: set it too)"
+    )
+
+
+def test_an_unknown_top_level_key_is_told_the_closest_option_or_section(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, "max_chars: 900\nincludes: ['*.md']\n")
+    assert (
+        str(info.value) == f"{tmp_path / 'config.yaml'}:2: unknown option 'includes' (did you mean include, exclude?)"
+    )
 
 
 def test_a_config_file_that_is_not_utf8_is_refused_naming_its_line(tmp_path: Path) -> None:
