@@ -119,6 +119,8 @@ def process_document(
             assert previous is not None and report is not None
             return unchanged(source, cfg, where, previous, report, _writer(durability, batch))
         folder = out_dir / source.stem
+        if check and previous is None:  # nothing on disk to compare with: said without chunking
+            return _not_chunked(source, folder)
         if known is not None:  # to be chunked again: read the source after all
             raw, info = read_source(source, cfg)
             raw_sha256 = source_sha256(source, raw, info, intact, cache)
@@ -297,6 +299,14 @@ def _recorder(cache: StatCache | None, stem: str) -> Record | None:
 def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Diagnostic, ...]:
     message = collision_message(source.stem, collisions)
     return () if message is None else (Diagnostic("warning", "case-collision", message),)
+
+
+def _not_chunked(source: SourceFile, folder: Path) -> DocOutcome:
+    """``--check`` of a document without a readable ``meta.json``: never chunked, or its artifacts lost."""
+    shown = output_display(folder)
+    why = f"its artifacts in {shown} are missing or unreadable" if os.path.isdir(folder) else f"no {shown} yet"
+    message = f"{source.display}: stale: not chunked ({why}); run chunker"
+    return DocOutcome(source.stem, source.display, "stale", EXIT_VALIDATION, message=message)
 
 
 def _checked(

@@ -137,3 +137,18 @@ def test_an_output_path_that_is_a_file_is_named_as_such(work: Path, capsys: pyte
     assert capsys.readouterr().err.strip() == (
         "Error: afile: cannot create the output folder: a file is in the way (the path exists and is not a folder)"
     )
+
+
+def test_check_names_a_document_that_was_never_chunked_as_such(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["--quiet"]) == 0
+    (work / "sources" / "new.md").write_text("# New\n\nText.\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(["--check", "--quiet"]) == 1
+    assert (
+        capsys.readouterr().err.strip() == "error: sources/new.md: stale: not chunked (no chunks/new yet); run chunker"
+    )
+    (work / "chunks" / "new").mkdir()
+    assert run_cli(["--check", "--quiet"]) == 1
+    assert "not chunked (its artifacts in chunks/new are missing or unreadable)" in capsys.readouterr().err
+    assert run_cli(["--quiet"]) == 0
+    assert run_cli(["--check", "--quiet"]) == 0
