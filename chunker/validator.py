@@ -193,14 +193,44 @@ def chunk_findings(
     if size > cfg.max_chars and not chunk.is_overflow:
         yield _error("oversize", f"chunk has {size} {cfg.size_unit}, over max_chars {cfg.max_chars}", chunk)
     elif chunk.is_overflow:
-        message = (
-            f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): one block that cannot be split"
-        )
+        reason = overflow_reason(chunk, blocks, measure, cfg)
+        message = f"overflow chunk of {size} {cfg.size_unit} (max_chars {cfg.max_chars}): {reason}"
         yield gated("overflow", message, chunk.start_line, chunk.chunk_id)
     last_block = blocks.get(chunk.block_ids[-1]) if chunk.block_ids else None
     if last_block is not None and last_block.kind == "heading" and not chunk.is_continuation:
         message = f"orphan heading: the chunk ends with a heading that has no body (line {chunk.end_line})"
         yield gated("orphan-heading", message, chunk.end_line, chunk.chunk_id)
+
+
+def overflow_reason(chunk: Chunk, blocks: Mapping[str, Block], measure: Counter, cfg: ChunkerConfig) -> str:
+    """Why an overflow chunk the packer reported nothing for is over max_chars, from what it holds:
+    headings kept with the first piece of the block after them (a heading never ends a chunk), the
+    lines it re-opens or closes around a piece, one block that cannot be split; and whether its own
+    text would fit without its context line."""
+    held = [blocks[i] for i in chunk.block_ids if i in blocks]
+    lead = next((k for k, b in enumerate(held) if b.kind != "heading"), len(held))
+    added = sum(measure(a.text) for a in chunk.added_lines)
+    if 0 < lead < len(held):
+        lines = held[0].start_line, held[lead - 1].end_line
+        where = f"line {lines[0]}" if lines[0] == lines[1] else f"lines {lines[0]}-{lines[1]}"
+        after = held[lead]
+        whole = after.start_offset >= chunk.start_offset and after.end_offset <= chunk.end_offset
+        reason = (
+            f"the heading{'s' if lead > 1 else ''} at {where} kept with {'the' if whole else 'the first piece of the'} "
+            f"{after.kind} at line {after.start_line} (a heading never ends a chunk alone)"
+        )
+    elif len(held) > 1:
+        reason = f"{len(held)} blocks that no cut separates"
+    elif held and chunk.added_lines:
+        reason = f"a piece of a {held[0].kind} that cannot be cut smaller"
+    else:
+        reason = "one block that cannot be split"
+    if added:
+        reason += f", with {added} {cfg.size_unit} of lines it re-opens or closes"
+    bare = measure(chunk.content_original)
+    if bare <= cfg.max_chars < measure(chunk.content_for_embedding):
+        reason += f"; its text alone has {bare}: the context line takes it over"
+    return reason
 
 
 def _metrics(chunks: Sequence[Chunk], skipped: Sequence[SkippedRange], cfg: ChunkerConfig) -> dict[str, Any]:

@@ -248,8 +248,17 @@ class SectionSpace:
         if unit.block.frame is not None:
             return self.measure(repeated_after(unit.block)) + 4  # and a fence a child piece may close
         if unit.block.fence is None:
-            return 0
+            return self.nested_closing(unit)
         return self.measure(closing_text(unit.block) + "\n")
+
+    def nested_closing(self, unit: Unit) -> int:
+        """Size of the fence line that closes the code fence nested in a list or quote that a piece
+        ending with ``unit`` leaves open (the draft adds it: :func:`chunker.pack.drafts.make_draft`)."""
+        block = unit.block
+        if "code" not in block.inner or not reopens(block):
+            return 0
+        nested = self.nested_fence(block, unit.end)
+        return 0 if nested is None else self.measure("\n" + closing_line(nested[1], nested[0]))
 
     def nested_fence(self, block: Block, offset: int) -> tuple[str, str] | None:
         """The code fence nested in ``block`` (a list or quote) that is open at ``offset``, as

@@ -1,0 +1,32 @@
+"""Chunks over max_chars: avoided where the packer can count what a piece adds, else declared with
+the reason that holds (not 'one block that cannot be split' for a heading kept with a table)."""
+
+from __future__ import annotations
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+
+def test_the_fence_closing_a_piece_of_code_in_a_list_item_counts_in_its_size() -> None:
+    # a piece ending inside the item's fence gets "\n   ```" after it: not counted, it went 1-2 over
+    code = "".join(
+        f"       var value{k} = Compute(argument{k}, other{k}); // and a comment of some length {k}\n"
+        + ("\n" if k % 3 == 2 else "")
+        for k in range(40)
+    )
+    text = "# Guide\n\n1. Add the class:\n\n   ```csharp\n" + code + "   ```\n\n2. Build it.\n"
+    for m in (200, 203, 260, 320):
+        cfg = ChunkerConfig(max_chars=m, target_chars=m * 3 // 4, min_chars=20)
+        sizes = [c.size for c in chunk_markdown(text, cfg, "d", "d.md").chunks]
+        assert max(sizes) <= m, (m, sizes)
+
+
+def test_a_heading_kept_with_a_table_over_max_chars_says_so() -> None:
+    row = "| " + " ".join(["word"] * 25) + " | " + " ".join(["more"] * 12) + " |\n"
+    heading = "## A section heading with a rather long name of words\n\n"
+    text = "# A long document title of many words\n\nIntro.\n\n" + heading + "| a | b |\n|---|---|\n" + row
+    cfg = ChunkerConfig(max_chars=300, target_chars=200, min_chars=20)
+    found = [d.message for d in chunk_markdown(text, cfg, "d", "d.md").diagnostics.diagnostics if d.code == "overflow"]
+    assert found, found
+    assert all("one block that cannot be split" not in f for f in found), found
+    assert any("the heading at line 5 kept with the table at line 7" in f for f in found), found
