@@ -166,6 +166,16 @@ def test_a_list_in_a_container_is_cut_between_items_not_inside_them() -> None:
         assert last_line(chunk).endswith(".") or last_line(chunk) == ":::", last_line(chunk)
 
 
+def test_a_definition_term_of_its_own_sticks_to_its_definition() -> None:
+    # MkDocs Material: a term written as a comment ('<!-- md:option x -->') is an HTML block of its own
+    def option(k: int) -> str:
+        return f"<!-- md:option opt{k} -->\n\n:   {words(22, f'def{k}_')}\n\n"
+
+    out = chunks("# T\n\n## Options\n\n" + "".join(option(k) for k in range(12)))
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c).startswith("<!-- md:option")]
+
+
 @settings(max_examples=600, deadline=None)
 @given(st.text(alphabet=" \t>#:!?/<-*+1٣.)a~`|dtailsumry=\"：", max_size=14))
 def test_a_line_any_opener_pattern_matches_may_open(line: str) -> None:

@@ -5,7 +5,8 @@ header with what follows (``Unit.glue``). The pieces of a split list item or con
 same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note`` / ``<details>`` /
 ``<summary>`` line, a line that only opens elements (``<Sandpack>``, ``<div class="x">``) at the end
 of a paragraph, a lead-in (a line ending with ``:``) right before the list, code or table it
-introduces, a list item's first line whose nested items start the next unit. Such a unit sticks
+introduces, a list item's first line whose nested items start the next unit, a definition's term (the
+unit before a ``:   definition`` line). Such a unit sticks
 to the next one too, whenever both (with the headings and openers already stuck before it) fit in
 one chunk: else a cut after it stays allowed, so that nothing goes over the budget. (A chunk that
 starts with the opener may pass the budget, which allows for the section's longest context line,
@@ -36,6 +37,10 @@ _INTRODUCED = re.compile(r"[ \t>]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|```|~~~|\|)")
 """The start of what a lead-in introduces: a list item, a code fence, a table row."""
 _ITEM = re.compile(r"([ \t>]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 """A list item's first line (its indentation, container prefixes included, in group 1)."""
+_DEFINITION = re.compile(r":[ \t]+\S")
+"""A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
+Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment
+such as MkDocs Material's ``<!-- md:option x -->``, is a unit of its own.)"""
 _INTRODUCED_KINDS = frozenset({"list", "code", "table", "math"})
 _OPENER_STARTS = frozenset("#:!?/<-*+")
 """The characters after a line's ``[ \t>]*`` with which :data:`_HEADING`, :data:`_CONTAINER`,
@@ -66,6 +71,8 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
         line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
     if line_start >= end:
         return False
+    if source.startswith(":", following.start) and _DEFINITION.match(source, following.start) is not None:
+        return not _in_code(unit, line_start, source)  # the term of the definition that follows
     head = line_start
     if source[head] in " \t>":
         markers = _MARKERS.match(source, line_start, end)
