@@ -112,3 +112,13 @@ def test_context_title_false_gives_the_heading_path_alone() -> None:
     cfg = replace(CFG, context_title=False)
     result = chunk_markdown("---\ntitle: T\n---\n\n## A\n\nBody.\n", cfg, "g", "g.md")
     assert result.chunks[0].content_for_embedding == "## A\n\nBody."
+
+
+@pytest.mark.parametrize("opening", ["Collections are a great way to group content.", "Collections: a way to group."])
+def test_a_first_sentence_starting_with_the_title_still_gets_the_title(opening: str) -> None:
+    # Jekyll pages: the frontmatter's title, then prose whose first word is that title
+    text = f"---\ntitle: Collections\n---\n\n{opening}\n\n## Setup\n\n" + "Define the collection first. " * 40 + "\n"
+    result = chunk_markdown(text, CFG, "collections", "c.md")
+    assert result.chunks[0].content_for_embedding == f"Collections\n\n{opening}"
+    one = chunk_markdown("---\ntitle: Guide\n---\n\n# Guide {#top}\n\nIntro.\n", CFG, "g", "g.md").chunks[0]
+    assert one.content_for_embedding.startswith("# Guide {#top}")  # the heading says it: not twice

@@ -41,15 +41,29 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
         return _no_fence(_fit(parts, limit, f"> {cfg.context_label}: ", section.title))
     if not texts:
         name = title if cfg.context_title and title else section.title
-        return "" if not name or content.lstrip("# ").startswith(name) else _no_fence(_shorten(name, limit))
+        return "" if not name or opens_with(content, name) else _no_fence(_shorten(name, limit))
     if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
             texts.pop()  # the chunk starts with that very heading line: never say it twice
     named = bool(texts) and texts[0] == title
-    if cfg.context_title and title and not named and (texts or not content.lstrip("# ").startswith(title)):
+    if cfg.context_title and title and not named and (texts or not opens_with(content, title)):
         texts.insert(0, title)  # the document's name, in every chunk
     return _no_fence(_fit(texts, limit, "", section.title))
+
+
+def opens_with(content: str, name: str) -> bool:
+    """Whether the content opens with ``name``: a heading line starting with it (``# Guide``, ``# Guide
+    (GuideV)``) or a first line that is the name (``Guide`` over ``===``): the context line need not say
+    it. A sentence starting with the name is no such line (a page titled Collections opening with
+    'Collections are a great way ...' lost its title)."""
+    text = content.lstrip("# ")
+    if not text.startswith(name):
+        return False
+    if content.startswith("#"):
+        return True
+    end = text.find("\n", len(name))
+    return not text[len(name) : end if end >= 0 else len(text)].strip()
 
 
 class SectionContext:
@@ -88,7 +102,7 @@ class SectionContext:
                 dropped += 1  # the chunk starts with that very heading line: never said twice
         # whether the content starts with the name the line would give: asked only where it decides
         name = title if cfg.context_title and title else (self.section.title if not texts else "")
-        starts = dropped == len(texts) and bool(name) and content.lstrip("# ").startswith(name)
+        starts = dropped == len(texts) and bool(name) and opens_with(content, name)
         key = (dropped, starts)
         found = made.get(key)
         if found is None:
