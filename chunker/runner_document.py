@@ -119,7 +119,7 @@ def process_document(
             assert previous is not None and report is not None
             return unchanged(source, cfg, where, previous, report, _writer(durability, batch))
         folder = out_dir / source.stem
-        if check and previous is None:  # nothing on disk to compare with: said without chunking
+        if check and previous is None and cfg.strategy != "off":  # nothing on disk to compare with
             return _not_chunked(source, folder)
         if known is not None:  # to be chunked again: read the source after all
             raw, info = read_source(source, cfg)
