@@ -265,3 +265,21 @@ def test_pages_importing_below_their_intro_stay_markdown_unless_they_use_the_imp
 
     assert syntax_of(ChunkerConfig(), "page.md", text) == "markdown"
     assert syntax_of(ChunkerConfig(), "page.md", BELOW_INTRO) == "mdx"
+
+
+def test_an_oversize_jsx_block_in_a_list_item_is_named_in_its_overflow_warning() -> None:
+    """A ``<Tabs>`` of code nested in a list item, over max_chars, is kept whole: its warning names the
+    JSX block and the list (it said 'a link or URL', and the page has none)."""
+    from chunker.config import ChunkerConfig
+    from chunker.pipeline import chunk_markdown
+
+    code = "\n".join(f"        const value{i} = compute({i}, 'a longer argument number {i}');" for i in range(30))
+    text = (
+        '# D\n\n1. Create the component:\n\n    <Tabs>\n      <Fragment slot="a">\n        ```js\n'
+        + code
+        + "\n        ```\n      </Fragment>\n    </Tabs>\n\n2. Done.\n"
+    )
+    result = chunk_markdown(text, ChunkerConfig(syntax="mdx"), "d", "d.mdx")
+    [warning] = [d for d in result.diagnostics.warnings if d.code == "overflow"]
+    assert warning.message.startswith("an HTML or JSX block at line 5 in the list at line 3 "), warning.message
+    assert "link" not in warning.message

@@ -156,20 +156,27 @@ _TITLE_WINDOW = 256
 
 
 def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None:
-    """Warns of a piece that is a link or URL (or display math nested in a list, quote or container,
-    or text of one where no piece may start and render as in the source) longer than the budget:
-    it is kept whole."""
+    """Warns of a piece that is a link or URL (or display math or an HTML/JSX block nested in a list,
+    quote or container, or text of one where no piece may start and render as in the source) longer
+    than the budget: it is kept whole."""
     line = space.line_at(start, block)
-    if _MATH_LINE.search(text):
-        what = "display math"
-    elif link_spans(text) or not reopens(block):
-        what = "a link or URL"
+    html = None if _MATH_LINE.search(text) else _nested_html(space, block, line, text)
+    if html is not None:
+        kind = "quote" if block.kind == "blockquote" else block.kind
+        what = f"an HTML or JSX block at line {html} in the {kind} at line {block.start_line}"
+        size = f"(its piece from line {line}, {len(text)} characters, holds no line a piece may start at)"
     else:
-        what = f"text of a {block.kind} where no piece can start and render as in the source"
+        if _MATH_LINE.search(text):
+            what = "display math"
+        elif link_spans(text) or not reopens(block):
+            what = "a link or URL"
+        else:
+            what = f"text of a {block.kind} where no piece can start and render as in the source"
+        what, size = f"{what} at line {line}", f"({len(text)} characters)"
     space.notes.append(
         gated(
             "overflow",
-            f"{what} at line {line} ({len(text)} characters) does not fit in max_chars "
+            f"{what} {size} does not fit in max_chars "
             f"({space.cfg.max_chars}) with the chunk's context line and is kept whole as an overflow chunk",
             line=line,
         )
@@ -177,6 +184,19 @@ def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None
 
 
 _MATH_LINE = re.compile(r"^[ \t>]*\$\$", re.MULTILINE)
+
+
+def _nested_html(space: SectionSpace, block: Block, line: int, text: str) -> int | None:
+    """The line of the first HTML or JSX block nested in ``block`` that starts in the piece (from
+    ``line``), when no link in the piece is longer than the budget; else None."""
+    if block.kind not in ("list", "blockquote", "container"):
+        return None
+    first = line - block.start_line
+    last = first + text.count("\n")
+    nested = [k for k in space.html_lines(block) or () if first <= k <= last]
+    if not nested or any(space.measure(text[a:b]) > space.budget for a, b in link_spans(text)):
+        return None
+    return block.start_line + min(nested)
 
 
 def _past_spaces(text: str, cuts: list[int]) -> list[int]:
