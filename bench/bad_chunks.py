@@ -76,9 +76,13 @@ _STARTS_BLOCK = re.compile(r"^\s{0,3}(?:[-*+]\s|\d{1,9}[.)]\s|```|~~~|\||    )")
 
 
 def markdown() -> MarkdownIt:
+    """CommonMark with tables, frontmatter and definition lists (``Term`` / ``: text``, as the chunker
+    parses them: a piece of a definition re-opens its term and marker, and without the plugin its
+    ``: ```sh`` line read as text and the code after it as text too)."""
+    from mdit_py_plugins.deflist import deflist_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
 
-    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin).use(deflist_plugin)
 
 
 @dataclass
@@ -326,7 +330,9 @@ def chunk_file(path: Path, root: Path, cfg: ChunkerConfig) -> tuple[str, Chunkin
 
 
 def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: MarkdownIt) -> Iterator[Finding]:
-    plain = MarkdownIt("commonmark").enable("table")
+    from mdit_py_plugins.deflist import deflist_plugin
+
+    plain = MarkdownIt("commonmark").enable("table").use(deflist_plugin)  # a chunk has no frontmatter
     chunks = result.chunks
     source = result.blocks[0].source if result.blocks else ""
     tokens = md.parse(source) if not doc.endswith(".txt") else []
