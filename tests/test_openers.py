@@ -166,6 +166,16 @@ def test_a_list_in_a_container_is_cut_between_items_not_inside_them() -> None:
         assert last_line(chunk).endswith(".") or last_line(chunk) == ":::", last_line(chunk)
 
 
+@pytest.mark.parametrize(("wrap", "close"), [("{% raw %}", "{% endraw %}"), ("{{< tab >}}", "{{< /tab >}}")])
+def test_a_closing_template_tag_stays_with_what_it_closes(wrap: str, close: str) -> None:
+    # a Jekyll page: '{% raw %}' + a fence + '{% endraw %}', the closing tag a paragraph of its own
+    code = "\n".join(f"{{{{ item{i} | uri_escape }}}}" for i in range(10))
+    text = f"# T\n\n{words(140, 'a')}\n\n{wrap}\n```liquid\n{code}\n```\n{close}\n\n{words(160, 'b')}\n"
+    out = chunks(text)
+    assert len(out) > 1
+    assert [c for c in out if close in c.content_original and wrap in c.content_original]
+
+
 def test_a_definition_term_of_its_own_sticks_to_its_definition() -> None:
     # MkDocs Material: a term written as a comment ('<!-- md:option x -->') is an HTML block of its own
     def option(k: int) -> str:

@@ -6,8 +6,8 @@ same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note``
 ``<summary>`` line, a line that only opens elements (``<Sandpack>``, ``<div class="x">``) at the end
 of a paragraph, a lead-in (a line ending with ``:``) right before the list, code or table it
 introduces, a list item's first line whose nested items start the next unit, a definition's term (the
-unit before a ``:   definition`` line). Such a unit sticks
-to the next one too, whenever both (with the headings and openers already stuck before it) fit in
+unit before a ``:   definition`` line), and the unit before a closing template tag (``{% endraw %}``).
+Such a unit sticks to the next one too, whenever both (with the headings and openers already stuck before it) fit in
 one chunk: else a cut after it stays allowed, so that nothing goes over the budget. (A chunk that
 starts with the opener may pass the budget, which allows for the section's longest context line,
 when it fits in max_chars with its own.)
@@ -37,6 +37,9 @@ _INTRODUCED = re.compile(r"[ \t>]*(?:[-*+][ \t]|\d{1,9}[.)][ \t]|```|~~~|\|)")
 """The start of what a lead-in introduces: a list item, a code fence, a table row."""
 _ITEM = re.compile(r"([ \t>]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 """A list item's first line (its indentation, container prefixes included, in group 1)."""
+_CLOSER = re.compile(r"(?:\{%-?[ \t]*end\w*[ \t]*-?%\}|\{\{[<%][ \t]*/[^{}\n]*[>%]\}\})\s*")
+"""A unit of one closing template tag (``{% endraw %}`` after the fence it wraps, ``{% endcapture %}``,
+Hugo's ``{{< /tab >}}``): the unit before it sticks to it, as to what an opener introduces."""
 _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
 Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment
@@ -54,7 +57,16 @@ Sizes = Callable[[int, int], int]
 
 
 def opener(units: Sequence[Unit], k: int, source: str) -> bool:
-    """Whether ``units[k]`` ends with an opener of what ``units[k + 1]`` holds (see the module)."""
+    """Whether ``units[k]`` ends with an opener of what ``units[k + 1]`` holds, or the next unit is a closing
+    template tag that ends what ``units[k]`` is in (see the module)."""
+    following = units[k + 1]
+    if following.strength < _HEADING_6 and _closes(following, source):
+        return True
+    return _opens(units, k, source)
+
+
+def _opens(units: Sequence[Unit], k: int, source: str) -> bool:
+    """Whether ``units[k]`` ends with an opener of what ``units[k + 1]`` holds."""
     unit, following = units[k], units[k + 1]
     if following.strength >= _HEADING_6 or unit.block.kind == "code":
         return False
@@ -71,7 +83,7 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
         line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
     if line_start >= end:
         return False
-    if source.startswith(":", following.start) and _DEFINITION.match(source, following.start) is not None:
+    if _defines(following, source):
         return not _in_code(unit, line_start, source)  # the term of the definition that follows
     head = line_start
     if source[head] in " \t>":
@@ -99,6 +111,16 @@ def opener(units: Sequence[Unit], k: int, source: str) -> bool:
         tags = _OPEN_TAGS.fullmatch(line)
         opens = tags is not None and tags.group(1).lower() not in _VOID
     return opens and not _in_code(unit, line_start, source)
+
+
+def _closes(unit: Unit, source: str) -> bool:
+    """Whether the unit is one closing template tag (:data:`_CLOSER`)."""
+    return source.startswith("{", unit.start) and _CLOSER.fullmatch(source, unit.start, unit.end) is not None
+
+
+def _defines(unit: Unit, source: str) -> bool:
+    """Whether the unit starts with a definition's first line (:data:`_DEFINITION`)."""
+    return source.startswith(":", unit.start) and _DEFINITION.match(source, unit.start) is not None
 
 
 def _may_open(line: str) -> bool:
