@@ -74,6 +74,14 @@ def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
     folder = chunks_dir / validate_stem(stem)
     if not folder.is_dir():
         raise UsageError(f"no chunks for document {stem!r} in {chunks_dir}; run `chunker --stem {stem}` first")
+    if not (folder / "meta.json").exists():
+        inside = [s for s in chunked_stems(chunks_dir) if s.startswith(f"{stem}/")]
+        if inside:
+            shown = ", ".join(inside[:3]) + (f" and {len(inside) - 3} more" if len(inside) > 3 else "")
+            raise UsageError(
+                f"{folder} is a folder of {len(inside)} chunked document(s) ({shown}), not a document; "
+                "select one with --doc ID, or give none for all"
+            )
     meta = _load_json(folder / "meta.json", stem)
     chunks = _load_json(folder / "chunks.json", stem)
     if not isinstance(meta, dict) or not isinstance(chunks, list) or not all(isinstance(c, dict) for c in chunks):

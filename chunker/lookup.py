@@ -85,9 +85,21 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
         folder = sources_dir / f"{wanted}{ext}"
         if os.path.isdir(folder):
             raise UsageError(f"no source for stem '{wanted}': {display_path(folder)} is a folder, not a file")
+    raise _no_source(wanted, [s.stem for s in scanned.found], sources_dir)
+
+
+def _no_source(wanted: str, ids: list[str], sources_dir: Path) -> UsageError:
+    """The error for an id or name that no source has: the documents of a folder of that name,
+    else the closest ids or names."""
     base, ext = os.path.splitext(wanted)
     given_ext = bool(base) and ext.lower() in EXTENSIONS
-    ids = [s.stem for s in scanned.found]
+    inside = [doc_id for doc_id in ids if doc_id.startswith(f"{wanted}/")]
+    if inside:  # a folder of documents: one document is selected by its id
+        shown = ", ".join(inside[:3]) + (f" and {len(inside) - 3} more" if len(inside) > 3 else "")
+        return UsageError(
+            f"no source for '{wanted}': {display_path(sources_dir / wanted)} is a folder of {len(inside)} "
+            f"document(s) ({shown}); select one with --doc ID, or run without --stem/--doc for all"
+        )
     close = close_matches(base if given_ext else wanted, ids)
     if "/" not in wanted:  # a name was given: suggest names (with their id), which --stem takes
         names = Counter(doc_id.rsplit("/", 1)[-1] for doc_id in ids)
@@ -97,7 +109,7 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
         hint = f"; a stem is a name without its extension{hint or ''}"
     where = display_path(sources_dir)
     exts = ", ".join(EXTENSIONS)
-    raise UsageError(
+    return UsageError(
         f"no source for stem '{wanted}': no {wanted} with {exts} in {where}/ or {where}/_output/auto/{hint}"
     )
 

@@ -152,3 +152,21 @@ def test_check_names_a_document_that_was_never_chunked_as_such(work: Path, capsy
     assert "not chunked (its artifacts in chunks/new are missing or unreadable)" in capsys.readouterr().err
     assert run_cli(["--quiet"]) == 0
     assert run_cli(["--check", "--quiet"]) == 0
+
+
+def test_a_folder_given_as_a_document_lists_the_documents_inside(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert run_cli(["--doc", "guides"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "Error: no source for 'guides': sources/guides is a folder of 1 document(s) (guides/setup); "
+        "select one with --doc ID, or run without --stem/--doc for all"
+    )
+    assert run_cli(["--quiet"]) == 0
+    for command in (["export", "--format", "md"], ["view"]):
+        assert run_cli([*command, "--doc", "guides"]) == 2
+        assert capsys.readouterr().err.strip() == (
+            f"Error: {Path('chunks/guides')} is a folder of 1 chunked document(s) (guides/setup), not a document; "
+            "select one with --doc ID, or give none for all"
+        )
