@@ -103,6 +103,24 @@ def test_a_closing_tag_may_have_spaces_after_its_slash() -> None:
     assert blocks(text) == [("code", 1, 4, ""), ("paragraph", 6, 6, "")]
 
 
+@pytest.mark.parametrize(
+    "tags", [("{% highlight sh %}", "{% endhighlight %}"), ("{{< highlight sh >}}", "{{< /highlight >}}")]
+)
+def test_template_code_in_a_list_item_is_cut_between_its_lines(tags: tuple[str, str]) -> None:
+    """Template code over budget in a list item: its pieces end and start at its lines (they were cut at
+    words inside them), each re-opening the item and the opening tag, closed by the closing tag."""
+    lines = "\n".join(f"   gem install something-number-{i} --with-option={i} --and-more" for i in range(40))
+    text = f"# D\n\n1. Install:\n\n   {tags[0]}\n{lines}\n   {tags[1]}\n\n2. Done.\n"
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    pieces = [c for c in result.chunks if "gem install" in c.content_original]
+    assert len(pieces) >= 3
+    for chunk in pieces:
+        own = text[chunk.start_offset : chunk.end_offset]
+        assert own.split("\n")[-1].endswith(("--and-more", tags[1], "Done.")), own[-60:]
+        assert chunk.content_original.count(tags[0]) == chunk.content_original.count(tags[1])
+
+
 def test_many_unclosed_tags_are_text() -> None:
     text = "".join(f"{{% highlight x %}}\n# h{i}\n\n" for i in range(2000))
     kinds = [b[0] for b in blocks(text)]

@@ -314,6 +314,14 @@ class SectionSpace:
             return None
         return frozenset(t.map[0] for t in structure.tokens if t.type == token_type and t.map is not None)
 
+    def tag_code_lines(self, block: Block) -> frozenset[int]:
+        """Lines (0 = the block's first) inside code written as template tags nested in ``block``, its
+        tag lines aside (:mod:`chunker.parse.templates`)."""
+        structure = self._structure(block)
+        if structure is None:
+            return frozenset()
+        return frozenset(k for a, b in structure.tag_fences for k in range(a + 1, b - 1))
+
     def _structure(self, block: Block) -> Structure | None:
         """The structure of a list, quote or container block (once per block); None when too large."""
         if block.start_offset not in self.structures:

@@ -321,6 +321,8 @@ def split_item(
     fenced = "code" in block.inner and has_fence_marker(src[start:end])
     opened = space.nested_fence(block, start) if fenced else None
     items: _ItemLines | None = None
+    tagged = "code" in block.inner and (src.find("{%", start, end) != -1 or src.find("{{", start, end) != -1)
+    tag_lines = space.tag_code_lines(block) if tagged else frozenset()  # template code: cut between its lines
     # a list inside an admonition or tab is indented by its body's columns: its items' depth counts from there
     indent = _indent(src, start) if block.kind == "container" else 0
     pos = src.find("\n", start, end)
@@ -330,6 +332,11 @@ def split_item(
         while text_start < end and src[text_start] in " \t":
             text_start += 1
         after_blank = src[pos - 1 : pos] == "\n" or not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
+        if tag_lines and space.line_at(line_start, block) - block.start_line in tag_lines:
+            if text_start < end and src[text_start] != "\n":
+                cuts.append((line_start, JOINT if after_blank else CODE_LINE))
+            pos = src.find("\n", line_start, end)
+            continue
         if fenced:
             before = opened
             line_end = src.find("\n", line_start, end)
