@@ -176,6 +176,15 @@ def test_a_closing_template_tag_stays_with_what_it_closes(wrap: str, close: str)
     assert [c for c in out if close in c.content_original and wrap in c.content_original]
 
 
+def test_an_opening_template_tag_sticks_to_the_fence_it_wraps() -> None:
+    # '{% raw %}' a paragraph of its own after a lead-in, the fence right under it
+    code = "\n".join(f"{{{{ item{i} | uri_escape }}}}" for i in range(30))
+    text = f"# T\n\n{words(130, 'a')}\n\nUse it like this:\n\n{{% raw %}}\n```liquid\n{code}\n```\n{{% endraw %}}\n"
+    out = chunks(text)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c) == "{% raw %}"]
+
+
 def test_a_definition_term_of_its_own_sticks_to_its_definition() -> None:
     # MkDocs Material: a term written as a comment ('<!-- md:option x -->') is an HTML block of its own
     def option(k: int) -> str:
@@ -187,7 +196,7 @@ def test_a_definition_term_of_its_own_sticks_to_its_definition() -> None:
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.text(alphabet=" \t>#:!?/<-*+1٣.)a~`|dtailsumry=\"：", max_size=14))
+@given(st.text(alphabet=" \t>#:!?/<-*+1٣.)a~`|dtailsumry=\"：{%w", max_size=14))
 def test_a_line_any_opener_pattern_matches_may_open(line: str) -> None:
     # the pre-test of opener() never turns away a line one of its patterns would take
     matched = (
@@ -196,6 +205,7 @@ def test_a_line_any_opener_pattern_matches_may_open(line: str) -> None:
         or openers._ITEM.match(line) is not None
         or openers._HEADING.match(line) is not None
         or openers._OPEN_TAGS.fullmatch(line) is not None
+        or openers._TEMPLATE_OPEN.fullmatch(line) is not None
     )
     assert not matched or openers._may_open(line), line
 

@@ -3,10 +3,11 @@
 The packer already keeps a top-level heading, an HTML block that only opens elements and a table's
 header with what follows (``Unit.glue``). The pieces of a split list item or container have the
 same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note`` / ``<details>`` /
-``<summary>`` line, a line that only opens elements (``<Sandpack>``, ``<div class="x">``) at the end
-of a paragraph, a lead-in (a line ending with ``:``) right before the list, code or table it
-introduces, a list item's first line whose nested items start the next unit, a definition's term (the
-unit before a ``:   definition`` line), and the unit before a closing template tag (``{% endraw %}``).
+``<summary>`` line, a ``{% raw %}`` line (an opening template tag), a line that only opens elements
+(``<Sandpack>``, ``<div class="x">``) at the end of a paragraph, a lead-in (a line ending with ``:``)
+right before the list, code or table it introduces, a list item's first line whose nested items start
+the next unit, a definition's term (the unit before a ``:   definition`` line), and the unit before a
+closing template tag (``{% endraw %}``).
 Such a unit sticks to the next one too, whenever both (with the headings and openers already stuck before it) fit in
 one chunk: else a cut after it stays allowed, so that nothing goes over the budget. (A chunk that
 starts with the opener may pass the budget, which allows for the section's longest context line,
@@ -40,12 +41,17 @@ _ITEM = re.compile(r"([ \t>]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _CLOSER = re.compile(r"(?:\{%-?[ \t]*end\w*[ \t]*-?%\}|\{\{[<%][ \t]*/[^{}\n]*[>%]\}\})\s*")
 """A unit of one closing template tag (``{% endraw %}`` after the fence it wraps, ``{% endcapture %}``,
 Hugo's ``{{< /tab >}}``): the unit before it sticks to it, as to what an opener introduces."""
+_TEMPLATE_OPEN = re.compile(
+    r"[ \t>]*\{%-?[ \t]*(?:raw|highlight|capture|comment|if|unless|for|case|tabs?)\b[^%{}\n]*-?%\}[ \t]*"
+)
+"""A line of one opening Liquid/Jinja block tag (``{% raw %}`` over the fence it wraps, ``{% highlight ruby %}``):
+an opener of what follows, as a line of HTML start tags."""
 _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
 Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment
 such as MkDocs Material's ``<!-- md:option x -->``, is a unit of its own.)"""
 _INTRODUCED_KINDS = frozenset({"list", "code", "table", "math"})
-_OPENER_STARTS = frozenset("#:!?/<-*+")
+_OPENER_STARTS = frozenset("#:!?/<-*+{")
 """The characters after a line's ``[ \t>]*`` with which :data:`_HEADING`, :data:`_CONTAINER`,
 :data:`_ITEM` (or a digit) and :data:`_OPEN_TAGS` can match."""
 
@@ -98,7 +104,7 @@ def _opens(units: Sequence[Unit], k: int, source: str) -> bool:
     line = source[line_start:end]
     if _lead_in(line):
         opens = _introduces(units[k + 1], source)
-    elif _CONTAINER.match(line):
+    elif _CONTAINER.match(line) or _TEMPLATE_OPEN.fullmatch(line):
         opens = True
     elif (item := _ITEM.match(line)) is not None:
         # a piece of a nested item starts at its text, past its indentation: count the columns before it
