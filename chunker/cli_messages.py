@@ -6,7 +6,6 @@ for ``--bogus`` named three unrelated ones)."""
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,8 @@ def usage_message(exc: Exception) -> str:
     path = getattr(ctx, "command_path", "") or "chunker"
     see = f"({path} --help lists the options)"
     if isinstance(exc, _EXCEPTIONS.NoSuchOption):
+        import difflib  # only for a mistake: not on every start
+
         name = str(exc.option_name)
         known = {n.lstrip("-"): n for n in _option_names(ctx)}  # '--' in common is no likeness
         close = difflib.get_close_matches(name.lstrip("-"), list(known), n=1, cutoff=0.6)
