@@ -220,10 +220,13 @@ def dumps(value: Any) -> bytes:
 
 def read_json(path: Path) -> tuple[bytes, Any]:
     """The bytes of an artifact file and their JSON value. Raises OSError when the file cannot be
-    read (``FileNotFoundError`` when it is absent) and ValueError when it is not JSON."""
+    read (``FileNotFoundError`` when it is absent; a FIFO or device is refused,
+    :func:`~chunker.regular.read_regular`) and ValueError when it is not JSON."""
     import orjson
 
-    data = path.read_bytes()
+    from chunker.regular import read_regular
+
+    data = read_regular(path)
     return data, orjson.loads(data)
 
 

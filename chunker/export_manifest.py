@@ -10,6 +10,7 @@ from pathlib import Path
 from chunker.doc_ids import validate_stem
 from chunker.errors import UsageError
 from chunker.ownership import Files, exists
+from chunker.regular import read_regular
 
 FORMATS: tuple[str, ...] = ("md", "jsonl")
 EXPORTED_MD = re.compile(r"^\d{3,}-[^/]*\.md$")
@@ -58,7 +59,7 @@ def read_manifest(out_dir: Path) -> ExportManifest | None:
     if not exists(path):
         return ExportManifest()
     try:
-        data = orjson.loads(path.read_bytes())
+        data = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
         return None
     if not isinstance(data, dict):

@@ -19,6 +19,7 @@ from chunker.config import ChunkerConfig
 from chunker.core import dumps, options_of
 from chunker.models import Diagnostic
 from chunker.policy import exit_code, judge
+from chunker.regular import read_regular, read_regular_stat
 from chunker.sources import SourceFile
 from chunker.summary import DocOutcome, output_display
 
@@ -32,8 +33,7 @@ def load_json(path: Path | str) -> tuple[bytes, Any]:
     import orjson
 
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_regular(path)
         return data, orjson.loads(data)
     except (OSError, ValueError):
         return b"", None
@@ -94,8 +94,7 @@ def read_previous(
             return Previous(meta, report, False, meta_bytes, report_bytes)
     if cache is None:
         try:
-            with open(chunks, "rb") as fh:
-                data = fh.read()
+            data = read_regular(chunks)
         except OSError:
             return Previous(meta, report, False, meta_bytes, report_bytes)
         digest = hashlib.sha256(data).hexdigest()
@@ -106,9 +105,7 @@ def read_previous(
             known = cache.known("chunks", stem, os.stat(chunks))
             if known is not None and known == recorded:
                 return Previous(meta, report, True, meta_bytes, report_bytes, None, known, by_stat=True)
-        with open(chunks, "rb") as fh:
-            st = os.fstat(fh.fileno())  # before the read: a change after it moves the ctime
-            data = fh.read()
+        data, st = read_regular_stat(chunks)  # the stat before the read: a change after it moves the ctime
     except OSError:
         cache.forget("chunks", stem)
         return Previous(meta, report, False, meta_bytes, report_bytes)

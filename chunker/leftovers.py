@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from chunker.regular import read_regular
+
 TEMPORARY = re.compile(r"^\.(?:chunks|meta|report)\.json\..+\.tmp$")
 """Names of the writer's temporary files (``.<name>.<pid>-<n>.tmp``; earlier versions put random
 letters in place of ``<pid>-<n>``)."""
@@ -39,8 +41,8 @@ def owned(folder: Path, doc_id: str | None = None) -> bool:
     import orjson
 
     try:
-        meta = (folder / "meta.json").read_bytes()
-        report = orjson.loads((folder / "report.json").read_bytes())
+        meta = read_regular(folder / "meta.json")
+        report = orjson.loads(read_regular(folder / "report.json"))
     except (OSError, orjson.JSONDecodeError):
         return False
     hashes = report.get("artifacts") if isinstance(report, dict) else None

@@ -53,6 +53,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from chunker.regular import read_regular
+
 CACHE_NAME = ".chunker-cache.json"
 TEMPORARY_NAME = CACHE_NAME + ".tmp"
 """Created at a run's start (its creation time is :attr:`StatCache.floor`), renamed at its end."""
@@ -286,7 +288,7 @@ def _load(path: Path, boot: str, version: str) -> dict[str, dict[str, Entry]]:
     import orjson
 
     try:
-        data: Any = orjson.loads(path.read_bytes())
+        data: Any = orjson.loads(read_regular(path))
     except (OSError, orjson.JSONDecodeError):
         return {}
     if not (

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chunker.regular import read_regular
+
 __all__ = ["ViewResult", "build_view"]
 
 MANIFEST = ".chunker-view.json"
@@ -35,7 +37,7 @@ def _report(folder: Path) -> dict[str, Any]:
     import orjson
 
     try:
-        value = orjson.loads((folder / "report.json").read_bytes())
+        value = orjson.loads(read_regular(folder / "report.json"))
     except (OSError, orjson.JSONDecodeError):
         return {}
     return value if isinstance(value, dict) else {}
@@ -92,7 +94,7 @@ def _previous_pages(out_dir: Path) -> list[str]:
     import orjson
 
     try:
-        value = orjson.loads((out_dir / MANIFEST).read_bytes())
+        value = orjson.loads(read_regular(out_dir / MANIFEST))
     except (OSError, orjson.JSONDecodeError):
         return []
     pages = value.get("pages") if isinstance(value, dict) else None

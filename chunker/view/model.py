@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from chunker.regular import read_regular
 from chunker.text import compute_line_starts, normalise_newlines
 
 RegionKind = Literal["chunk", "skip", "gap"]
@@ -107,7 +108,7 @@ def read_source(meta: dict[str, Any], base: Path) -> tuple[str | None, str]:
     if not path.is_absolute():
         path = base / path
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         return None, f"the source {source_path} cannot be read ({exc.strerror or exc}); only the chunks are shown"
     if hashlib.sha256(raw).hexdigest() != meta.get("source_sha256"):
@@ -211,14 +212,37 @@ def diagnostics(report: dict[str, Any]) -> tuple[dict[str, Any], ...]:
     found: list[dict[str, Any]] = []
     for key in ("errors", "warnings", "info"):
         items = [d for d in report.get(key) or () if isinstance(d, dict)]
-        found += sorted(items, key=lambda d: (d.get("line") or 0))
+        found += sorted(items, key=lambda d: d.get("line") or 0)
     return tuple(found)
+
+
+def checked_report(report: dict[str, Any]) -> dict[str, Any]:
+    """``report`` with the parts a page shows in the shapes a run writes: a report.json that is
+    missing, edited or of another version (a key absent, a count where a list belongs) loses those
+    parts rather than fail the page."""
+    out = dict(report)
+    for key in ("errors", "warnings", "info"):
+        value = report.get(key)
+        out[key] = [d for d in value if isinstance(d, dict)] if isinstance(value, list) else []
+    skipped = report.get("skipped")
+    out["skipped"] = [
+        s
+        for s in (skipped if isinstance(skipped, list) else ())
+        if isinstance(s, dict)
+        and all(isinstance(s.get(k), int) for k in ("start_line", "end_line"))
+        and isinstance(s.get("reason"), str)
+    ]
+    out["decisions"] = report.get("decisions") if isinstance(report.get("decisions"), dict | list) else None
+    metrics = report.get("metrics")
+    out["metrics"] = metrics if isinstance(metrics, dict) else {}
+    return out
 
 
 def build_document(
     stem: str, meta: dict[str, Any], report: dict[str, Any], chunks: Sequence[dict[str, Any]], base: Path
 ) -> DocumentView:
     """The page of one document; ``base`` is the folder meta.json's source_path is relative to."""
+    report = checked_report(report)
     view = DocumentView(stem, page_name(stem), meta, report, tuple(chunks))
     view.diagnostics = diagnostics(report)
     severities: dict[int, str] = {}
@@ -227,7 +251,7 @@ def build_document(
         if isinstance(line, int) and d.get("severity") in ("error", "warning") and severities.get(line) != "error":
             severities[line] = str(d["severity"])
     text, view.source_note = read_source(meta, base)
-    skipped = [s for s in report.get("skipped") or () if isinstance(s, dict)]
+    skipped = report["skipped"]
     view.regions = chunk_regions(chunks) if text is None else split_regions(text, chunks, skipped, severities)
     view.outline = outline(chunks)
     budget = view.budgets["max"]

@@ -1,0 +1,89 @@
+"""Something else in place of a file chunker wrote (a FIFO, a device, a symlink to /dev/zero, an
+edited report.json): runs, --check, view and export neither hang, nor read without end, nor fail
+with an internal error."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from chunker.cli import run_cli
+
+DOC = "# Title\n\nSome text here.\n\n## Section\n\nMore text.\n"
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "a.md").write_text(DOC, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli([]) == 0
+    return tmp_path
+
+
+class Blocked(BaseException):
+    """Not an OSError, which the readers take as "unreadable": it ends the command."""
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """A command that blocks (open() of a FIFO with no writer) fails the test instead of hanging it."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise Blocked("the command blocked")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _replace_with_fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize("name", ["a/meta.json", "a/report.json", "a/chunks.json", ".chunker-cache.json"])
+def test_a_fifo_in_place_of_an_output_file_is_replaced_not_opened(work: Path, deadline: None, name: str) -> None:
+    before = (work / "chunks" / "a" / "chunks.json").read_bytes()
+    _replace_with_fifo(work / "chunks" / name)
+    assert run_cli([]) == 0
+    assert (work / "chunks" / name).is_file()
+    assert (work / "chunks" / "a" / "chunks.json").read_bytes() == before
+
+
+def test_check_and_export_do_not_open_a_fifo_in_place_of_an_artifact(work: Path, deadline: None) -> None:
+    _replace_with_fifo(work / "chunks" / "a" / "report.json")
+    assert run_cli(["--check"]) == 1  # stale: a run would write it again
+    _replace_with_fifo(work / "chunks" / "a" / "chunks.json")
+    assert run_cli(["export", "--format", "jsonl"]) == 2  # "cannot read chunks.json: not a regular file"
+
+
+def test_devices_are_not_read_as_output_files(tmp_path: Path) -> None:
+    from chunker.regular import read_regular
+
+    link = tmp_path / "chunks.json"
+    link.symlink_to("/dev/zero")
+    for path in (Path("/dev/zero"), link):
+        with pytest.raises(OSError, match="not a regular file"):
+            read_regular(path)
+    (tmp_path / "x.json").write_bytes(b"[1]")
+    assert read_regular(tmp_path / "x.json") == b"[1]"
+
+
+@pytest.mark.parametrize("report", [None, "{}", "[]", '{"skipped": 5, "errors": 3, "warnings": "x"}'])
+def test_view_shows_a_document_whose_report_is_missing_or_edited(work: Path, report: str | None) -> None:
+    path = work / "chunks" / "a" / "report.json"
+    if report is None:
+        path.unlink()
+    else:
+        path.write_text(report, encoding="utf-8")
+    assert run_cli(["view"]) == 0
+    assert any((work / "chunks" / "_view").rglob("a*.html"))
