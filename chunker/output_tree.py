@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chunker.errors import ChunkerError, OutputError, UsageError
-from chunker.sources import MAX_DEPTH, RESERVED_IDS, display_path
+from chunker.sources import MAX_DEPTH, RESERVED_IDS, SourceFile, display_path
 
 
 def _fold(name: str) -> str:
@@ -161,9 +161,10 @@ def document_folders(out_dir: Path) -> list[str]:
     return walk_output(out_dir).documents
 
 
-def refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> None:
+def refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> tuple[Path, Path]:
     """The output folder may not be the sources folder or lie inside it: artifacts (and exported
-    Markdown) would land among the sources, and the next run would read them as documents."""
+    Markdown) would land among the sources, and the next run would read them as documents. Both
+    folders resolved."""
     from chunker.summary import output_display
 
     sources = _resolved(sources_dir, UsageError, "the sources folder")
@@ -173,6 +174,31 @@ def refuse_output_in_sources(sources_dir: Path, out_dir: Path) -> None:
             f"the output folder {output_display(out_dir)} lies inside the sources folder {sources_dir}: "
             "choose an output folder outside it (--out)"
         )
+    return sources, out
+
+
+def refuse_ids_over_sources(
+    sources_dir: Path, out_dir: Path, resolved: tuple[Path, Path], documents: Iterable[SourceFile]
+) -> None:
+    """When the output folder holds the sources folder (``--out .`` beside ``sources/``), no
+    document's folder may be the sources folder, hold it or lie in it: the document ``sources``
+    (``sources/sources.md``) would write its artifacts among the sources (and over any file named
+    like them there). A :class:`UsageError` naming the first such id. ``resolved``: both folders
+    as :func:`refuse_output_in_sources` resolved them."""
+    sources, out = resolved
+    if out not in sources.parents:
+        return
+    rel = sources.relative_to(out).as_posix()
+    for doc in documents:
+        stem = doc.stem
+        where = "be" if stem == rel else "hold" if rel.startswith(stem + "/") else ""
+        where = where or ("lie in" if stem.startswith(rel + "/") else "")
+        if where:
+            raise UsageError(
+                f"its output folder {display_path(out_dir / stem)} would {where} the sources folder "
+                f"{display_path(sources_dir)}: choose an output folder that does not hold the sources folder (--out)",
+                path=doc.display,
+            )
 
 
 def _resolved(folder: Path, error: type[ChunkerError], what: str) -> Path:

@@ -18,7 +18,7 @@ from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/iden
 from chunker.core import describe_failure
 from chunker.lookup import find_source
 from chunker.orphans import gone_outcomes, leftover_outcomes
-from chunker.output_tree import collision_index, refuse_output_in_sources, walk_output
+from chunker.output_tree import collision_index, refuse_ids_over_sources, refuse_output_in_sources, walk_output
 from chunker.runner_document import process_document
 from chunker.runner_scan import empty_run_error, left_out_outcomes, unmatched_overrides
 from chunker.selection import Selection
@@ -59,7 +59,7 @@ def run(
     its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`). A full run that finds no
     source document raises :class:`~chunker.errors.UsageError` before it touches ``out_dir``, unless
     ``allow_empty``."""
-    refuse_output_in_sources(sources_dir, out_dir)
+    resolved = refuse_output_in_sources(sources_dir, out_dir)
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
@@ -76,6 +76,7 @@ def run(
         kept = {s.stem for s in scanned.found}  # a stem that fails here keeps its previous artifacts
         failed = {o.stem for o in left_out if o.status == "failed"}
         sources = [s for s in scanned.found if s.stem not in failed]
+    refuse_ids_over_sources(sources_dir, out_dir, resolved, sources)
     collisions = collision_index([s.stem for s in sources], out_dir)  # one listing of out_dir, not one per document
     try:
         real_sources: Path | None = sources_dir.resolve()  # once for every document's check_inside

@@ -58,13 +58,19 @@ MARKDOWN_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".mdx")
 AUTO_DIR = ("_output", "auto")
 RESERVED_IDS = frozenset({"_export", "_eval"})
 """First parts of an id that name folders of ``chunks/`` the export and eval commands own."""
+ARTIFACT_NAMES = frozenset({"chunks.json", "meta.json", "report.json"})
+"""Names of a document's files in its folder: no part of an id below the first may be one (the
+folder of ``a/chunks.json`` would be the file ``chunks.json`` of the document ``a``)."""
 
 REASONS: dict[str, str] = {
     "hidden": "a hidden file or folder (name starts with '.'), not read",
     "not-a-source": "not a source type (sources are .md, .markdown, .mdx and .txt)",
     "excluded": "matches an exclude pattern of the config",
     "not-included": "matches no include pattern of the config",
-    "reserved": "a folder chunker reserves (sources/_output/ apart from auto/, _export/, _eval/)",
+    "reserved": (
+        "a name chunker reserves (sources/_output/ apart from auto/; _export and _eval at the top, folders of "
+        "chunks/; chunks.json, meta.json and report.json below it, the files of a document's folder)"
+    ),
     "symlinked-folder": "a symlink to a folder is not followed",
     "too-deep": f"a folder more than {MAX_DEPTH} levels below sources/, not read",
     "invalid-name": "its name gives no usable document id",
@@ -265,6 +271,10 @@ class _Walk:
             why = "not UTF-8" if segment is None and any("\udc80" <= c <= "\udcff" for c in base) else ""
             self.leave(path, "invalid-name", why or ("too long" if segment else "no letters or digits"))
             return
+        clash = _reserved_part(stem)
+        if clash:
+            self.leave(path, "reserved", clash, stem)
+            return
         rank = (EXTENSIONS.index(ext.lower()), bias)
         self.ranked.setdefault(stem, []).append((rank, rel.rsplit(".", 1)[0], path, not entry.is_symlink()))
 
@@ -293,6 +303,19 @@ class _Walk:
                 else:
                     self.file(entry, rel, id_prefix, bias)
             stack.extend(reversed(below))
+
+
+def _reserved_part(stem: str) -> str:
+    """Why the output folder of the id ``stem`` would be one chunker keeps for something else (the
+    export's or eval's folder, a file of another document's folder), or ``""``. A file's name is
+    case-folded (``Chunks.json`` is ``chunks.json`` on macOS and Windows)."""
+    first, *below = stem.split("/")
+    if first in RESERVED_IDS:
+        return f"chunks/{first}/ is the {first[1:]} command's folder"
+    for part in below:
+        if part.casefold() in ARTIFACT_NAMES:
+            return f"{part} is a file of the document folder above it"
+    return ""
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

@@ -412,3 +412,42 @@ def test_the_collision_index_lists_the_folder_once_and_pairs_sources_of_one_run(
     index = collision_index(["guide", "Notes", "notes", "other"], tmp_path)
     assert index == {"guide": ["Guide"], "Notes": ["notes"], "notes": ["Notes"], "other": []}
     assert collision_index(["a", "A"], tmp_path / "missing") == {"a": ["A"], "A": ["a"]}
+
+
+# -- ids whose output folder chunker keeps for something else --------------------
+
+
+def test_ids_that_would_take_an_export_folder_or_a_documents_file_are_reserved(sources: Path) -> None:
+    """``a/chunks.json.md`` would be written into the folder ``chunks/a/chunks.json/``, where the
+    document ``a`` keeps its file chunks.json (every run failed with exit 4, "a folder is in the way");
+    ``_export.md`` into ``chunks/_export/``, which export, --check and orphans do not read (export
+    left it out silently). Both are left out as reserved, named, like the folders sources/_export/."""
+    for name in ("a.md", "a/chunks.json.md", "a/Meta.json/x.md", "b/report.json.txt", "_export.md", "_eval.mdx"):
+        touch(sources / name)
+    touch(sources / "_output" / "auto" / "_export" / "y.md")
+    touch(sources / "c" / "chunks.json.d" / "z.md")  # only the exact names are reserved
+    found = scan(sources)
+    assert [s.stem for s in found.found] == ["a", "c/chunks.json.d/z"]
+    reserved = {x.stem: x.detail for x in found.left_out if x.reason == "reserved"}
+    assert set(reserved) == {"a/chunks.json", "a/Meta.json/x", "b/report.json", "_export", "_eval", "_export/y"}
+    assert "export command" in reserved["_export"] and "chunks.json" in reserved["a/chunks.json"]
+    with pytest.raises(UsageError, match=r"_export\.md is not chunked: a name chunker reserves"):
+        find_source(sources, "_export")
+
+
+@pytest.mark.parametrize("name", ["sources.md", "sources/x.md"])
+def test_an_output_folder_holding_the_sources_folder_takes_no_document_into_it(
+    sources: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """``--out .`` beside ``sources/``: the document ``sources`` (or ``sources/x``) would write its
+    artifacts into the sources folder (overwriting a file of the same name there): refused, exit 2."""
+    from chunker.cli import run_cli
+
+    touch(sources / "a.md")
+    touch(sources / name)
+    assert run_cli(["--out", "."]) == EXIT_USAGE
+    assert "the sources folder" in capsys.readouterr().err
+    assert sorted(p.name for p in sources.rglob("*.json")) == []
+    (sources / name).unlink()
+    assert run_cli(["--out", "."]) == 0  # other documents are fine there
+    assert (sources.parent / "a" / "chunks.json").is_file()
