@@ -82,3 +82,14 @@ def test_a_definitions_marker_never_shifts_a_piece_starting_at_a_line_start() ->
     text = "Intro\n\nalpha\n:   alpha\n    1. alpha\n\n"
     assert _changed(text, range(20, 100, 2)) == []
     assert _changed("# T\n\n" + text, range(20, 100, 2)) == []
+
+
+def test_a_piece_inside_a_fence_opened_on_a_definitions_line_reopens_its_term() -> None:
+    # "   : ````js" re-opened alone (no term) is a paragraph: the piece's code lines read as its text
+    text = "Term\n:   ```js\n    let alpha = compute(beta, gamma)\n    let delta = compute(epsilon, zeta)\n    ```\n"
+    assert _changed(text, range(20, 120, 3)) == []
+    indented = "   Rho zeta gamma\n   : ````js\n         kappa zeta beta epsilon\n           mu omicron\n"
+    assert _changed(indented, range(30, 120, 3)) == []
+    # a definition in a definition: the inner term goes after the outer marker (it was not re-opened at all)
+    nested = "Rho zeta\n: ````js\n  ````\n  Omicron theta pi\n  :   ```\n        alpha alpha xi\n      theta alpha\n"
+    assert _changed(nested, range(30, 120, 3)) == []

@@ -277,8 +277,8 @@ class Structure:
             outer = [j for j in chain if self.first_line(j) <= first]
             if kind in ("list_item_open", _DEFINITION) and k not in self.content and self.walk(first, outer) is None:
                 return None
-            if kind != _DEFINITION or first < anchor or column > self.markers[k]:
-                started[first] = k  # a definition also when the piece starts past its marker
+            if kind != _DEFINITION or first < anchor or fence is not None or column > self.markers[k]:
+                started[first] = k  # a definition also past its marker, or inside a fence on its line
         openers = self._openers([started[first] for first in sorted(started)])
         if openers is None:
             return None
@@ -306,18 +306,20 @@ class Structure:
         marker still pending, and the index of the first term line among the lines (None without):
         a definition cannot open on a line of its own (``:`` alone is no marker), so it re-opens as
         its term's line and its marker (``:   ``), which goes before the next line's text from the
-        definition's content column on (the pending (marker, column)). None for a footnote nested
-        in the block."""
+        definition's content column on (the pending (marker, column)); a definition's term in a
+        definition goes after the outer one's marker. None for a footnote nested in the block."""
         out: list[str] = []
         pending: tuple[str, int] | None = None
         term: int | None = None
         for k in openers:
             kind, first = self.opens[k].type, self.first_line(k)
-            if kind == _FOOTNOTE or (kind == _DEFINITION and pending is not None):
+            if kind == _FOOTNOTE:
                 return None
             if kind == _DEFINITION or first in self.definitions:  # a definition's term, once
                 term = len(out) if term is None else term
-                out.append(self.lines[max((t for t in self.terms if t < first), default=first)] + "\n")
+                line = self.lines[max((t for t in self.terms if t < first), default=first)] + "\n"
+                out.append(_after(pending, line))  # in a definition: after its marker
+                pending = None
             if kind == _DEFINITION:
                 pending = (self.lines[first][: self.markers[k] + 1] + " ", self.content[k])
                 continue
