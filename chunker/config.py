@@ -276,6 +276,12 @@ def _check_levels(cfg: ChunkerConfig) -> None:
         raise _bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
 
 
+_BACKTRACKS = (
+    "can backtrack without end: it repeats a repeat with nothing fixed between the repeats, (a+)+ or "
+    "(\\w+\\s?)+; drop the outer repeat or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
+)
+
+
 def _check_limits(cfg: ChunkerConfig) -> None:
     """The limits against hostile input, and a page marker that compiles."""
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
@@ -291,12 +297,20 @@ def _check_limits(cfg: ChunkerConfig) -> None:
             "max_nesting",
             f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {shown(cfg.max_nesting)}",
         )
+    from chunker.regex_risk import backtracking_risk, matches_empty
+
     try:
         re.compile(cfg.page_marker_pattern)
     except re.error as exc:
         raise _bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
+    if backtracking_risk(cfg.page_marker_pattern):
+        raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} {_BACKTRACKS}")
+    if matches_empty(cfg.page_marker_pattern):
+        raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} matches the empty string")
     for pattern in cfg.embedding_drop_lines:
         try:
             re.compile(pattern)
         except re.error as exc:
             raise _bad("embedding_drop_lines", f"{shown(pattern)} is not a valid regular expression: {exc}") from None
+        if backtracking_risk(pattern):
+            raise _bad("embedding_drop_lines", f"{shown(pattern)} {_BACKTRACKS}")

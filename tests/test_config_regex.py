@@ -1,0 +1,35 @@
+"""Regular expressions of the config that would hang a run or cut a page at every character are
+refused when the config is read (exit 2 naming the option), not met while chunking."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.errors import ConfigError
+
+NESTED = [r"(a+)+$", r"(\w+\s?)+:", r"(x+x+)+y", r"(?:a*)*b", r"(\d+\.?)+x", r"^(\s*\w+)*$", r"(a+){1,30}$"]
+FINE = [r"(\d+\.)+\d+", r"Seite \d+ von \d+", r"<!--\s*page:?\s*(\d+)\s*-->", r"(?>\w+\s?)+:", r"(?:a+)++"]
+
+
+@pytest.mark.parametrize("pattern", NESTED)
+def test_a_repeat_of_a_repeat_with_nothing_fixed_between_is_refused(pattern: str) -> None:
+    """``(a+)+$`` against a line of 40 'a' and a '!' backtracks 2^40 times: the run never ended
+    (embedding_drop_lines), or took 42 s CPU on a 30-'x' line (page_marker_pattern '(x+x+)+y')."""
+    with pytest.raises(ConfigError, match=r"embedding_drop_lines.*backtrack"):
+        ChunkerConfig.from_mapping({"embedding_drop_lines": ["ok", pattern]})
+    with pytest.raises(ConfigError, match=r"page_marker_pattern.*backtrack"):
+        ChunkerConfig.from_mapping({"page_marker_pattern": pattern})
+
+
+@pytest.mark.parametrize("pattern", FINE)
+def test_repeats_with_a_fixed_part_or_atomic_are_kept(pattern: str) -> None:
+    ChunkerConfig.from_mapping({"embedding_drop_lines": [pattern]})
+    ChunkerConfig.from_mapping({"page_marker_pattern": pattern})
+
+
+@pytest.mark.parametrize("pattern", ["", "x*", "^", "(?m)^", "(page)?"])
+def test_a_page_marker_that_matches_the_empty_string_is_refused(pattern: str) -> None:
+    """'' cut a 3.8 KB page into 2,563 chunks of a character or two."""
+    with pytest.raises(ConfigError, match=r"page_marker_pattern.*empty"):
+        ChunkerConfig.from_mapping({"page_marker_pattern": pattern})
