@@ -35,7 +35,8 @@ import yaml
 import chunker.validator as validator
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
-from chunker.rendering import _by_construction, check_rendering, is_piece
+from chunker.rendering import check_rendering, is_piece
+from chunker.rendering_rules import by_construction, cut_like_text
 
 SUFFIXES = (".md", ".mdx", ".markdown")
 
@@ -78,7 +79,9 @@ def flagged(texts: Sequence[tuple[str, str]], cfg: ChunkerConfig, examples: int)
         counts["chunks"] += len(result.chunks)
         pieces = [c for c in result.chunks if is_piece(c, by_id)]
         counts["pieces"] += len(pieces)
-        counts["parsed"] += sum(1 for c in pieces if not _by_construction(text, c, [by_id[i] for i in c.block_ids]))
+        for c in pieces:
+            own = [by_id[i] for i in c.block_ids if i in by_id]
+            counts["parsed"] += not (cut_like_text(text, c, own) or by_construction(text, c, own))
         for finding in result.diagnostics.diagnostics:
             if finding.code == "rendering-changed":
                 counts["flagged"] += 1
