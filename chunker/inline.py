@@ -20,6 +20,8 @@ _HEADING_ID = re.compile(r"\s*(?:\{#[^{}]*\}|\{/\*.*?\*/\}|\{[ \t]+[A-Za-z]\w*(?
 """What ends a heading as its id or attributes: ``{#id}``, an MDX comment ``{/*id*/}``, or Python-Markdown's
 attribute list led by a bare attribute name with a hyphen (``{ data-search-exclude }``, ``{ data-x #id }``;
 the other attribute lists, anywhere, are :data:`_ATTRIBUTE_LIST`)."""
+_BRACKET_ID = re.compile(r"[ \t]+\[#[A-Za-z][\w-]*\][ \t]*$")
+"""A heading's id written ``[#id]`` after its text (javascript.info: ``## Spread syntax [#spread-syntax]``)."""
 _TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|(\{\{.*?\}\})|\{#.*?#\}", re.DOTALL)
 """Liquid/Jinja tags (``{% include x %}``), comments (``{# note #}``) and Hugo shortcodes (``{{< ref >}}``,
 ``{{% note %}}``): template syntax, never heading text. An output (group 1: ``{{ productName }}`` of
@@ -62,11 +64,13 @@ def _collect(tokens: list[Token], out: list[str]) -> None:
 
 def heading_text(raw: str) -> str:
     """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
-    Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo shortcodes are removed
-    (template outputs, ``{{ name }}``, are kept as written; a heading of HTML comments only is their
-    text); inline markup is rendered to its text by markdown-it."""
+    A closing ``[#id]`` goes too. Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo
+    shortcodes are removed (template outputs, ``{{ name }}``, are kept as written; a heading of HTML
+    comments only is their text); inline markup is rendered to its text by markdown-it."""
     raw = raw[:MAX_HEADING_CHARS]
     kept: list[str] = []
+    if "[#" in raw:
+        raw = _BRACKET_ID.sub("", raw)
     if "{" in raw:  # every pattern of this branch starts with "{"; most headings hold none
         raw = _HEADING_ID.sub("", raw)
 

@@ -410,3 +410,37 @@ def test_a_page_of_frontmatter_only_is_an_info_entry_not_a_warning(text: str) ->
     assert [(d.severity, d.code) for d in result.diagnostics.diagnostics] == [("info", "empty")]
     empty = chunk_markdown(" \n\n", ChunkerConfig(), "blank", "blank.md")  # no text at all stays a warning
     assert [(d.severity, d.code) for d in empty.diagnostics.diagnostics] == [("warning", "empty")]
+
+
+def _chunked(text: str) -> tuple[list[str], dict[str, Any], list[str]]:
+    from chunker.pipeline import chunk_markdown
+
+    result = chunk_markdown(text, CFG, "task", "task.md")
+    codes = [d.code for d in result.diagnostics.diagnostics]
+    return [c.content_original for c in result.chunks], result.document_metadata, codes
+
+
+def test_keys_closed_by_a_rule_without_an_opening_fence_are_metadata() -> None:
+    # javascript.info's task pages: `importance: 5`, blank, `---`, then the page (no `---` on line 1)
+    chunks, metadata, codes = _chunked("importance: 5\n\n---\n\n# Sort users\n\nWrite the function.\n")
+    assert chunks == ["# Sort users\n\nWrite the function."]
+    assert metadata == {"importance": 5}
+    chunks, metadata, _ = _chunked("libs:\n  - lodash\n\n---\n\n# Currying\n\nText.\n")
+    assert (chunks, metadata) == (["# Currying\n\nText."], {"libs": ["lodash"]})
+    assert not [c for c in codes if c.startswith("frontmatter")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Note: this is prose.\n\n---\n\nText.\n",  # not a lowercase key
+        "status: draft\n---\n\nText.\n",  # a setext heading, not a block
+        "importance: [open\n\n---\n\nText.\n",  # not YAML: the paragraph and the rule stay
+        "see: the list below\nand more prose here\n\n---\n\nText.\n",  # a line of prose below the key
+    ],
+)
+def test_prose_above_a_rule_is_not_taken_for_keys(text: str) -> None:
+    chunks, metadata, codes = _chunked(text)
+    assert metadata == {}
+    assert "".join(chunks).replace("\n", "") == text.replace("\n", "")
+    assert not [c for c in codes if c.startswith("frontmatter")]

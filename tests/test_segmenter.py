@@ -118,3 +118,13 @@ def test_raw_lines_between_blocks_are_still_kept() -> None:
     blocks = blocks_of(text)
     kinds = [(b.kind, b.start_line, b.end_line) for b in blocks]
     assert kinds == [("heading", 1, 1), ("raw", 3, 3), ("raw", 6, 6), ("paragraph", 8, 8)]
+
+
+def test_a_closing_bracketed_id_is_not_heading_text() -> None:
+    from chunker.inline import heading_text
+
+    # javascript.info: `## Spread syntax [#spread-syntax]` is the section "Spread syntax"
+    assert heading_text("Spread syntax [#spread-syntax]") == "Spread syntax"
+    assert heading_text('Wrapping functions: "apply" [#proxy-apply] ') == 'Wrapping functions: "apply"'
+    assert heading_text("Issue [#12]") == "Issue [#12]"  # a number: not an id
+    assert heading_text("[#id] first") == "[#id] first"  # only at the end

@@ -4,7 +4,8 @@
 what it is (metadata, or body text with a warning) and loads it. Each notation is one
 :data:`FrontmatterKind` with its own fences: YAML (``---`` ... ``---`` or ``...``), TOML (``+++`` ...
 ``+++``, Hugo) and JSON (an object whose ``{`` opens line 1 and whose ``}`` closes a line at column 0,
-Hugo style; or a one-line object).
+Hugo style; or a one-line object). A YAML block may also go without its opening fence when line 1 is a
+lowercase ``key:`` and a ``---`` line after a blank line closes it (javascript.info's ``importance: 5``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ _YAML_OPEN = re.compile(r"-{3,}[ \t]*")
 """Line 1 of a YAML block: three or more dashes, then blanks."""
 _YAML_CLOSE = re.compile(r"^(?:-{3,}|\.\.\.)[ \t]*$", re.MULTILINE)
 """A line that can close a YAML block: dashes or ``...`` at column 0, then blanks."""
+_KEY_LINE = re.compile(r"[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*:(?:[ \t]|$)", re.MULTILINE)
+"""A top-level ``key:`` of a block without its opening fence: lowercase, at column 0 (``Note: ...`` is prose)."""
+_RULE = re.compile(r"-{3}[ \t]*")
+_KEYS_ONLY_LINES = 32
+"""How far down the ``---`` of a block without its opening fence is looked for."""
 YAML_LINE = re.compile(
     r"^[ \t]*(?:[-?][ \t]|\[[^\n]*\][ \t]*$|\{[^\n]*\}[ \t]*$|[^\s#][^\n]*?:(?:[ \t]|$))", re.MULTILINE
 )
@@ -58,6 +64,8 @@ class FrontmatterSpan:
     """Offset of the content's first character (the line after the opening fence)."""
     content_end: int
     """Offset just past the content (the newline before the closing line); ``content_start`` if none."""
+    opened: bool = True
+    """False for a YAML block without its opening fence (:func:`_keys_only`): line 1 is its first line."""
 
     @property
     def end_line(self) -> int:
@@ -79,7 +87,7 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     block is the object that ``{`` on line 1 opens, up to the first line that is ``}`` at column 0
     (or line 1 alone when it holds a whole object). For JSON the content is the object itself.
     Blank lines may come before a TOML or JSON block (Zola and Hugo accept them); a YAML block
-    opens on line 1."""
+    opens on line 1, or is one without an opening fence (:func:`_keys_only`)."""
     top = 0
     while top < min(len(starts), _MAX_LEADING_BLANKS) and _is_blank(text, starts, top):
         top += 1
@@ -99,7 +107,7 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     if opener.startswith("{") and _JSON_OPEN.fullmatch(opener) is not None:
         return _json_span(text, starts, opener, begin, search_from)
     if top or not text.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
-        return None
+        return _keys_only(text, starts) if not top else None
     dashes = len(opener.rstrip(" \t"))
     for match in _YAML_CLOSE.finditer(text, search_from):
         marker = match.group().rstrip(" \t")
@@ -107,6 +115,26 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
             close = bisect_right(starts, match.start()) - 1
             return FrontmatterSpan("yaml", close, content_start, max(content_start, starts[close] - 1))
     return FrontmatterSpan("yaml", None, content_start, content_start)
+
+
+def _keys_only(text: str, starts: Sequence[int]) -> FrontmatterSpan | None:
+    """A YAML block without its opening fence: line 1 is a lowercase ``key:`` at column 0, the lines
+    below it are further ``key:`` lines, indented lines, ``- `` items or blank, and a ``---`` line
+    right after a blank line closes it within the first lines (javascript.info's task pages:
+    ``importance: 5``, blank, ``---``, then the page). In CommonMark these lines are a paragraph
+    and a thematic break; :func:`read_frontmatter` keeps them so unless they load as a mapping."""
+    if not _KEY_LINE.match(text):
+        return None
+    for line in range(1, min(len(starts), _KEYS_ONLY_LINES)):
+        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+        row = text[starts[line] : end]
+        if _RULE.fullmatch(row) is not None:
+            if not _is_blank(text, starts, line - 1):
+                return None  # a setext underline: line above is a heading
+            return FrontmatterSpan("yaml", line, 0, starts[line] - 1, opened=False)
+        if row.strip(" \t") and not (row[0] in " \t" or row.startswith("- ") or _KEY_LINE.match(row)):
+            return None
+    return None
 
 
 def _is_blank(text: str, starts: Sequence[int], line: int) -> bool:
@@ -176,6 +204,11 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
         return Frontmatter(span, diagnostics=(Diagnostic("warning", "frontmatter-not-yaml", message, line=1),))
     from chunker.frontmatter import load_frontmatter
 
+    if not span.opened:
+        loaded = load_frontmatter(content, 1, cfg)
+        if loaded.keep_as_body or loaded.metadata is None:
+            return _NONE  # not metadata after all: the paragraph and the rule CommonMark reads
+        return _taken_out(text, starts, span, loaded)
     return _taken_out(text, starts, span, load_frontmatter(content, 2, cfg))
 
 
