@@ -79,11 +79,24 @@ def split_container(space: SectionSpace, out: list[Unit], block: Block, strength
     title line sticking to the first; every other piece repeats the title line (and the closing
     line), declared as added text, so that it renders as the container."""
     if block.joints:
-        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=True)
+        glue = _titled(space, block)
+        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=glue)
     elif block.frame is None:
         _split_nested(space, out, block, block.start_offset, block.end_offset, strength, True, True)
     else:
         split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
+
+
+def _titled(space: SectionSpace, block: Block) -> bool:
+    """Whether the first piece of a container cut at its joints is its title line (an admonition's,
+    a ``:::`` line), which sticks to what follows: not a definition list's first term and
+    definition, nor a footnote's label line holding its first paragraph (content of their own:
+    glued, the headings above took the second piece along, an overflow chunk where a cut before
+    the second term fitted)."""
+    if block.frame is None:
+        return False
+    label = block.frame[0]
+    return not (label.startswith("[^") and space.source[block.start_offset : block.joints[0]].strip() != label)
 
 
 _DEFINITION = re.compile(r"^[ ]{0,3}\[(?:[^\]\\\n]|\\.)++\]:", re.MULTILINE)

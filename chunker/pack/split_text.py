@@ -65,6 +65,7 @@ def split_text(
 ) -> None:
     """Cut [start, end) at sentences, then words, then hard cuts, each piece within budget
     (with ``force``, at sentences even when the whole fits)."""
+    extra = reserve
     if block.kind == "table":
         reserve += space.added_before(block)
     elif reopens(block):
@@ -73,10 +74,43 @@ def split_text(
     text = space.source[start:end]
     pieces: list[tuple[int, int, Strength]] = []  # (start, end, strength)
     _cut(space, block, text, start, budget, strength, pieces, level=0, force=force)
+    if reopens(block) and block.kind != "table" and len(pieces) > 1:
+        pieces = _refit(space, block, pieces, extra)
     for k, (a, b, s) in enumerate(pieces):
         out.append(
             Unit(start=a, end=b, block=block, strength=s, first=first and k == 0, last=last and k == len(pieces) - 1)
         )
+
+
+_REFITS = 3
+"""How often a piece is cut again for what it re-opens (each round's pieces start on other lines)."""
+
+
+def _refit(
+    space: SectionSpace, block: Block, pieces: list[tuple[int, int, Strength]], extra: int
+) -> list[tuple[int, int, Strength]]:
+    """The pieces, each that does not fit with what it re-opens where it starts cut again for that:
+    the budget was reduced for what a piece re-opens one character into the text, and a piece
+    starting on a later line may re-open more (a footnote's label line re-opens ``[`` there, its
+    later lines the label, a line break and 4 columns: pieces up to 12 characters over max_chars).
+    A piece that cannot be cut smaller stays (an overflow piece, as before)."""
+    budget = space.budget - extra
+    for _ in range(_REFITS):
+        out: list[tuple[int, int, Strength]] = []
+        changed = False
+        for a, b, s in pieces:
+            added = space.added_at(block, a)
+            if a <= block.start_offset or space.span(a, b) + added <= budget:
+                out.append((a, b, s))
+                continue
+            again: list[tuple[int, int, Strength]] = []
+            _cut(space, block, space.source[a:b], a, max(budget - added, 8), s, again, level=0)
+            changed = changed or len(again) > 1
+            out.extend(again if len(again) > 1 else [(a, b, s)])
+        pieces = out
+        if not changed:
+            break
+    return pieces
 
 
 def _cut(

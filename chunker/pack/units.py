@@ -46,6 +46,9 @@ SPLITTERS: MappingProxyType[str, Splitter] = MappingProxyType(
 """Splitter per block kind; every other kind is split like a paragraph."""
 
 _NEVER_SPLIT = ("math", "html")
+_REFITTED = frozenset({"paragraph", "list", "blockquote", "container"})
+"""Blocks whose first piece is cut again at sentences (or words) where it does not fit after the
+headings glued to it: a table's is its header and first row, code's is cut between lines."""
 _INTRODUCED_KINDS = frozenset({"list", "table"})
 """Blocks split between their items or rows (when the lead-in and the whole block do not fit
 together) so that the paragraph introducing them (``The steps are:``) goes with their first piece;
@@ -75,6 +78,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             if lead_from is not None and glued_from is None and block.kind not in _INTRODUCED_KINDS:
                 lead_from = None  # only a list or table is split to keep its lead-in
             lead = 0 if lead_from is None else span(lead_from, start)
+            headed = glued_from is not None
             glued_from = (start if glued_from is None else glued_from) if opener else None
             lead_in_from = start if introduces and not heading else None
             size = span(start, end)
@@ -86,7 +90,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             ):
                 first = len(units)
                 _split(space, units, diagnostics, block, INTRODUCED_PIECE if strength == INTRODUCED else strength)
-                if lead_from is not None and block.kind == "paragraph":
+                if lead_from is not None and headed and block.kind in _REFITTED:
                     _fit_after_lead(space, units, first, lead_from)
                 continue
         if tag == "close" and position:
@@ -134,13 +138,17 @@ def _split(
 
 
 def _fit_after_lead(space: SectionSpace, units: list[Unit], first: int, lead_from: int) -> None:
-    """The first piece of a paragraph split after the headings (or opening tags) glued to it, cut
+    """The first piece of a paragraph (a list's first item, a quote's or definition list's first
+    piece, a footnote's label line) split after the headings (or opening tags) glued to it, cut
     again where it does not fit after them: the pieces are sized for the budget alone, and the
     headings with the first one made an overflow chunk (an H2, an 85-character H3 and a first
-    sentence of 190 characters at max_chars 400). At a sentence if one fits, else at a word, as any
-    text that does not fit is cut; the rest is cut again for the budget alone."""
+    sentence of 190 characters at max_chars 400; a changelog's '### Bug Fixes' and a first item of
+    links). At a sentence if one fits, else at a word, as any text that does not fit is cut; the
+    rest is cut again for the budget alone."""
     unit = units[first] if first < len(units) else None
-    if unit is None or unit.block.start_offset != unit.start or space.span(lead_from, unit.end) <= space.budget:
+    if unit is None or unit.glue or unit.block.start_offset != unit.start:
+        return  # a container's title line: cut after by the splitter (split_joints._after_lead)
+    if space.span(lead_from, unit.end) + space.added_at_end(unit) <= space.budget:
         return
     content = space.source[lead_from : unit.end]
     if space.measure(join(space.context.line(unit.block.header_path, content), "", content)) <= space.cfg.max_chars:
