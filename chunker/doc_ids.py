@@ -2,7 +2,8 @@
 
 A document's id is its path relative to ``sources/`` without the extension, with ``/`` between
 folders. Each part is made from the file or folder name by :func:`id_segment` (NFC; letters and
-digits of any script, ``.``, ``_`` and ``-`` kept; any other run of characters becomes one ``-``),
+digits of any script, ``.``, ``_`` and ``-`` kept; any other run of characters becomes one ``-``; a name
+of punctuation only is spelled with its characters' Unicode names, ``[`` as ``left-square-bracket``),
 so the id is safe as a folder path under ``chunks/`` and inside a chunk key.
 """
 
@@ -30,16 +31,29 @@ _UNSAFE_RUN = re.compile(r"[^\w.\-]+")
 def id_segment(name: str) -> str | None:
     """The part of a document id made from one file name (without extension) or folder name:
     NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
-    replaced by one ``-``, trailing dots removed (Windows drops them). ``None`` when nothing
-    usable is left or the name holds bytes that are not UTF-8."""
+    replaced by one ``-``, trailing dots removed (Windows drops them); a name with no letter or digit spelled
+    by :func:`_spelled`. ``None`` when nothing usable is left (an empty name, or one starting with ``.``) or
+    the name holds bytes that are not UTF-8."""
     if not name.isascii():  # ASCII holds no escaped byte and is its own NFC form
         if any("\udc80" <= c <= "\udcff" for c in name):
             return None
         name = unicodedata.normalize("NFC", name)
-    text = _UNSAFE_RUN.sub("-", name.strip()).rstrip(".").lstrip("-")
+    name = name.strip()
+    text = _UNSAFE_RUN.sub("-", name).rstrip(".").lstrip("-")
+    if not text and name and not name.startswith("."):
+        text = _spelled(name)
     if not text or text in (".", "..", "-") or text.startswith("."):
         return None
     return text
+
+
+def _spelled(name: str) -> str:
+    """A name made only of punctuation and symbols (``[.md``, ``!.md``, ``((.md``: shell built-ins in a
+    command reference) spelled with its characters' Unicode names: ``left-square-bracket``,
+    ``exclamation-mark``, ``left-parenthesis-left-parenthesis``. Readable, and distinct for distinct
+    names (two names giving one id are refused as ``ambiguous`` by the scan, as for any other id)."""
+    words = (unicodedata.name(c, f"u{ord(c):04x}") for c in name if not c.isspace())
+    return _UNSAFE_RUN.sub("-", "-".join(words).lower()).strip("-")
 
 
 def is_doc_id(value: str) -> bool:

@@ -269,7 +269,7 @@ class _Walk:
             return
         if segment is None or len(stem) > ID_MAX:
             why = "not UTF-8" if segment is None and any("\udc80" <= c <= "\udcff" for c in base) else ""
-            self.leave(path, "invalid-name", why or ("too long" if segment else "no letters or digits"))
+            self.leave(path, "invalid-name", why or ("too long" if segment else "nothing usable is left of it"))
             return
         clash = _reserved_part(stem)
         if clash:

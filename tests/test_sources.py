@@ -283,11 +283,12 @@ def test_names_with_spaces_and_other_scripts_get_ids_that_are_safe_paths(sources
 
 
 def test_names_that_give_no_id_are_listed_as_invalid(sources: Path) -> None:
-    touch(sources / "???.md")
+    touch(sources / "-.-.md")
+    touch(sources / "???.md")  # punctuation only: spelled with its characters' names
     touch(sources / "ok.md")
     scanned = scan(sources)
-    assert [s.stem for s in scanned.found] == ["ok"]
-    assert scanned.refused == ["sources/???.md"]
+    assert [s.stem for s in scanned.found] == ["ok", "question-mark-question-mark-question-mark"]
+    assert scanned.refused == ["sources/-.-.md"]
 
 
 def test_scan_reports_every_file_that_another_file_with_its_id_shadows(sources: Path) -> None:

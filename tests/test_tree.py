@@ -286,3 +286,31 @@ def test_a_file_name_that_is_not_utf8_in_a_subfolder_is_listed_and_fails_the_run
     monkeypatch.chdir(tmp_path)
     data = summary(capsys, code=2)
     assert [(x["path"], x["reason"]) for x in data["left_out"]] == [("sources/sub/caf\\xe9.md", "invalid-name")]  # type: ignore[attr-defined, index]
+
+
+def test_names_of_punctuation_only_are_chunked_under_their_characters_unicode_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A command reference documents shell built-ins by name: pages/common/[.md, [[.md, !.md, ~.md
+    for name in ("[", "[[", "!", "~", "((", "☃"):
+        write(tmp_path / "sources" / "common" / f"{name}.md", f"# {name}\n\n> The {name} built-in.\n")
+    write(tmp_path / "sources" / "(" / "index.md", "# Group\n\nA folder of punctuation.\n")
+    monkeypatch.chdir(tmp_path)
+    data = summary(capsys)
+    assert statuses(data) == {
+        "common/left-square-bracket": "new",
+        "common/left-square-bracket-left-square-bracket": "new",
+        "common/exclamation-mark": "new",
+        "common/tilde": "new",
+        "common/left-parenthesis-left-parenthesis": "new",
+        "common/snowman": "new",
+        "left-parenthesis/index": "new",
+    }
+    chunks = json.loads((tmp_path / "chunks" / "common" / "left-square-bracket" / "chunks.json").read_bytes())
+    assert "The [ built-in." in chunks[0]["content_original"]
+    assert run_cli(["--doc", "common/exclamation-mark", "--force"]) == 0
+    # a spelled name that clashes with a written one is refused, as any two names giving one id are
+    write(tmp_path / "sources" / "common" / "tilde.md", "# tilde\n")
+    data = summary(capsys, code=2)
+    assert statuses(data)["common/tilde"] == "failed"
+    assert [(x["path"], x["reason"]) for x in data["left_out"]] == [("sources/common/~.md", "ambiguous")]  # type: ignore[attr-defined, index]
