@@ -69,31 +69,32 @@ def validate_stem(stem: str) -> str:
     :class:`UsageError` saying why; a path written as the file is (``guides/my guide``) is refused
     with the id to use instead (``guides/my-guide``)."""
     hint = "give a document id (its path below sources/ without extension, e.g. guides/setup) or a file name"
+    option = getattr(stem, "option", "")  # chunker.lookup.Wanted: the option the value was given with
     if not stem:
-        raise UsageError(f"the stem is empty; {hint}")
-    quoted = shown(stem, 64)
+        raise UsageError(f"{option or 'the document id'} is empty; {hint}")
+    quoted = f"{option} {shown(str(stem), 64)}" if option else f"invalid document id {shown(str(stem), 64)}"
     if "\x00" in stem:
-        raise UsageError(f"invalid stem {quoted}: it contains a NUL character")
+        raise UsageError(f"{quoted}: it contains a NUL character")
     if stem.startswith(("/", "\\")) or os.path.isabs(stem) or re.match(r"[A-Za-z]:[\\/]", stem):
-        raise UsageError(f"invalid stem {quoted}: a document id is relative to sources/, not an absolute path; {hint}")
+        raise UsageError(f"{quoted}: a document id is relative to sources/, not an absolute path; {hint}")
     if "\\" in stem:
-        raise UsageError(f"invalid stem {quoted}: separate folders with '/', not '\\'")
+        raise UsageError(f"{quoted}: separate folders with '/', not '\\'")
     parts = stem.split("/")
     if any(p in (".", "..") for p in parts):
-        raise UsageError(f"invalid stem {quoted}: it must not contain '.' or '..' as a folder")
+        raise UsageError(f"{quoted}: it must not contain '.' or '..' as a folder")
     if len(stem) > ID_MAX:
-        raise UsageError(f"invalid stem {quoted}: at most {ID_MAX} characters are allowed")
+        raise UsageError(f"{quoted}: at most {ID_MAX} characters are allowed")
     if any(c in _GLOB_CHARS for c in stem):
-        raise UsageError(f"invalid stem {quoted}: wildcards are not expanded; name one document")
+        raise UsageError(f"{quoted}: wildcards are not expanded; name one document")
     segments = [id_segment(p) for p in parts]
     if any(s is None for s in segments):
-        raise UsageError(f"invalid stem {quoted}: an empty or unusable folder or file name; {hint}")
+        raise UsageError(f"{quoted}: an empty or unusable folder or file name; {hint}")
     if any(len(p.encode("utf-8", "surrogatepass")) > NAME_MAX for p in parts):
-        raise UsageError(f"invalid stem {quoted}: a folder or file name is longer than {NAME_MAX} bytes")
+        raise UsageError(f"{quoted}: a folder or file name is longer than {NAME_MAX} bytes")
     as_id = "/".join(s for s in segments if s is not None)
     if as_id != stem:
         raise UsageError(
-            f"invalid stem {quoted}: not a document id (ids keep letters, digits, '.', '_' and '-'; "
+            f"{quoted}: not a document id (ids keep letters, digits, '.', '_' and '-'; "
             f"other characters become '-'): did you mean {as_id!r}?"
         )
     return stem

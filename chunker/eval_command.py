@@ -73,15 +73,17 @@ def _case_doc(stem: str, cases: Sequence[Case], where: str) -> str:
     """The document ``stem`` names among the cases' documents, as the main command finds a source: a
     document a case names is itself; a bare name (no ``/``) is the one case document of that file
     name (``nextjs`` is ``usage/nextjs``), several are refused; anything else is kept as given."""
+    from chunker.lookup import label
+
     docs = sorted({c.doc for c in cases})
     if "/" in stem or stem in docs:
-        return stem
+        return str(stem)
     named = [doc for doc in docs if doc.rsplit("/", 1)[-1] == stem]
     if len(named) > 1:
         shown = ", ".join(named)
-        message = f"stem {stem!r} names {len(named)} case documents ({shown}); select one with --doc ID"
+        message = f"{label(stem)} names {len(named)} case documents ({shown}); select one with --doc ID"
         raise UsageError(message, path=where)
-    return named[0] if named else stem
+    return named[0] if named else str(stem)
 
 
 def _docs(cases: Sequence[Case]) -> str:
@@ -99,7 +101,7 @@ def _check_sources(cases: Sequence[Case], stems: Sequence[str], sources: Path, w
             first = next((c for c in cases if c.doc == stem), None)
             if first is None:
                 raise
-            raise UsageError(f"case {first.id!r} names document {stem!r}: {exc.detail}", path=where, line=first.line)
+            raise UsageError(f"case {first.id!r}: {exc.detail}", path=where, line=first.line)
 
 
 def load_chunks(out: Path, summary: RunSummary) -> Chunks:
@@ -123,7 +125,7 @@ def load_chunks(out: Path, summary: RunSummary) -> Chunks:
             wrong = next((name for name in _TEXT_FIELDS if not isinstance(chunk.get(name, ""), str)), None)
             if wrong is not None:  # a hand-edited file: what is measured and reported must be text
                 raise OutputError(
-                    f"chunk {position} has a {wrong!r} that is not a string; run `chunker --force --stem {doc.stem}`",
+                    f"chunk {position} has a {wrong!r} that is not a string; run `chunker --force --doc {doc.stem}`",
                     path=str(path),
                 )
         chunks[doc.stem] = kept

@@ -56,7 +56,7 @@ class ExportedDocument:
 def _load_json(path: Path, stem: str) -> Any:
     from chunker.core import read_json
 
-    hint = f"run `chunker --stem {stem}` first"
+    hint = f"run `chunker --doc {stem}` first"
     try:
         return read_json(path)[1]
     except FileNotFoundError:
@@ -65,7 +65,7 @@ def _load_json(path: Path, stem: str) -> Any:
         raise UsageError(f"cannot read {path.name}: {exc.strerror or exc}", path=str(path)) from None
     except ValueError:
         raise UsageError(
-            f"{path.name} is not valid JSON; run `chunker --force --stem {stem}`", path=str(path)
+            f"{path.name} is not valid JSON; run `chunker --force --doc {stem}`", path=str(path)
         ) from None
 
 
@@ -73,7 +73,7 @@ def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
     """The chunks and meta of ``stem``; a missing or unreadable artifact says to run ``chunker`` first."""
     folder = chunks_dir / validate_stem(stem)
     if not folder.is_dir():
-        raise UsageError(f"no chunks for document {stem!r} in {chunks_dir}; run `chunker --stem {stem}` first")
+        raise _no_chunks(chunks_dir, stem)
     if not (folder / "meta.json").exists():
         inside = [s for s in chunked_stems(chunks_dir) if s.startswith(f"{stem}/")]
         if inside:
@@ -86,9 +86,23 @@ def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
     chunks = _load_json(folder / "chunks.json", stem)
     if not isinstance(meta, dict) or not isinstance(chunks, list) or not all(isinstance(c, dict) for c in chunks):
         raise UsageError(
-            f"artifacts of {stem!r} have an unexpected shape; run `chunker --force --stem {stem}`", path=str(folder)
+            f"artifacts of {stem!r} have an unexpected shape; run `chunker --force --doc {stem}`", path=str(folder)
         )
     return ChunkedDocument(stem, tuple(chunks), meta)
+
+
+def _no_chunks(chunks_dir: Path, stem: str) -> UsageError:
+    """``--doc 'guids/setup': no chunks of this document in chunks; did you mean 'guides/setup'? ...``:
+    what was looked for, the closest chunked ids, and how to chunk a document that is new."""
+    from chunker.lookup import close_matches, label
+
+    option = getattr(stem, "option", "") or "--doc"
+    close = close_matches(str(stem), list(chunked_stems(chunks_dir)) if chunks_dir.is_dir() else [])
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? If" if close else "if"
+    return UsageError(
+        f"{label(stem)}: no chunks of this document in {chunks_dir} (no folder {chunks_dir / stem}); "
+        f"{hint} it is not chunked yet, run `chunker {option} {stem}` first"
+    )
 
 
 def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
@@ -110,22 +124,28 @@ def chunked_selection(chunks_dir: Path, stems: Sequence[str]) -> tuple[str, ...]
     """The ids ``--stem``/``--doc`` name among the documents chunked in ``chunks_dir``, as the main
     command finds them: an id with artifacts is itself; a bare name (no ``/``) that is no such id is
     the one chunked document of that file name (``nextjs`` is ``usage/nextjs``), and a name several
-    chunked documents share is refused, listing their ids. Anything else is kept as given, for
-    :func:`load_document` to say that it has no chunks."""
+    chunked documents share is refused, listing their ids. A folder of documents is kept as given,
+    for :func:`load_document` to list them; anything else has no chunks, said with the closest ids."""
+    from chunker.lookup import label
+
     found: tuple[str, ...] | None = None
     chosen: list[str] = []
     for stem in dict.fromkeys(stems):
         validate_stem(stem)
         if "/" in stem or (chunks_dir / stem / "meta.json").is_file():
-            chosen.append(stem)
+            if not (chunks_dir / stem).is_dir():
+                raise _no_chunks(chunks_dir, stem)
+            chosen.append(str(stem))
             continue
         if found is None:
             found = chunked_stems(chunks_dir) if chunks_dir.is_dir() else ()
         named = [name for name in found if name.rsplit("/", 1)[-1] == stem]
         if len(named) > 1:
             shown = ", ".join(named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
-            raise UsageError(f"stem {stem!r} names {len(named)} chunked documents ({shown}); select one with --doc ID")
-        chosen.append(named[0] if named else stem)
+            raise UsageError(f"{label(stem)} names {len(named)} chunked documents ({shown}); select one with --doc ID")
+        if not named and not (chunks_dir / stem).is_dir():
+            raise _no_chunks(chunks_dir, stem)
+        chosen.append(named[0] if named else str(stem))
     return tuple(dict.fromkeys(chosen))
 
 

@@ -127,6 +127,6 @@ def render(renderer: Renderer, doc: ChunkedDocument, out_dir: Path) -> list[tupl
     except (RecursionError, orjson.JSONEncodeError, yaml.YAMLError) as exc:
         raise UsageError(
             f"the artifacts of {doc.stem!r} hold values that cannot be exported ({type(exc).__name__}); "
-            f"run `chunker --force --stem {doc.stem}`",
+            f"run `chunker --force --doc {doc.stem}`",
             path=str(out_dir),
         ) from None

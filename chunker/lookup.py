@@ -53,10 +53,28 @@ def _namesakes(folder: Path, stem: str) -> bool:
     return False
 
 
+class Wanted(str):
+    """A ``--stem`` or ``--doc`` value that remembers its option, so a message names the option the
+    user typed (``--doc 'guides/x': ...``), not the other one."""
+
+    option: str = ""
+
+    def __new__(cls, value: str, option: str) -> Wanted:
+        made = super().__new__(cls, value)
+        made.option = option
+        return made
+
+
+def label(stem: str) -> str:
+    """``--doc 'guides/x'`` for a value given with an option (:class:`Wanted`), else ``document 'x'``."""
+    option = getattr(stem, "option", "")
+    return f"{option} {quoted(str(stem), 64)}" if option else f"document {quoted(str(stem), 64)}"
+
+
 def find_source(sources_dir: Path, stem: str, selection: Selection | None = None) -> SourceFile:
     """The source of ``stem`` (an id, or a bare file name when only one document has it);
     :class:`UsageError` naming candidates or close matches otherwise."""
-    wanted = validate_stem(stem)
+    wanted = str(validate_stem(stem))  # a plain str from here on: it becomes the SourceFile's id
     selection = selection or Selection()
     if "/" not in wanted and wanted not in RESERVED_IDS | {AUTO_DIR[0]}:
         direct = _direct(sources_dir, wanted)
@@ -77,41 +95,55 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
             return named[0]
         if named:
             shown = ", ".join(s.stem for s in named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
-            raise UsageError(f"stem {wanted!r} names {len(named)} documents ({shown}); select one with --doc ID")
+            raise UsageError(f"{label(stem)} names {len(named)} documents ({shown}); select one with --doc ID")
     for item in scanned.left_out:
         if item.stem == wanted or (not item.folder and _id_of_display(item.display, sources_dir) == wanted):
             raise UsageError(f"{item.display} is not chunked: {item.message}")
     for ext in EXTENSIONS:
         folder = sources_dir / f"{wanted}{ext}"
         if os.path.isdir(folder):
-            raise UsageError(f"no source for stem '{wanted}': {display_path(folder)} is a folder, not a file")
-    raise _no_source(wanted, [s.stem for s in scanned.found], sources_dir)
+            raise UsageError(f"{label(stem)}: {display_path(folder)} is a folder, not a source file")
+    raise _no_source(stem, [s.stem for s in scanned.found], sources_dir)
 
 
-def _no_source(wanted: str, ids: list[str], sources_dir: Path) -> UsageError:
-    """The error for an id or name that no source has: the documents of a folder of that name,
-    else the closest ids or names."""
-    base, ext = os.path.splitext(wanted)
-    given_ext = bool(base) and ext.lower() in EXTENSIONS
+def _no_source(stem: str, ids: list[str], sources_dir: Path) -> UsageError:
+    """The error for an id or name that no source has: what was looked for, and the documents of a
+    folder of that name, else the id a path or a name with its extension names, else the closest
+    ids or names."""
+    wanted = str(stem)
     inside = [doc_id for doc_id in ids if doc_id.startswith(f"{wanted}/")]
     if inside:  # a folder of documents: one document is selected by its id
         shown = ", ".join(inside[:3]) + (f" and {len(inside) - 3} more" if len(inside) > 3 else "")
         return UsageError(
-            f"no source for '{wanted}': {display_path(sources_dir / wanted)} is a folder of {len(inside)} "
-            f"document(s) ({shown}); select one with --doc ID, or run without --stem/--doc for all"
+            f"{label(stem)}: {display_path(sources_dir / wanted)} is a folder of {len(inside)} "
+            f"document(s) ({shown}), not a document; select one with --doc ID, or run without --stem/--doc for all"
         )
-    close = close_matches(base if given_ext else wanted, ids)
-    if "/" not in wanted:  # a name was given: suggest names (with their id), which --stem takes
-        names = Counter(doc_id.rsplit("/", 1)[-1] for doc_id in ids)
-        close = [_as_name(doc_id, names) for doc_id in close]
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    if given_ext:
-        hint = f"; a stem is a name without its extension{hint or ''}"
     where = display_path(sources_dir)
     exts = ", ".join(EXTENSIONS)
-    return UsageError(
-        f"no source for stem '{wanted}': no {wanted} with {exts} in {where}/ or {where}/_output/auto/{hint}"
-    )
+    if "/" in wanted:
+        looked = f"looked for {where}/{wanted} with {exts}, and below {where}/_output/auto/"
+        looked = f"no source document has this id ({looked})"
+    else:
+        looked = f"no source document has this id or file name (looked for {wanted} with {exts} in {where}/ "
+        looked += "and its folders)"
+    as_id = id_of_path(wanted, sources_dir)
+    note = ""
+    if as_id != wanted:  # a path, or a name with its extension
+        what = "a stem is a file name" if getattr(stem, "option", "") == "--stem" else "an id is the path below"
+        note = f"; {what} {where + '/ ' if what.endswith('below') else ''}without extension"
+        if as_id in ids:
+            return UsageError(f"{label(stem)}: {looked}{note}: did you mean {as_id!r}?")
+    close = close_matches(as_id, ids)
+    if "/" not in as_id:  # a name was given: suggest names (with their id), which --stem takes
+        names = Counter(doc_id.rsplit("/", 1)[-1] for doc_id in ids)
+        close = [_as_name(doc_id, names) for doc_id in close]
+    else:
+        close = [repr(doc_id) for doc_id in close]
+    if close:
+        hint = f"did you mean {' or '.join(close) if len(close) < 3 else ', '.join(close[:-1]) + ' or ' + close[-1]}?"
+    else:
+        hint = f"no id of the {len(ids)} source document(s) is close to it"
+    return UsageError(f"{label(stem)}: {looked}{note}; {hint}")
 
 
 def close_matches(wanted: str, ids: list[str]) -> list[str]:
@@ -131,11 +163,11 @@ def close_matches(wanted: str, ids: list[str]) -> list[str]:
 
 
 def _as_name(doc_id: str, names: Counter[str]) -> str:
-    """``nextjs (usage/nextjs)`` when no other document has that file name, else the id itself."""
+    """``'nextjs' (usage/nextjs)`` when no other document has that file name, else the id itself."""
     name = doc_id.rsplit("/", 1)[-1]
     if name == doc_id or names[name] > 1:
-        return doc_id
-    return f"{name} ({doc_id})"
+        return repr(doc_id)
+    return f"{name!r} ({doc_id})"
 
 
 def _id_of_display(display: str, sources_dir: Path) -> str:
@@ -174,4 +206,4 @@ def selected(stems: list[str] | None, docs: list[str] | None) -> tuple[str, ...]
                 f"select the document at that path with --doc {quoted(id_of_path(stem))} (its id: the path "
                 "below sources/ without extension)"
             )
-    return (*(stems or ()), *(docs or ()))
+    return (*(Wanted(s, "--stem") for s in stems or ()), *(Wanted(d, "--doc") for d in docs or ()))

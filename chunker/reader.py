@@ -156,9 +156,18 @@ def decode_source(data: bytes, display: str, max_bytes: int, sha256: str | None 
     return SourceText(unified, digest, tuple(diagnostics), digest if plain else None)
 
 
-def _open_error(exc: OSError, display: str) -> SourceError:
+def _open_error(exc: OSError, display: str, path: Path | None = None) -> SourceError:
     code = exc.errno
-    if code == errno.ENOENT:
+    if code == errno.ENOENT and path is not None and os.path.islink(path):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        message = (
+            f"a broken symlink: it points to {target}, which does not exist; "
+            "restore the target, or remove the link (or copy the file into its place)"
+        )
+    elif code == errno.ENOENT:
         message = "source file not found"
     elif code in (errno.EACCES, errno.EPERM):
         message = "cannot read the source file: permission denied (check its permissions)"
@@ -192,7 +201,7 @@ def read_source_stat(path: Path, display: str, max_bytes: int) -> tuple[bytes, o
         # O_NONBLOCK: opening a FIFO must not hang; it has no effect on regular files.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise _open_error(exc, display) from None
+        raise _open_error(exc, display, path) from None
     except ValueError:  # an embedded NUL in the path
         raise SourceError("the source path contains a NUL character", path=display) from None
     try:

@@ -21,11 +21,14 @@ def unmatched_overrides(settings: Settings, stems: Sequence[str], sources_dir: P
     a path written for an id (``sources/guides/setup.md`` for ``guides/setup``): said with the
     closest ids."""
     out: list[str] = []
-    for pattern, _ in settings.documents:
+    lines = settings.document_lines
+    for index, (pattern, _) in enumerate(settings.documents):
         if any(override_matches(pattern, stem) for stem in stems):
             continue
         hint = _override_hint(pattern, stems, sources_dir)
-        out.append(f"{settings.path}: documents.{pattern} matches no source document ({hint})")
+        line = lines[index] if index < len(lines) else None
+        where = f"{settings.path}:{line}" if line else settings.path
+        out.append(f"{where}: documents.{pattern} matches no source document ({hint})")
     return tuple(out)
 
 
@@ -41,7 +44,7 @@ def _override_hint(pattern: str, stems: Sequence[str], sources_dir: Path | None)
         close = close_matches(as_id, list(stems))
         if close:
             return f"did you mean {', '.join(repr(c) for c in close)}?"
-    return "a misspelt stem or glob?"
+    return "a misspelt id or glob?"
 
 
 def left_out_outcomes(scanned: Scan) -> list[DocOutcome]:

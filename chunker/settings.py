@@ -7,6 +7,7 @@ line); every option and every override is validated at load time and names its k
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 import stat
@@ -42,6 +43,9 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     """Globs of files and folders below ``sources/`` that are left out."""
     eval: EvalSettings = EvalSettings()
+    document_lines: tuple[int | None, ...] = ()
+    """The config file's line of each ``documents`` key, in the order of :attr:`documents` (empty: not
+    read from a file), for messages about a key."""
 
     def for_stem(self, stem: str) -> ChunkerConfig:
         """Effective options of one document: defaults, then every matching override in order."""
@@ -170,7 +174,9 @@ def load_settings(path: str | Path | None) -> Settings:
     where = str(p)
     data, lines = _load_yaml(text, where)
     try:
-        return settings_from_mapping(data, where)
+        settings = settings_from_mapping(data, where)
+        keys = tuple(lines.get(f"documents.{pattern}") for pattern, _ in settings.documents)
+        return dataclasses.replace(settings, document_lines=keys)
     except ConfigError as exc:
         if exc.line is not None:
             raise

@@ -404,8 +404,9 @@ def check_inside(path: Path, root: Path, display: str, real_root: Path | None = 
     if real == real_root or real_root in real.parents:
         return
     root_name = display_path(root).rstrip("/") + "/"
+    missing = "" if os.path.exists(real) else ", which does not exist"
     raise SourceError(
-        f"symlink points outside {root_name} (to {real}); refused: copy the file into {root_name} instead",
+        f"symlink points outside {root_name} (to {real}{missing}); refused: copy the file into {root_name} instead",
         path=display,
     )
 

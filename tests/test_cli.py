@@ -480,7 +480,7 @@ def test_an_override_that_matches_no_document_is_reported(work: Path, capsys: py
         "documents:\n  giude:\n    strategy: faq\n  clin*:\n    max_chars: 1000\n", encoding="utf-8"
     )
     data = summary(capsys)
-    assert data["warnings"] == ["config.yaml: documents.giude matches no source document (did you mean 'guide'?)"]
+    assert data["warnings"] == ["config.yaml:2: documents.giude matches no source document (did you mean 'guide'?)"]
     assert cli() == 0
     assert "documents.giude matches no source document" in capsys.readouterr().out
 

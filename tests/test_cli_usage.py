@@ -69,7 +69,7 @@ def test_the_summary_table_has_no_title_line(work: Path, capsys: pytest.CaptureF
         ),
         ("guides/setpu", "did you mean 'guides/setup'?"),
         ("setup", "did you mean 'guides/setup'?"),
-        ("nothing-like-it*", "a misspelt stem or glob?"),
+        ("nothing-like-it*", "a misspelt id or glob?"),
     ],
 )
 def test_a_documents_key_that_matches_nothing_gets_the_closest_id(
@@ -79,7 +79,7 @@ def test_a_documents_key_that_matches_nothing_gets_the_closest_id(
     capsys.readouterr()
     assert run_cli(["--json"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert data["warnings"] == [f"config.yaml: documents.{key} matches no source document ({hint})"]
+    assert data["warnings"] == [f"config.yaml:2: documents.{key} matches no source document ({hint})"]
 
 
 def test_a_run_over_an_empty_sources_folder_is_refused_and_removes_nothing(
@@ -160,7 +160,7 @@ def test_a_folder_given_as_a_document_lists_the_documents_inside(
     capsys.readouterr()
     assert run_cli(["--doc", "guides"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "Error: no source for 'guides': sources/guides is a folder of 1 document(s) (guides/setup); "
+        "Error: --doc 'guides': sources/guides is a folder of 1 document(s) (guides/setup), not a document; "
         "select one with --doc ID, or run without --stem/--doc for all"
     )
     assert run_cli(["--quiet"]) == 0

@@ -215,7 +215,7 @@ def test_a_case_naming_a_document_without_source_exits_2_naming_the_case(
     )
     assert run_cli(["eval", "--cases", str(cases)]) == 2
     err = capsys.readouterr().err
-    assert f"{cases}:1: case 'o-1' names document 'pricing': no source for stem 'pricing'" in err
+    assert f"{cases}:1: case 'o-1': document 'pricing': no source document has this id or file name" in err
 
 
 def test_stem_keeps_only_the_cases_of_that_document(work: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -132,7 +132,7 @@ def test_jsonl_records_load_as_langchain_documents(tmp_path: Path) -> None:
 
 
 def test_export_without_chunks_says_to_run_chunker_first(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="run `chunker --stem guide` first"):
+    with pytest.raises(UsageError, match="run `chunker --doc guide` first"):
         export(tmp_path / "chunks", tmp_path / "export", "md", ["guide"])
 
 
@@ -144,7 +144,7 @@ def test_the_export_command_exits_0_and_2(tmp_path: Path, capsys: pytest.Capture
     assert (target / "guide.jsonl").is_file()
     code = run_cli(["export", "--format", "md", "--chunks", str(out), "--out", str(target), "--stem", "missing"])
     assert code == 2
-    assert "run `chunker --stem missing` first" in capsys.readouterr().err
+    assert "--stem 'missing': no chunks of this document" in capsys.readouterr().err
     code = run_cli(["export", "--format", "pdf", "--chunks", str(out), "--out", str(target)])
     assert code == 2
 

@@ -50,7 +50,7 @@ def test_a_name_several_chunked_documents_share_is_refused_listing_their_ids(
 
 def test_an_unknown_name_is_still_named_as_having_no_chunks(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(["export", "--format", "md", "--chunks", "out", "--stem", "nosuch"]) == 2
-    assert "no chunks for document 'nosuch' in out" in capsys.readouterr().err
+    assert "--stem 'nosuch': no chunks of this document in out" in capsys.readouterr().err
 
 
 def test_export_and_view_write_inside_the_chunks_folder_they_read_by_default(tree: Path) -> None:

@@ -169,14 +169,14 @@ def test_a_missing_stem_is_a_usage_error_naming_it_and_close_matches(sources: Pa
     with pytest.raises(UsageError) as info:
         find_source(sources, "baseline_vaild")
     assert "baseline_vaild" in str(info.value)
-    assert "did you mean baseline_valid" in str(info.value)
+    assert "did you mean 'baseline_valid'" in str(info.value)
     with pytest.raises(UsageError, match="zqx_does_not_exist"):
         find_source(sources, "zqx_does_not_exist")
 
 
 def test_a_missing_stem_suggests_a_name_that_differs_only_in_case(sources: Path) -> None:
     touch(sources / "README.md")
-    with pytest.raises(UsageError, match="did you mean README"):
+    with pytest.raises(UsageError, match="did you mean 'README'"):
         find_source(sources, "readme")
 
 
@@ -215,13 +215,13 @@ def test_a_missed_bare_name_suggests_ids_of_close_file_names_and_says_a_stem_has
     touch(sources / "usage" / "nextjs.mdx")
     touch(sources / "usage" / "index.md")
     touch(sources / "guide" / "index.md")
-    with pytest.raises(UsageError, match=r"did you mean nextjs \(usage/nextjs\)\?$"):
+    with pytest.raises(UsageError, match=r"did you mean 'nextjs' \(usage/nextjs\)\?$"):
         find_source(sources, "nexjs")  # a typo of a name deep in the tree: a name --stem takes
-    with pytest.raises(UsageError, match=r"without its extension; did you mean nextjs \(usage/nextjs\)\?$"):
+    with pytest.raises(UsageError, match=r"without extension; did you mean 'nextjs' \(usage/nextjs\)\?$"):
         find_source(sources, "nextjs.mdx")
-    with pytest.raises(UsageError, match=r"did you mean guide/index, usage/index\?$"):
+    with pytest.raises(UsageError, match=r"did you mean 'guide/index' or 'usage/index'\?$"):
         find_source(sources, "indx")  # a name two documents share: their ids
-    with pytest.raises(UsageError, match=r"did you mean usage/nextjs\b"):
+    with pytest.raises(UsageError, match=r"did you mean 'usage/nextjs'"):
         find_source(sources, "usage/nexjs")  # an id was given: ids
 
 
@@ -314,7 +314,7 @@ def test_scan_reports_every_file_that_another_file_with_its_id_shadows(sources: 
 def test_a_directory_named_like_a_source_is_not_a_source(sources: Path) -> None:
     (sources / "x.md").mkdir()
     assert discover(sources) == []
-    with pytest.raises(UsageError, match=r"sources/x\.md is a folder, not a file"):
+    with pytest.raises(UsageError, match=r"sources/x\.md is a folder, not a source file"):
         find_source(sources, "x")
 
 

@@ -1,0 +1,93 @@
+"""What a newcomer following README.md is told when a selection or a source goes wrong: the option
+typed (`--doc` or `--stem`) is the one named, the message says what was looked for and the closest
+ids, a suggested command works, a broken symlink names its target, and a `documents:` key that
+matches nothing names its line of the config file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from chunker.cli import run_cli
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "sources" / "guides").mkdir(parents=True)
+    (tmp_path / "sources" / "guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n", encoding="utf-8")
+    (tmp_path / "sources" / "faq.md").write_text("# FAQ\n\nQuestions and answers.\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _err(capsys: pytest.CaptureFixture[str]) -> str:
+    return capsys.readouterr().err.strip()
+
+
+def test_a_doc_that_matches_nothing_names_the_option_what_was_looked_for_and_the_closest_id(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["--doc", "guides/setpu"]) == 2
+    err = _err(capsys)
+    assert err.startswith("Error: --doc 'guides/setpu': no source document has this id (looked for ")
+    assert "sources/guides/setpu with .md, .markdown, .mdx, .txt" in err
+    assert err.endswith("did you mean 'guides/setup'?")
+    assert "stem" not in err  # the option typed was --doc
+    assert run_cli(["--stem", "setpu"]) == 2
+    err = _err(capsys)
+    assert err.startswith("Error: --stem 'setpu': no source document has this id or file name")
+    assert err.endswith("did you mean 'setup' (guides/setup)?")
+
+
+def test_a_doc_written_as_a_path_is_told_the_id_it_names(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for given in ("guides/setup.md", "sources/guides/setup.md"):
+        assert run_cli(["--doc", given]) == 2
+        err = _err(capsys)
+        assert err.endswith("an id is the path below sources/ without extension: did you mean 'guides/setup'?"), err
+
+
+def test_a_doc_that_is_no_id_names_the_option(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["--doc", "my guide"]) == 2
+    assert _err(capsys).startswith("Error: --doc 'my guide': not a document id")
+    assert run_cli(["--doc", ""]) == 2
+    assert _err(capsys).startswith("Error: --doc is empty;")
+
+
+@pytest.mark.parametrize("command", [["export", "--format", "jsonl"], ["view"]])
+def test_export_and_view_suggest_close_chunked_ids_and_a_command_that_works(
+    work: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    assert run_cli(["--quiet"]) == 0
+    assert run_cli([*command, "--doc", "guides/setpu"]) == 2
+    err = _err(capsys)
+    assert err.startswith("Error: --doc 'guides/setpu': no chunks of this document in chunks")
+    assert "did you mean 'guides/setup'?" in err
+    # `chunker --stem guides/setpu` would be refused (a stem is no path): the hint says --doc
+    assert err.endswith("run `chunker --doc guides/setpu` first")
+    assert run_cli([*command, "--stem", "nosuch"]) == 2
+    assert _err(capsys).endswith("run `chunker --stem nosuch` first")
+
+
+def test_a_broken_symlink_names_the_link_and_its_missing_target(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    os.symlink("drafts/gone.md", work / "sources" / "guides" / "broken.md")
+    assert run_cli(["--quiet"]) == 3
+    err = _err(capsys)
+    assert "sources/guides/broken.md: a broken symlink: it points to drafts/gone.md, which does not exist" in err
+    os.symlink(str(work / "elsewhere.md"), work / "sources" / "outside.md")
+    assert run_cli(["--quiet"]) == 3
+    assert f"(to {work / 'elsewhere.md'}, which does not exist)" in _err(capsys)
+
+
+def test_a_documents_key_that_matches_nothing_names_its_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "config.yaml").write_text(
+        "max_chars: 1000\n\ndocuments:\n  guides/*:\n    strategy: faq\n  giudes/*:\n    max_chars: 900\n",
+        encoding="utf-8",
+    )
+    assert run_cli(["--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert data["warnings"] == ["config.yaml:6: documents.giudes/* matches no source document (a misspelt id or glob?)"]
