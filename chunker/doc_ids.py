@@ -3,7 +3,7 @@
 A document's id is its path relative to ``sources/`` without the extension, with ``/`` between
 folders. Each part is made from the file or folder name by :func:`id_segment` (NFC; letters and
 digits of any script, ``.``, ``_`` and ``-`` kept; any other run of characters becomes one ``-``; a name
-of punctuation only is spelled with its characters' Unicode names, ``[`` as ``left-square-bracket``),
+of punctuation only is spelled with its characters' Unicode names, ``[`` as ``_left-square-bracket``),
 so the id is safe as a folder path under ``chunks/`` and inside a chunk key.
 """
 
@@ -48,12 +48,13 @@ def id_segment(name: str) -> str | None:
 
 
 def _spelled(name: str) -> str:
-    """A name made only of punctuation and symbols (``[.md``, ``!.md``, ``((.md``: shell built-ins in a
-    command reference) spelled with its characters' Unicode names: ``left-square-bracket``,
-    ``exclamation-mark``, ``left-parenthesis-left-parenthesis``. Readable, and distinct for distinct
-    names (two names giving one id are refused as ``ambiguous`` by the scan, as for any other id)."""
+    """A name made only of punctuation and symbols (``[.md``, ``!.md``, ``,.md``: shell built-ins in a
+    command reference) spelled with its characters' Unicode names after a ``_``: ``_left-square-bracket``,
+    ``_exclamation-mark``, ``_comma``. Readable, distinct for distinct names, and apart from the page
+    written for the word (tldr has both ``,.md`` and ``comma.md``); a written ``_comma.md`` would clash,
+    and two names giving one id are refused as ``ambiguous`` by the scan, as for any other id."""
     words = (unicodedata.name(c, f"u{ord(c):04x}") for c in name if not c.isspace())
-    return _UNSAFE_RUN.sub("-", "-".join(words).lower()).strip("-")
+    return "_" + _UNSAFE_RUN.sub("-", "-".join(words).lower()).strip("-")
 
 
 def is_doc_id(value: str) -> bool:
