@@ -236,3 +236,19 @@ def test_html_tags_that_only_open_stick_to_what_follows_and_closing_tags_to_what
     for chunk in result.chunks:
         assert not chunk.content_original.rstrip().endswith('<div class="composition-api">')
         assert not chunk.content_original.startswith("</div>")
+
+
+def test_a_described_command_stays_with_its_description_in_a_command_reference() -> None:
+    # tldr-pages: each example is a one-item list ending with ':' and the paragraph of its command
+    for pad in range(0, 40, 3):  # description lengths that put the budget's end at each point of an example
+        examples = "".join(
+            f"- Do the thing number {k} with {'a longer ' * (pad % (k + 2))}description of what it does:\n\n"
+            f"`tool --flag-{k} {{{{path/to/file_{k}}}}} {'x' * pad}`\n\n"
+            for k in range(12)
+        )
+        text = f"# tool\n\n> A tool.\n> More information: <https://example.com/tool>.\n\n{examples}"
+        result = chunk_markdown(text, CFG, "tool", "tool.md")
+        assert not result.diagnostics.errors and len(result.chunks) >= 2
+        for k in range(12):
+            holder = next(c for c in result.chunks if f"number {k} with" in c.content_original)
+            assert f"--flag-{k} " in holder.content_original, (pad, k)

@@ -5,9 +5,9 @@ header with what follows (``Unit.glue``). The pieces of a split list item or con
 same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note`` / ``<details>`` /
 ``<summary>`` line, a ``{% raw %}`` line (an opening template tag), a line that only opens elements
 (``<Sandpack>``, ``<div class="x">``) at the end of a paragraph, a lead-in (a line ending with ``:``)
-right before the list, code or table it introduces, a list item's first line whose nested items start
-the next unit, a definition's term (the unit before a ``:   definition`` line), and the unit before a
-closing template tag (``{% endraw %}``).
+right before the block it introduces (a list, code, a table, a paragraph), a list item's first line
+whose nested items start the next unit, a definition's term (the unit before a ``:   definition`` line),
+and the unit before a closing template tag (``{% endraw %}``).
 Such a unit sticks to the next one too, whenever both (with the headings and openers already stuck before it) fit in
 one chunk: else a cut after it stays allowed, so that nothing goes over the budget. (A chunk that
 starts with the opener may pass the budget, which allows for the section's longest context line,
@@ -50,7 +50,6 @@ _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
 Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment
 such as MkDocs Material's ``<!-- md:option x -->``, is a unit of its own.)"""
-_INTRODUCED_KINDS = frozenset({"list", "code", "table", "math"})
 _OPENER_STARTS = frozenset("#:!?/<-*+{")
 """The characters after a line's ``[ \t>]*`` with which :data:`_HEADING`, :data:`_CONTAINER`,
 :data:`_ITEM` (or a digit) and :data:`_OPEN_TAGS` can match."""
@@ -145,7 +144,10 @@ def _lead_in(line: str) -> bool:
 
 
 def _introduces(unit: Unit, source: str) -> bool:
-    if unit.first and unit.block.kind in _INTRODUCED_KINDS:
+    """Whether a lead-in introduces ``unit``: the start of any block (a list, code, a table, and as
+    well a paragraph: a command reference's ``- Create an archive:`` over the paragraph holding the
+    command), or a list item, fence or table row inside a piece."""
+    if unit.first:
         return True
     return _INTRODUCED.match(source, unit.start) is not None
 
