@@ -118,10 +118,11 @@ class Structure:
         self.firsts = [_lines(t)[0] for t in self.opens]
         """First line of each container: a definition's is its marker's (deflist maps a definition
         after the first from its term's line, and blank lines may come between)."""
-        terms = set(self.terms)
+        own_terms = _sibling_terms(tokens)
         for k, token in enumerate(self.opens):
             if token.type == _DEFINITION:
                 first, last = _lines(token)
+                terms = own_terms.get(id(token), ())
                 while first + 1 < last and (first in terms or not self.lines[first].strip()):
                     first += 1
                 self.firsts[k] = first
@@ -307,14 +308,13 @@ class Structure:
         a definition cannot open on a line of its own (``:`` alone is no marker), so it re-opens as
         its term's line and its marker (``:   ``), which goes before the next line's text from the
         definition's content column on (the pending (marker, column)); a definition's term in a
-        definition goes after the outer one's marker. None for a footnote nested in the block."""
+        definition goes after the outer one's marker; a footnote nested in the block re-opens as its
+        label line up to its label. None where a label's end is not known."""
         out: list[str] = []
         pending: tuple[str, int] | None = None
         term: int | None = None
         for k in openers:
             kind, first = self.opens[k].type, self.first_line(k)
-            if kind == _FOOTNOTE:
-                return None
             if kind == _DEFINITION or first in self.definitions:  # a definition's term, once
                 term = len(out) if term is None else term
                 line = self.lines[max((t for t in self.terms if t < first), default=first)] + "\n"
@@ -323,10 +323,28 @@ class Structure:
             if kind == _DEFINITION:
                 pending = (self.lines[first][: self.markers[k] + 1] + " ", self.content[k])
                 continue
+            if kind == _FOOTNOTE:
+                label = self._label(k, first)
+                if label is None:
+                    return None
+                out.append(_after(pending, label + "\n"))  # its label line up to the label: its
+                pending = None  # later lines are 4 columns in, as the piece's line already is
+                continue
             opener = self._opener(k, first) + "\n"  # on a definition's first line: with its marker
             out.append(_after(pending, self._unlabelled(opener) if first == 0 and self.footnote else opener))
             pending = None
         return out, pending, term
+
+    def _label(self, k: int, line: int) -> str | None:
+        """The start of ``line`` up to the label of footnote ``k`` nested in the block (``> 4.  [^1]:``):
+        the line that re-opens it (a label with nothing after it takes the indented lines below as
+        its text). None when the walk cannot tell where its label ends."""
+        chain = self.chain(line)
+        if k not in chain:
+            return None
+        content = self.walk(line, chain[: chain.index(k) + 1])
+        end = self.lines[line].rfind("]:", 0, content) if content is not None else -1
+        return self.lines[line][: end + 2] if end >= 0 else None
 
     def _deep(self, line: int, chain: list[int], first: str) -> bool:
         """Whether the piece's first line (``first``, as re-opened) would read as indented code where
@@ -464,6 +482,25 @@ class Structure:
         if shift > 0 and indent + shift <= 3:
             lead += " " * shift
         return lead + marker
+
+
+def _sibling_terms(tokens: Sequence[LineToken]) -> dict[int, frozenset[int]]:
+    """The lines of the terms of each definition's own list, by ``id`` of its ``dd_open`` token: a
+    definition's marker line is past those, not past the terms of lists nested in it (``:   Term``
+    over ``    ~ its definition`` opens a definition and a nested term on one line)."""
+    out: dict[int, frozenset[int]] = {}
+    lists: list[list[int]] = []  # per open definition list, the term lines so far
+    for token in tokens:
+        kind = token.type
+        if kind == "dl_open":
+            lists.append([])
+        elif kind == "dl_close" and lists:
+            lists.pop()
+        elif kind == "dt_open" and lists and token.map is not None:
+            lists[-1].append(token.map[0])
+        elif kind == _DEFINITION and lists:
+            out[id(token)] = frozenset(lists[-1])
+    return out
 
 
 def _after(pending: tuple[str, int] | None, text: str) -> str:
