@@ -61,6 +61,11 @@ class ChunkerConfig:
     are left out of ``content_for_embedding``."""
     skip_pre_heading: bool = False
     merge_short: bool = True
+    subsection_chars: int | None = 80
+    """A subsection (a sub-heading and what follows it up to the next heading of its level or higher) at
+    least this long, and at least min_chars, starts a chunk of its own when the chunk before it is as long
+    (:mod:`chunker.pack.subsections`); ``0``: every subsection of min_chars or more; ``None``: none,
+    subsections share chunks up to target_chars."""
     overlap_sentences: int = 0
     atomic_types: tuple[AtomicKind, ...] = ("table", "code", "list", "math", "html")
     split_oversize: bool = True
@@ -149,6 +154,7 @@ MAX_INTS: dict[str, int] = {
     "target_chars": MAX_SIZE,
     "context_depth": 100,
     "overlap_sentences": 1000,
+    "subsection_chars": MAX_SIZE,
     "max_frontmatter_bytes": MAX_SIZE,
     "max_frontmatter_nodes": MAX_SIZE,
     "max_file_bytes": 2**40,
@@ -244,7 +250,7 @@ def _check_text(cfg: ChunkerConfig) -> None:
 def _check_budgets(cfg: ChunkerConfig) -> None:
     """Upper bounds of the integer options; 1 <= min_chars <= target_chars <= max_chars, max_chars >= 16."""
     for key, most in MAX_INTS.items():
-        if getattr(cfg, key) > most:
+        if (getattr(cfg, key) or 0) > most:
             raise _bad(key, f"must be at most {most}, got {shown(getattr(cfg, key))}")
     for key in ("max_chars", "min_chars", "target_chars", "max_chunks_per_document"):
         if getattr(cfg, key) < 1:
@@ -272,6 +278,8 @@ def _check_levels(cfg: ChunkerConfig) -> None:
         raise _bad("faq_level", f"must be 1..6, got {shown(cfg.faq_level)}")
     if cfg.context_depth < 0:
         raise _bad("context_depth", f"must be 0 or more, got {shown(cfg.context_depth)}")
+    if cfg.subsection_chars is not None and cfg.subsection_chars < 0:
+        raise _bad("subsection_chars", f"must be 0 or more (or null: off), got {shown(cfg.subsection_chars)}")
     if cfg.overlap_sentences < 0:
         raise _bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
 

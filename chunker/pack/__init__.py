@@ -29,6 +29,7 @@ from chunker.pack.budget import SectionSpace
 from chunker.pack.chunks import finish
 from chunker.pack.drafts import Draft, make_draft, number_parts, whole_draft
 from chunker.pack.fill import ranges
+from chunker.pack.subsections import block_cuts, subsection_floor
 from chunker.pack.units import build_units
 from chunker.sizes import make_counter
 from chunker.strategies import Section
@@ -63,10 +64,16 @@ def pack_section(
     """The drafts of one section, added to ``drafts``. Its units are freed on return: one per row
     of a long table (~120 bytes each, 4 times the row's text), they outlived the loop before. A
     section that fits whole (about half of them) is one draft of its blocks, made without units."""
-    if space.fits_whole:
+    if space.fits_whole and not cut_whole(space):
         drafts.append(whole_draft(space, diagnostics))
         return
     units, overflows = build_units(space)
     diagnostics.extend(overflows)
     drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
     parsed.update((k, s.tokens) for k, s in space.structures.items() if s is not None)
+
+
+def cut_whole(space: SectionSpace) -> bool:
+    """Whether a section that fits whole is still cut before a subsection (``subsection_chars``)."""
+    floor = subsection_floor(space.cfg.subsection_chars, space.cfg.min_chars)
+    return floor is not None and block_cuts(space.section.blocks, floor, space.section.level)

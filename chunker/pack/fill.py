@@ -7,6 +7,7 @@ from chunker.pack.budget import SectionSpace
 from chunker.pack.junk import absorb_junk
 from chunker.pack.openers import glue_openers
 from chunker.pack.strength import BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
+from chunker.pack.subsections import group_ends, subsection_floor
 
 
 class _Sizes:
@@ -47,18 +48,42 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
     """Chunks as (first unit, end unit) ranges, in order, covering every unit."""
     n = len(units)
     cfg = space.cfg
-    if space.fits_whole:
-        return [(0, n)]
+    floor = subsection_floor(cfg.subsection_chars, cfg.min_chars)
+    if space.fits_whole:  # packed by units only when cut before a subsection (pack_section)
+        ends = [n] if floor is None else group_ends(units, _Sizes(space, units), floor, space.section.level)
+        return list(zip([0, *ends[:-1]], ends, strict=True))
     size_of = _Sizes(space, units)
     glue_openers(space, units, size_of)
+    ends = [n] if floor is None else group_ends(units, size_of, floor, space.section.level)
     # In characters, a chunk's size is computed inline: the span plus the text added at each end.
     # Whole blocks add none; else what a chunk adds after each unit is looked up only once.
     spans_only = space.chars_mode and all(u.first and u.last for u in units)
     added_at_end = [0] * n if spans_only or not space.chars_mode else [space.added_at_end(u) for u in units]
     out: list[tuple[int, int]] = []
     i = 0
+    for stop in ends:
+        _fill(space, units, i, stop, added_at_end, size_of, out)
+        i = stop
+    if cfg.merge_short:
+        out = _merge_short(out, size_of, cfg.min_chars, space.budget)
+        if len(out) > 1:
+            out = absorb_junk(out, units, space.source, size_of, space.budget, cfg.min_chars, space.filler)
+    return out
+
+
+def _fill(
+    space: SectionSpace,
+    units: list[Unit],
+    i: int,
+    n: int,
+    added_at_end: list[int],
+    size_of: _Sizes,
+    out: list[tuple[int, int]],
+) -> None:
+    """The chunks of units[i:n], appended to ``out``."""
+    cfg = space.cfg
     while i < n:
-        chosen, candidates = _reach(space, units, i, added_at_end, size_of)
+        chosen, candidates = _reach(space, units, i, n, added_at_end, size_of)
         if chosen < 0:
             if candidates:
                 chosen = _choose(candidates, cfg.target_chars, cfg.min_chars)
@@ -69,19 +94,13 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
                     chosen += 1
         out.append((i, chosen))
         i = chosen
-    if cfg.merge_short:
-        out = _merge_short(out, size_of, cfg.min_chars, space.budget)
-        if len(out) > 1:
-            out = absorb_junk(out, units, space.source, size_of, space.budget, cfg.min_chars, space.filler)
-    return out
 
 
 def _reach(
-    space: SectionSpace, units: list[Unit], i: int, added_at_end: list[int], size_of: _Sizes
+    space: SectionSpace, units: list[Unit], i: int, n: int, added_at_end: list[int], size_of: _Sizes
 ) -> tuple[int, list[tuple[int, int, Strength]]]:
-    """The chunks that may start at unit ``i``: ``(n, [])`` when all the rest fits, else ``(-1,
-    candidates)``, each ``(end unit, size, strength of the boundary there)``, shortest first."""
-    n = len(units)
+    """The chunks of units[i:n] that may start at unit ``i``: ``(n, [])`` when all the rest fits, else
+    ``(-1, candidates)``, each ``(end unit, size, strength of the boundary there)``, shortest first."""
     budget, chars_mode = space.budget, space.chars_mode and not space.padding
     candidates: list[tuple[int, int, Strength]] = []
     start_i = units[i].start
