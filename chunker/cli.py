@@ -51,7 +51,7 @@ def _err(message: str) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]Error:[/] {escape(message)}")
+    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]error:[/] {escape(message)}")
 
 
 def load(config: Path | None) -> Settings:
@@ -164,7 +164,7 @@ def _durability(value: str) -> Durability:
     for known in DURABILITIES:
         if value == known:
             return known
-    raise UsageError(f"--durability {value!r}: use one of {', '.join(DURABILITIES)}")
+    raise UsageError(f"--durability must be one of {', '.join(DURABILITIES)}, got {value!r}")
 
 
 @app.command("eval")
@@ -294,7 +294,7 @@ def schema_command(
             typer.echo(f"{known:8} {SCHEMA_TITLES[known]}")
         raise typer.Exit(0)
     if name not in SCHEMA_NAMES:
-        raise UsageError(f"unknown schema {name!r}; use one of {', '.join(SCHEMA_NAMES)}")
+        raise UsageError(f"the schema must be one of {', '.join(SCHEMA_NAMES)}, got {name!r}")
     sys.stdout.write(schema_text(name))
     raise typer.Exit(0)
 
@@ -323,6 +323,9 @@ def batch_command(
     config: ConfigOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print one machine-readable summary to stdout.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="List every document in the summary table, and every warning.")
+    ] = False,
 ) -> None:
     """Chunk a whole folder or object store into Parquet/JSONL, incrementally (pyarrow; Ray optional)."""
     try:
@@ -340,6 +343,7 @@ def batch_command(
         sources=Path(sources),
         quiet=quiet,
         json_out=json_out,
+        verbose=verbose,
     )
     raise typer.Exit(summary.exit_code)
 

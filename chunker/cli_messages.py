@@ -1,6 +1,6 @@
 """Messages of the command: the summary line of ``chunker export``, and one-line messages for
 command-line mistakes that the argument parser finds (an unknown option, a missing or invalid
-value): ``Error: no such option --formt; did you mean --format? (chunker export --help lists the
+value): ``error: no such option --formt; did you mean --format? (chunker export --help lists the
 options)``, exit 2, instead of the parser's usage block and its list of "possible options" (which
 for ``--bogus`` named three unrelated ones)."""
 

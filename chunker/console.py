@@ -120,7 +120,7 @@ class Streams:
         if self.out.error is None or self.out.broken_pipe:
             return code
         reason = self.out.error.strerror or str(self.out.error)
-        self.err.write(f"Error: cannot write to stdout: {reason}\n")
+        self.err.write(f"error: cannot write to stdout: {reason}\n")
         self.err.flush()
         return max(code, EXIT_OUTPUT)
 

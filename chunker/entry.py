@@ -17,7 +17,7 @@ def main() -> None:
         from chunker.cli import main as cli_main
     except KeyboardInterrupt:
         with contextlib.suppress(OSError, AttributeError, ValueError):  # stderr may be closed or full
-            sys.stderr.write("Error: interrupted\n")
+            sys.stderr.write("error: interrupted\n")
             sys.stderr.flush()
         sys.exit(EXIT_INTERRUPTED)
     cli_main()

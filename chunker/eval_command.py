@@ -165,7 +165,7 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
 
     where = str(opts.cases)
     if opts.retriever not in RETRIEVERS:
-        raise UsageError(f"unknown retriever {opts.retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+        raise UsageError(f"--retriever must be one of {', '.join(RETRIEVERS)}, got {opts.retriever!r}")
     check_k(opts.k)  # options first: nothing is chunked for a run that cannot gate
     check_threshold("--min-hit-at-k", opts.min_hit_at_k)
     check_threshold("--min-mrr", opts.min_mrr)
@@ -240,17 +240,17 @@ def _print_gate(
     from rich.markup import escape
 
     for message in failures:
-        err.print(f"[red]gate failed:[/] {escape(message)}")
+        err.print(f"[red]error:[/] gate failed: {escape(message)}")
     for stem, chunk_id, string, line in forbidden[:FORBIDDEN_SHOWN]:
         where = sources.get(stem, stem) + (f":{line}" if line is not None else "")
         named = f"{escape(stem)} / {escape(chunk_id)} contains {escape(repr(string))}"
-        err.print(f"{escape(where)}: [red]forbidden text:[/] {named}")
+        err.print(f"[red]error:[/] {escape(where)}: forbidden text: {named}")
     if len(forbidden) > FORBIDDEN_SHOWN:
         rest = len(forbidden) - FORBIDDEN_SHOWN
         documents = len({stem for stem, _, _, _ in forbidden})
         counts = Counter(string for _, _, string, _ in forbidden).most_common()
         by_string = "; ".join(f"{escape(repr(string))} {n}" for string, n in counts)
         err.print(
-            f"[red]forbidden text:[/] {len(forbidden)} in {documents} document(s) ({by_string}); "
+            f"[red]error:[/] forbidden text: {len(forbidden)} in {documents} document(s) ({by_string}); "
             f"{rest} not shown above, every one is in {escape(report)}"
         )

@@ -305,7 +305,7 @@ def export(
     before anything is written, unless ``force``; other files named like exports are left alone
     and reported in :attr:`ExportedDocument.left_alone`."""
     if fmt not in FORMATS:
-        raise UsageError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     stems = chunked_selection(chunks_dir, stems)
     names = stems or chunked_stems(chunks_dir)
     if not names:

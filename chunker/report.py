@@ -65,7 +65,7 @@ def render_run(
             if hidden:
                 failed = sum(1 for d in hidden if _urgency(d) == 0)
                 warned = sum(1 for d in hidden if _warnings(d))
-                counts = [f"{n} with {what}" for n, what in ((failed, "errors"), (warned, "warnings")) if n]
+                counts = [f"{n:,} with {what}" for n, what in ((failed, "errors"), (warned, "warnings")) if n]
                 note = f", {' and '.join(counts).replace(' with', ' of them with', 1)} (counted here)" if counts else ""
                 out.print(f"{_hidden_phrase(hidden)} not listed{note}; --verbose lists every one")
             for line in grouped_findings(summary):
@@ -84,10 +84,10 @@ def escape(text: str) -> str:
 def _hidden_phrase(hidden: list[DocOutcome]) -> str:
     """``5 unchanged document(s)``, or ``7 document(s) (5 unchanged, 2 rebuilt)`` when statuses differ."""
     counts = {status: sum(1 for d in hidden if d.status == status) for status in STATUS_ORDER}
-    parts = [f"{n} {status}" for status, n in counts.items() if n]
+    parts = [f"{n:,} {status}" for status, n in counts.items() if n]
     if len(parts) == 1:
         return f"{parts[0]} document(s)"
-    return f"{len(hidden)} document(s) ({', '.join(parts)})"
+    return f"{len(hidden):,} document(s) ({', '.join(parts)})"
 
 
 class _LazyConsole:
@@ -159,7 +159,14 @@ def totals_line(summary: RunSummary, elapsed: float) -> str:
     with_errors = sum(1 for d in docs if _errors(d))
     with_warnings = sum(1 for d in docs if _warnings(d))
     error_text = _plural(errors, "error") + (f" in {_plural(with_errors, 'document')}" if errors else "")
+    run_warnings = len(summary.warnings)  # printed above: config keys that match nothing, ...
     warning_text = _plural(warnings, "warning") + (f" in {_plural(with_warnings, 'document')}" if warnings else "")
+    if run_warnings and warnings:
+        warning_text = f"{_plural(warnings + run_warnings, 'warning')} ({warnings:,} in "
+        warning_text += f"{_plural(with_warnings, 'document')}, {run_warnings:,} of the run)"
+    elif run_warnings:
+        warning_text = f"{_plural(run_warnings, 'warning')} of the run"
+    warnings += run_warnings
     parts = [
         f"{_plural(len(docs), 'document')} ({statuses})",
         _plural(chunks, "chunk"),
@@ -226,7 +233,7 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: d
         err.print(f"[red]error:[/] {escape(doc.message)}")
     elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
         where = escape(doc.display)
-        err.print(f"[red]stale:[/] {where}: its artifacts are not what a run would write now (run chunker)")
+        err.print(f"[red]error:[/] {where}: stale: its artifacts are not what a run would write now; run chunker")
     shown: dict[tuple[str, str], int] = {}
     for d in doc.diagnostics:
         if d.severity not in ("error", "warning") or (d.severity == "warning" and (quiet or doc.status == "unchanged")):
@@ -238,12 +245,12 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: d
         if printed is not None and d.severity == "warning":
             printed[d.code] = printed.get(d.code, 0) + 1
         where = f"{doc.display}:{d.line}" if d.line else doc.display
-        text = f"{escape(where)}: {d.severity}: {escape(d.code)}: {escape(d.message)}"
+        text = f"{d.severity}: {escape(where)}: {escape(d.code)}: {escape(d.message)}"
         (err if d.severity == "error" else out).print(f"[{'red' if d.severity == 'error' else 'yellow'}]{text}[/]")
     for (severity, code), count in shown.items():
         if count > SHOWN_PER_CODE and not _spent(severity, code, printed):
             hidden = count - SHOWN_PER_CODE
-            more = f"{escape(doc.display)}: ... and {hidden} more {severity}s {escape(code)} (all in report.json)"
+            more = f"{severity}: {escape(doc.display)}: {escape(code)}: {hidden} more not printed (all in report.json)"
             (err if severity == "error" else out).print(f"[{'red' if severity == 'error' else 'yellow'}]{more}[/]")
     if doc.status == "removed" and not quiet:
         out.print(f"removed {escape(doc.display)} (its source no longer exists)")
@@ -273,7 +280,7 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, v
         total, found = sum(counts), sum(1 for c in counts if c)
         if total > n:
             out.print(
-                f"[yellow]... {total - n} more warnings {escape(code)} not printed ({total} in {found} "
+                f"[yellow]warning: {escape(code)}: {total - n:,} more not printed ({total:,} in {found:,} "
                 "documents; each document's report.json has them all, --verbose prints every one)[/]"
             )
 

@@ -317,7 +317,7 @@ def test_an_unchanged_document_fails_a_rerun_as_it_failed_the_first_run(
     data = summary(capsys)
     assert statuses(data)["orphan"] == "unchanged" and data["exit_code"] == 1
     assert cli() == 1
-    assert "sources/orphan.md:9: error: orphan-heading" in capsys.readouterr().err
+    assert "error: sources/orphan.md:9: orphan-heading:" in capsys.readouterr().err
     (work / "config.yaml").write_text("fail_on_orphan_heading: false\n", encoding="utf-8")
     assert cli() == 0  # the recorded finding is judged again under the new policy: a warning now
 
@@ -434,7 +434,7 @@ def test_a_full_run_chunks_a_tree_and_names_every_file_it_does_not_chunk(
     (sources / "logo.png").write_bytes(b"\x89PNG")
     assert cli() == 0
     captured = capsys.readouterr()
-    assert "sources/guide.txt: warning: shadowed" in captured.out
+    assert "warning: sources/guide.txt: shadowed:" in captured.out
     found = sorted(p.name for p in (work / "chunks").iterdir() if p.name != ".chunker-cache.json")  # the stat cache
     assert found == [".lock", "a", "b", "clinic", "guide", "справка"]
     assert (work / "chunks" / "a" / "index" / "chunks.json").is_file()
@@ -459,8 +459,8 @@ def test_thousands_of_warnings_of_one_code_are_summed_up_on_the_terminal(
     capsys.readouterr()
     assert cli("--stem", "headings") == 0
     out = capsys.readouterr().out
-    assert out.count("warning: orphan-heading") == 20
-    assert "... and 480 more warnings orphan-heading (all in report.json)" in out
+    assert out.count(": orphan-heading: orphan heading") == 20
+    assert "warning: sources/headings.md: orphan-heading: 480 more not printed (all in report.json)" in out
     report = json.loads((work / "chunks" / "headings" / "report.json").read_bytes())
     assert sum(w["code"] == "orphan-heading" for w in report["warnings"]) == 500
 
@@ -503,4 +503,4 @@ def test_an_interrupt_while_the_command_is_still_importing_exits_130_without_a_t
     with pytest.raises(SystemExit) as info:
         entry.main()
     assert info.value.code == 130
-    assert capsys.readouterr().err == "Error: interrupted\n"
+    assert capsys.readouterr().err == "error: interrupted\n"

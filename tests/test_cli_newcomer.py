@@ -32,13 +32,13 @@ def test_a_doc_that_matches_nothing_names_the_option_what_was_looked_for_and_the
 ) -> None:
     assert run_cli(["--doc", "guides/setpu"]) == 2
     err = _err(capsys)
-    assert err.startswith("Error: --doc 'guides/setpu': no source document has this id (looked for ")
+    assert err.startswith("error: --doc 'guides/setpu': no source document has this id (looked for ")
     assert "sources/guides/setpu with .md, .markdown, .mdx, .txt" in err
     assert err.endswith("did you mean 'guides/setup'?")
     assert "stem" not in err  # the option typed was --doc
     assert run_cli(["--stem", "setpu"]) == 2
     err = _err(capsys)
-    assert err.startswith("Error: --stem 'setpu': no source document has this id or file name")
+    assert err.startswith("error: --stem 'setpu': no source document has this id or file name")
     assert err.endswith("did you mean 'setup' (guides/setup)?")
 
 
@@ -51,9 +51,9 @@ def test_a_doc_written_as_a_path_is_told_the_id_it_names(work: Path, capsys: pyt
 
 def test_a_doc_that_is_no_id_names_the_option(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(["--doc", "my guide"]) == 2
-    assert _err(capsys).startswith("Error: --doc 'my guide': not a document id")
+    assert _err(capsys).startswith("error: --doc 'my guide': not a document id")
     assert run_cli(["--doc", ""]) == 2
-    assert _err(capsys).startswith("Error: --doc is empty;")
+    assert _err(capsys).startswith("error: --doc is empty;")
 
 
 @pytest.mark.parametrize("command", [["export", "--format", "jsonl"], ["view"]])
@@ -63,7 +63,7 @@ def test_export_and_view_suggest_close_chunked_ids_and_a_command_that_works(
     assert run_cli(["--quiet"]) == 0
     assert run_cli([*command, "--doc", "guides/setpu"]) == 2
     err = _err(capsys)
-    assert err.startswith("Error: --doc 'guides/setpu': no chunks of this document in chunks")
+    assert err.startswith("error: --doc 'guides/setpu': no chunks of this document in chunks")
     assert "did you mean 'guides/setup'?" in err
     # `chunker --stem guides/setpu` would be refused (a stem is no path): the hint says --doc
     assert err.endswith("run `chunker --doc guides/setpu` first")
@@ -71,9 +71,7 @@ def test_export_and_view_suggest_close_chunked_ids_and_a_command_that_works(
     assert _err(capsys).endswith("run `chunker --stem nosuch` first")
 
 
-def test_a_broken_symlink_names_the_link_and_its_missing_target(
-    work: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_broken_symlink_names_the_link_and_its_missing_target(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     os.symlink("drafts/gone.md", work / "sources" / "guides" / "broken.md")
     assert run_cli(["--quiet"]) == 3
     err = _err(capsys)

@@ -23,13 +23,13 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["--bogus"], "Error: no such option --bogus (chunker --help lists the options)"),
-        (["--forse"], "Error: no such option --forse; did you mean --force? (chunker --help lists the options)"),
+        (["--bogus"], "error: no such option --bogus (chunker --help lists the options)"),
+        (["--forse"], "error: no such option --forse; did you mean --force? (chunker --help lists the options)"),
         (
             ["export", "--formt", "md"],
-            "Error: no such option --formt; did you mean --format? (chunker export --help lists the options)",
+            "error: no such option --formt; did you mean --format? (chunker export --help lists the options)",
         ),
-        (["eval"], "Error: missing option '--cases' (chunker eval --help lists the options)"),
+        (["eval"], "error: missing option '--cases' (chunker eval --help lists the options)"),
     ],
 )
 def test_a_command_line_mistake_is_one_line_and_exit_2(
@@ -90,7 +90,7 @@ def test_a_run_over_an_empty_sources_folder_is_refused_and_removes_nothing(
     capsys.readouterr()
     assert run_cli(["--sources", "empty"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("Error: no source documents (.md, .markdown, .mdx, .txt) in empty/: nothing to chunk;")
+    assert err.startswith("error: no source documents (.md, .markdown, .mdx, .txt) in empty/: nothing to chunk;")
     assert "--allow-empty" in err and len(err.strip().splitlines()) == 1
     assert (work / "chunks" / "faq" / "chunks.json").is_file()  # not removed as orphans
     assert run_cli(["--sources", "empty", "--check"]) == 2
@@ -135,7 +135,7 @@ def test_an_output_path_that_is_a_file_is_named_as_such(work: Path, capsys: pyte
     capsys.readouterr()
     assert run_cli(["--out", "afile"]) == 4
     assert capsys.readouterr().err.strip() == (
-        "Error: afile: cannot create the output folder: a file is in the way (the path exists and is not a folder)"
+        "error: afile: cannot create the output folder: a file is in the way (the path exists and is not a folder)"
     )
 
 
@@ -160,13 +160,13 @@ def test_a_folder_given_as_a_document_lists_the_documents_inside(
     capsys.readouterr()
     assert run_cli(["--doc", "guides"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "Error: --doc 'guides': sources/guides is a folder of 1 document(s) (guides/setup), not a document; "
+        "error: --doc 'guides': sources/guides is a folder of 1 document(s) (guides/setup), not a document; "
         "select one with --doc ID, or run without --stem/--doc for all"
     )
     assert run_cli(["--quiet"]) == 0
     for command in (["export", "--format", "md"], ["view"]):
         assert run_cli([*command, "--doc", "guides"]) == 2
         assert capsys.readouterr().err.strip() == (
-            f"Error: {Path('chunks/guides')} is a folder of 1 chunked document(s) (guides/setup), not a document; "
+            f"error: {Path('chunks/guides')} is a folder of 1 chunked document(s) (guides/setup), not a document; "
             "select one with --doc ID, or give none for all"
         )

@@ -101,4 +101,4 @@ def test_ctrl_c_during_a_run_says_interrupted_and_exits_130(tmp_path: Path) -> N
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
-    assert err.decode().strip() == "Error: interrupted"
+    assert err.decode().strip() == "error: interrupted"

@@ -144,7 +144,9 @@ def test_forbid_scans_every_document_of_the_sources_not_only_those_the_cases_nam
     hit = {"stem": "editor_notes", "chunk_id": "chk_000001", "string": "ask Kuznetsova", "line": 5}
     assert data["gate"]["forbidden_found"] == [hit]
     err = capsys.readouterr().err
-    assert "sources/editor_notes.md:5: forbidden text: editor_notes / chk_000001 contains 'ask Kuznetsova'" in err
+    assert (
+        "error: sources/editor_notes.md:5: forbidden text: editor_notes / chk_000001 contains 'ask Kuznetsova'" in err
+    )
     assert data["chunks"]["documents"] == {"general_info": data["chunks"]["count"]}  # retrieval: the cases' documents
 
 
@@ -160,9 +162,9 @@ def test_many_forbidden_hits_print_the_first_twenty_then_a_count_and_the_report_
     assert len(written(work)["gate"]["forbidden_found"]) == 60
     lines = [line for line in capsys.readouterr().err.splitlines() if "forbidden text:" in line]
     assert len(lines) == 21, lines
-    assert lines[0] == "sources/page00.md:3: forbidden text: page00 / chk_000001 contains 'TODO'"
+    assert lines[0] == "error: sources/page00.md:3: forbidden text: page00 / chk_000001 contains 'TODO'"
     assert lines[-1] == (
-        "forbidden text: 60 in 30 document(s) ('TODO' 30; 'FIXME' 30); 40 not shown above, "
+        "error: forbidden text: 60 in 30 document(s) ('TODO' 30; 'FIXME' 30); 40 not shown above, "
         "every one is in chunks/_eval/general_info.cases.json"
     )
 
@@ -202,7 +204,7 @@ def test_dense_with_a_model_folder_that_does_not_exist_exits_2(work: Path, capsy
 
 def test_an_unknown_retriever_exits_2(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("--retriever", "tfidf") == 2
-    assert "unknown retriever 'tfidf'" in capsys.readouterr().err
+    assert "--retriever must be one of bm25, dense, got 'tfidf'" in capsys.readouterr().err
 
 
 def test_a_case_naming_a_document_without_source_exits_2_naming_the_case(

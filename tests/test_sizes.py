@@ -134,5 +134,5 @@ def test_a_tokenizer_whose_package_is_missing_is_refused_once_when_the_config_is
     assert run_cli(["--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count(f"needs the {package} package") == 1, err  # not once per document
-    assert err.startswith(f"Error: {where}: tokenizer "), err
+    assert err.startswith(f"error: {where}: tokenizer "), err
     assert not (tmp_path / "chunks").exists()  # refused before anything is chunked

@@ -132,7 +132,7 @@ def test_ctrl_c_of_a_parallel_run_stops_the_workers_and_says_interrupted_once(tm
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
-    assert err.decode().strip() == "Error: interrupted"
+    assert err.decode().strip() == "error: interrupted"
     assert not _survivors(workers)
 
 

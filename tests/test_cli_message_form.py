@@ -1,0 +1,110 @@
+"""Every command writes its messages in one form, the severity first, then where, then what
+(`error: sources/x.md:3: ...`, `warning: config.yaml:2: ...`), so `grep '^error:'` finds every
+error of a run; a value outside a choice is said the same way by every option; the totals count
+the warnings of the run itself; `chunker batch --verbose` exists, as its summary says."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from chunker.cli import run_cli
+from chunker.report import render_run
+from chunker.summary import DocOutcome, RunSummary
+
+TABLE_CHARS = frozenset("┏┃┡│└━┳╇┴─")
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "good.md").write_text("# Good\n\n## Part\n\nText of the part.\n", encoding="utf-8")
+    (sources / "fence.md").write_text("# Fence\n\n```python\nnever closed\n", encoding="utf-8")
+    (sources / "empty-heading.md").write_text("# Title\n\n## \n\nText under no name.\n", encoding="utf-8")
+    os.symlink("gone.md", sources / "broken.md")
+    (tmp_path / "config.yaml").write_text("documents:\n  nothere:\n    strategy: faq\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _messages(text: str) -> list[str]:
+    """The message lines of a run's output: not the table, the totals or the notes under the table."""
+    skip = ("errors by code", "warnings by code")
+    return [
+        line
+        for line in text.splitlines()
+        if line
+        and not TABLE_CHARS & set(line)
+        and not line.startswith(skip)
+        and not re.match(r"\d[\d,]* documents? \(", line)
+        and " not listed" not in line
+    ]
+
+
+def test_every_message_of_a_run_starts_with_its_severity_then_where(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli([]) == 3
+    captured = capsys.readouterr()
+    lines = _messages(captured.err) + _messages(captured.out)
+    assert lines
+    for line in lines:
+        assert line.startswith(("error: ", "warning: ")), line
+    assert "error: sources/fence.md:3: unclosed-fence: " in captured.err
+    assert "error: sources/broken.md: a broken symlink" in captured.err
+    assert "warning: sources/empty-heading.md:3: empty-heading: " in captured.out
+    assert "warning: config.yaml:2: documents.nothere matches no source document" in captured.out
+    (work / "sources" / "broken.md").unlink()
+    (work / "sources" / "good.md").write_text("# Good\n\n## Part\n\nChanged.\n", encoding="utf-8")
+    assert run_cli(["--check"]) == 1
+    err = capsys.readouterr().err
+    assert "error: sources/good.md: stale: its artifacts are not what a run would write now; run chunker" in err
+    assert run_cli(["--doc", "nothere"]) == 2
+    assert capsys.readouterr().err.startswith("error: --doc 'nothere': ")
+
+
+def test_the_totals_count_the_warnings_of_the_run_itself(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "sources" / "broken.md").unlink()
+    (work / "sources" / "fence.md").unlink()
+    (work / "sources" / "empty-heading.md").unlink()
+    assert run_cli([]) == 0
+    out = capsys.readouterr().out
+    assert " · 0 errors · 1 warning of the run · " in out  # the config key printed above it
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["export", "--format", "xml"], "error: --format must be one of md, jsonl, got 'xml'"),
+        (["--durability", "fast"], "error: --durability must be one of full, run, none, got 'fast'"),
+        (["schema", "chunk"], "error: the schema must be one of chunks, meta, report, export, got 'chunk'"),
+    ],
+)
+def test_a_value_outside_a_choice_is_said_one_way(
+    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    assert run_cli(["--quiet"]) == 3
+    capsys.readouterr()
+    assert run_cli(argv) == 2
+    assert capsys.readouterr().err.strip() == expected
+
+
+def test_counts_of_thousands_have_separators(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    docs = tuple(DocOutcome(f"d{k:04}", f"sources/d{k:04}.md", "unchanged", 0, {}) for k in range(1234))
+    render_run(lambda hook: RunSummary(docs), expected=None, sources=tmp_path, quiet=False, json_out=False)
+    assert "1,234 unchanged document(s) not listed; --verbose lists every one" in capsys.readouterr().out
+
+
+def test_batch_takes_the_verbose_its_summary_mentions(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyarrow")
+    (work / "sources" / "broken.md").unlink()
+    assert run_cli(["batch", "--out", "build", "--quiet"]) == 1
+    assert run_cli(["batch", "--out", "build"]) == 1
+    assert "--verbose lists every one" in capsys.readouterr().out
+    assert run_cli(["batch", "--out", "build", "--verbose"]) == 1
+    out = capsys.readouterr().out
+    assert "│ good " in out and "unchanged" in out
