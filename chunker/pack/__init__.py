@@ -1,20 +1,21 @@
 """Stage: sections of blocks -> chunks.
 
-Each section is packed on its own, so no chunk crosses a section boundary. A section that fits
-in max_chars is one chunk. A longer one is cut into *units* (blocks; the items, rows or lines of
-an oversize atomic block; the sentences, words or hard cuts of an oversize paragraph) and packed
-greedily toward target_chars, never over max_chars, at the strongest boundary in reach:
-sub-heading > block > item/row/line > sentence > word > hard cut. A heading (and a table's
-header) sticks to what follows it. Every chunk is a contiguous slice of the source; the only
-text a chunk adds is declared in ``added_lines`` (a repeated table header, the fence lines that
-re-open or close a code piece, the
-containers a piece cut from inside a list, quote or container re-opens: ``reopen``).
+Each section is packed on its own, so no chunk crosses a section boundary. A sub-heading starts a chunk where
+its subsection and the chunk before it are both ``subsection_chars`` long (``subsections``); apart from those
+cuts, a section that fits in max_chars is one chunk. A longer one is cut into *units* (blocks; the items, rows
+or lines of an oversize atomic block; the sentences, words or hard cuts of an oversize paragraph) and packed
+greedily toward target_chars, never over max_chars, at the strongest boundary in reach: sub-heading > block >
+item/row/line > sentence > word > hard cut. A heading (and a table's header) sticks to what follows it. Every
+chunk is a contiguous slice of the source; the only text a chunk adds is declared in ``added_lines`` (a
+repeated table header, the fence lines that re-open or close a code piece, the containers a piece cut from
+inside a list, quote or container re-opens: ``reopen``).
 
-Modules, in the order a section goes through them: ``budget`` (the section and what fits in a
-chunk; table padding, which does not count, in ``tables``), ``units`` (blocks and the pieces of
-oversize ones: ``split_text``, ``split_joints``, ``split_code``; strengths in ``strength``),
-``fill`` (units grouped into chunks), ``drafts`` (the text of each chunk), ``chunks`` (ids,
-neighbours, flags) with ``context`` (context line, overlap) and ``keys`` (Ziffer, chunk keys).
+Modules, in the order a section goes through them: ``budget`` (the section and what fits in a chunk; table
+padding, which does not count, in ``tables``), ``units`` (blocks and the pieces of oversize ones:
+``split_text``, ``split_joints``, ``split_code``; strengths in ``strength``), ``fill`` (units grouped into
+chunks; ``subsections``: where a section is cut before a subsection), ``drafts`` (the text of each chunk),
+``chunks`` (ids, neighbours, flags) with ``context`` (context line, overlap) and ``keys`` (Ziffer, chunk
+keys).
 """
 
 from __future__ import annotations
