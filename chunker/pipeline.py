@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig, Syntax
+from chunker.fence_info import fence_info_finding
 from chunker.fences import fence_open_at
 from chunker.filler import FILLER_ONLY, filler_page
 from chunker.gcpause import collector_paused
@@ -158,7 +159,12 @@ def _unclosed(blocks: Sequence[Block]) -> list[Diagnostic]:
 
 def unclosed_findings(block: Block) -> list[Diagnostic]:
     """:func:`_unclosed` of one block."""
-    candidates = (unclosed_finding(block), unclosed_fence_finding(block), html_tail_finding(block))
+    candidates = (
+        unclosed_finding(block),
+        fence_info_finding(block),
+        unclosed_fence_finding(block),
+        html_tail_finding(block),
+    )
     found = [d for d in candidates if d is not None]
     return found
 
