@@ -98,6 +98,23 @@ def test_esm_statements_are_left_out_of_the_chunks_as_skipped_lines_and_coverage
     assert not [d for d in result.diagnostics.diagnostics if d.severity == "error"]
 
 
+def test_imports_in_a_leading_mdx_code_block_fence_are_left_out_like_esm() -> None:
+    # Docusaurus 2 wraps a page's imports in ```mdx-code-block (rendered as MDX, not as code)
+    page = (
+        "---\ntitle: T\n---\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\nimport {\n  A,\n} from 'b';\n```\n\n"
+        "Some text of the post.\n\n```mdx-code-block\nimport C from 'c';\n```\n"
+    )
+    result = chunk_markdown(page, LEFT_OUT, "page", "page.md")
+    below = "Some text of the post.\n\n```mdx-code-block\nimport C from 'c';\n```"  # after content: stays
+    assert [c.content_original for c in result.chunks] == [below]
+    esm = [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped if s.reason != "frontmatter"]
+    assert esm == [(4, 9, "mdx-esm")]
+    # code of another language, a fence holding more than statements, an unclosed one: kept
+    for fence in ("```js\nimport A from 'a';\n```", "```mdx-code-block\nimport A from 'a';\n\n<A />\n```"):
+        kept = chunk_markdown(fence + "\n\nText.\n", LEFT_OUT, "page", "page.md")
+        assert kept.chunks[0].content_original.startswith(fence)
+
+
 def test_keep_mdx_esm_keeps_the_statements_in_the_first_chunk() -> None:
     result = chunk_markdown(ESM_PAGE, CFG, "page", "page.mdx")
     assert "import { Card } from 'x';" in result.chunks[0].content_original

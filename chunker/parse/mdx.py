@@ -150,7 +150,7 @@ def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[Skip
     its chunk: a chunk is one slice of the source, which a left-out line inside it would break.
     Only an ``html`` block can be one: in Markdown, such a line is a paragraph."""
     count = 0
-    while count < len(blocks) and blocks[count].kind == "html" and _is_esm(blocks[count]):
+    while count < len(blocks) and (_is_esm if blocks[count].kind == "html" else _esm_fence)(blocks[count]):
         count += 1
     if not count:
         return tuple(blocks), ()
@@ -158,6 +158,24 @@ def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[Skip
         SkippedRange(b.start_line, b.end_line, b.start_offset, b.end_offset, "mdx-esm") for b in blocks[:count]
     )
     return tuple(blocks[count:]), left
+
+
+_MDX_CODE_BLOCK = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*mdx-code-block[ \t]*")
+"""The opening line of a Docusaurus ``mdx-code-block`` fence: MDX the site renders, not code."""
+_ESM_LINE = re.compile(r"(?:import|export)(?:\s|\{|\*|$)|\s*$|\s+\S|[}\]][^\n]*$")
+"""A line of an ESM statement: its first line, a blank, an indented continuation or a closing brace."""
+
+
+def _esm_fence(block: Block) -> bool:
+    """Whether ``block`` is a closed ``mdx-code-block`` fence holding import/export statements only
+    (Docusaurus 2 pages wrap their imports so: ```mdx-code-block, ``import Tabs from '@theme/Tabs';``,
+    ```), which the site renders as the statements themselves: left out like them."""
+    if block.kind != "code" or block.fence is None or not block.fence[1]:
+        return False
+    if _MDX_CODE_BLOCK.fullmatch(block.fence[0]) is None:
+        return False
+    lines = block.content.split("\n")[1:-1]
+    return bool(lines) and _ESM.match(lines[0]) is not None and all(_ESM_LINE.match(line) for line in lines)
 
 
 def _is_esm(block: Block) -> bool:
