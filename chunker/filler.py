@@ -9,7 +9,8 @@ with nothing to retrieve, so the strategies and the packer put them with a neigh
 filler only (a site's section page holding ``{{< section-toc >}}``, ``{% include toc.html %}``, or
 ``<script setup>`` and ``<Home />``: no heading, no words) has no neighbour to go with: it gets no
 chunk, its lines are a skipped range (reason ``filler-only``, so the run stays lossless) and an
-``empty`` info entry says so, as for a page of frontmatter only.
+``empty`` info entry says so, as for a page of frontmatter only. So does a page of headings only
+(a section's ``index.md`` holding only its title, ``# Classes``: reason ``heading-only``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,22 @@ from collections.abc import Iterator, Sequence
 
 from chunker.models import Block, SkippedRange
 
-__all__ = ["FILLER_ONLY", "MIN_LETTERS", "filler_page", "is_filler", "is_filler_text", "without_filler_page"]
+__all__ = [
+    "FILLER_ONLY",
+    "HEADING_ONLY",
+    "MIN_LETTERS",
+    "filler_page",
+    "is_filler",
+    "is_filler_text",
+    "without_filler_page",
+]
 
 FILLER_ONLY = "filler-only"
 """The reason of the skipped range of a page of filler only."""
+HEADING_ONLY = "heading-only"
+"""The reason of the skipped range of a page of headings only (its title: a section's ``index.md``)."""
+_TITLES_MAX = 16
+"""A page of more blocks than this is no page of headings only (and the streamed path holds no more)."""
 
 MIN_LETTERS = 8
 """Text with fewer letters or digits than this, once markup is removed, has no words of its own."""
@@ -163,22 +176,42 @@ def _page_filler(block: Block) -> bool:
     return block.kind == "thematic_break" or is_filler(block)
 
 
+def _held(block: Block, held: int) -> bool:
+    """Whether ``block``, after ``held`` blocks, may be part of a page of filler only or of headings only."""
+    return (block.kind == "heading" and held < _TITLES_MAX) or _page_filler(block)
+
+
+def _titles(blocks: Sequence[Block]) -> bool:
+    """Whether ``blocks`` are a page of headings only (and thematic breaks): a section's ``index.md``
+    holding only its title (``# Classes``), as another site's holds it in its frontmatter."""
+    if len(blocks) > _TITLES_MAX:
+        return False
+    return all(b.kind in ("heading", "thematic_break") for b in blocks) and any(b.kind == "heading" for b in blocks)
+
+
 def filler_page(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[SkippedRange, ...]]:
-    """``blocks``, or none and one skipped range of them all (reason :data:`FILLER_ONLY`) when they
-    are a page of filler only: no heading, no words (see the module's docstring)."""
-    if not blocks or not all(map(_page_filler, blocks)) or not any(map(is_filler, blocks)):
+    """``blocks``, or none and one skipped range of them all when they are a page of filler only (reason
+    :data:`FILLER_ONLY`: no heading, no words; see the module's docstring) or of headings only (reason
+    :data:`HEADING_ONLY`: a chunk of a title alone has nothing to retrieve)."""
+    if not blocks:
+        return (), ()
+    if _titles(blocks):
+        reason = HEADING_ONLY
+    elif all(map(_page_filler, blocks)) and any(map(is_filler, blocks)):
+        reason = FILLER_ONLY
+    else:
         return tuple(blocks), ()
     first, last = blocks[0], blocks[-1]
-    return (), (SkippedRange(first.start_line, last.end_line, first.start_offset, last.end_offset, FILLER_ONLY),)
+    return (), (SkippedRange(first.start_line, last.end_line, first.start_offset, last.end_offset, reason),)
 
 
 def without_filler_page(blocks: Iterator[Block], left: list[SkippedRange]) -> Iterator[Block]:
-    """:func:`filler_page` as the blocks pass: the leading filler blocks are held until a block of
-    text (or a heading) comes, then passed on; when none comes, the held blocks are skipped (their
+    """:func:`filler_page` as the blocks pass: the leading filler blocks and headings are held until
+    a block of text comes, then passed on; when none comes, the held blocks are skipped (their
     range appended to ``left``)."""
     held: list[Block] = []
     for block in blocks:
-        if _page_filler(block):
+        if _held(block, len(held)):
             held.append(block)
             continue
         yield from held

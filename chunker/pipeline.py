@@ -9,7 +9,7 @@ from typing import Any
 from chunker.config import ChunkerConfig, Syntax
 from chunker.fence_info import fence_info_finding
 from chunker.fences import fence_open_at
-from chunker.filler import FILLER_ONLY, filler_page
+from chunker.filler import FILLER_ONLY, HEADING_ONLY, filler_page
 from chunker.gcpause import collector_paused
 from chunker.html_tail import html_tail_finding
 from chunker.models import UNCLOSED_FENCE, Block, ChunkingResult, Diagnostic, SkippedRange
@@ -123,6 +123,13 @@ def empty_findings(
     the strategy left ranges out), or only filler (``filler``: its range, :func:`chunker.filler.filler_page`)."""
     if not text or text.isspace():  # not text.strip(), which copies the whole text
         return [Diagnostic("warning", "empty", "the document has no text: no chunks")]
+    if filler and not chunked and filler[0].reason == HEADING_ONLY:
+        lines = f"{filler[0].start_line}-{filler[0].end_line}"
+        message = (
+            f"the document has headings only (lines {lines}, its title): no chunks; "
+            f"the lines are skipped ({HEADING_ONLY})"
+        )
+        return [Diagnostic("info", "empty", message, line=filler[0].start_line)]
     if filler and not chunked:
         lines = f"{filler[0].start_line}-{filler[0].end_line}"
         message = (

@@ -74,3 +74,41 @@ def test_closing_tags_after_a_full_chunk_ride_along_with_it_silently() -> None:
     [carrier] = [c for c in result.chunks if "</Tabs>" in c.content_original]
     assert carrier.section == "Usage" and "</Tabs>" not in carrier.content_for_embedding
     assert carrier.chars <= CFG.max_chars
+
+
+TITLE_PAGES = [
+    "# Classes\n",
+    "\n# Promises, async/await\n",
+    "---\ntitle: Modules\n---\n# Modules\n",
+    "# A\n\n---\n\n## B\n",
+]
+
+
+@pytest.mark.parametrize("text", TITLE_PAGES)
+def test_a_page_of_headings_only_has_no_chunk_and_its_lines_are_skipped(text: str) -> None:
+    # javascript.info's section index.md holds its title as an H1, as another site's holds it in frontmatter
+    result = chunk_markdown(text, CFG, "section", "section/index.md")
+    assert result.chunks == ()
+    diagnostics = result.diagnostics
+    assert not diagnostics.errors and not diagnostics.warnings  # no orphan-heading, no content-loss
+    [title] = [s for s in diagnostics.skipped if s.reason == "heading-only"]
+    [empty] = [d for d in diagnostics.diagnostics if d.code == "empty"]
+    assert (empty.severity, empty.line) == ("info", title.start_line) and "headings only" in empty.message
+    stream = StreamedChunks(text, CFG, "section", "section/index.md")
+    assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(result)
+    assert orjson.dumps(stream.result().diagnostics.to_dict()) == orjson.dumps(diagnostics.to_dict())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Classes\n\nA line of text.\n",
+        "# Demo\n\n<Demo />\n",  # a heading and filler: kept, as before
+        "".join(f"# Part {i}\n\n" for i in range(20)),  # a page of many headings is no title page
+    ],
+)
+def test_a_heading_with_anything_else_or_many_headings_keep_their_chunks(text: str) -> None:
+    result = chunk_markdown(text, CFG, "doc", "doc.md")
+    assert result.chunks
+    stream = StreamedChunks(text, CFG, "doc", "doc.md")
+    assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(result)
