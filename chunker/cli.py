@@ -231,25 +231,11 @@ def export_command(
 
     out = chunks / "_export" if out is None else out
     done = export(chunks, out, fmt, selected(stem, docs), force=force)
-    for doc in done:
-        if verbose and not quiet:
-            if doc.gone:
-                typer.echo(f"{doc.stem}: no longer chunked, {len(doc.removed)} exported file(s) removed from {out}")
-            else:
-                stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
-                typer.echo(f"{doc.stem}: {len(doc.written)} file(s) in {out}{stale}")
-        if doc.left_alone:
-            shown = ", ".join(str(p) for p in doc.left_alone[:5])
-            more = f" and {len(doc.left_alone) - 5} more" if len(doc.left_alone) > 5 else ""
-            typer.echo(
-                f"warning: {doc.stem}: {len(doc.left_alone)} file(s) named like exports were not written by "
-                f"chunker (or were edited since) and are left alone: {shown}{more}",
-                err=True,
-            )
-    if not quiet and not verbose:
-        from chunker.cli_messages import export_line
+    if not quiet:
+        from chunker.cli_messages import export_lines
 
-        typer.echo(export_line(fmt, done, out))
+        for line, to_stderr in export_lines(fmt, done, out, verbose=verbose):
+            typer.echo(line, err=to_stderr)
     raise typer.Exit(0)
 
 
@@ -272,7 +258,7 @@ def view_command(
 
     out = chunks / "_view" if out is None else out
     result = build_view(chunks, out, selected(stem, docs))
-    for name, note in result.notes:
+    for name, note in result.notes if not quiet else ():
         typer.echo(f"warning: {name}: {note}", err=True)
     if not quiet:
         kib = result.total_bytes / 1024

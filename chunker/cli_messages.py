@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-__all__ = ["ClickException", "export_line", "usage_message"]
+__all__ = ["ClickException", "export_line", "export_lines", "usage_message"]
 
 _EXCEPTIONS: Any = sys.modules[typer.BadParameter.__module__]
 """The parser's exceptions module (click's, or the copy a Typer release vendors)."""
@@ -50,6 +50,31 @@ def _option_names(ctx: Any) -> list[str]:
         )
     names.extend(getattr(ctx, "help_option_names", ()) or ())
     return names
+
+
+def export_lines(fmt: str, done: Any, out: Path, *, verbose: bool) -> list[tuple[str, bool]]:
+    """What ``chunker export`` prints (without ``--quiet``), each line with whether it goes to stderr:
+    a line per document with ``verbose``, else the total (:func:`export_line`); a warning for the
+    files named like exports that are left alone."""
+    lines: list[tuple[str, bool]] = []
+    for doc in done:
+        if verbose and doc.gone:
+            gone = f"{doc.stem}: no longer chunked, {len(doc.removed)} exported file(s) removed from {out}"
+            lines.append((gone, False))
+        elif verbose:
+            stale = f", {len(doc.removed)} stale removed" if doc.removed else ""
+            lines.append((f"{doc.stem}: {len(doc.written)} file(s) in {out}{stale}", False))
+        if doc.left_alone:
+            shown = ", ".join(str(p) for p in doc.left_alone[:5])
+            more = f" and {len(doc.left_alone) - 5} more" if len(doc.left_alone) > 5 else ""
+            warning = (
+                f"warning: {doc.stem}: {len(doc.left_alone)} file(s) named like exports were not written by "
+                f"chunker (or were edited since) and are left alone: {shown}{more}"
+            )
+            lines.append((warning, True))
+    if not verbose:
+        lines.append((export_line(fmt, done, out), False))
+    return lines
 
 
 def export_line(fmt: str, done: Any, out: Path) -> str:

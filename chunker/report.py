@@ -28,6 +28,10 @@ WARNINGS_PER_RUN = 50
 """Warning lines of one code a run prints over all its documents (``verbose``: no limit): a tree of
 thousands of pages with one warning each gets 50 lines and a count, not a line per page."""
 
+ERRORS_PER_RUN = 50
+"""Error lines of one validator code a run prints over all its documents (``verbose``: no limit), the
+rest counted in one line on stderr; failures of a document (a file not chunked at all) are all printed."""
+
 QUIET_STATUSES = frozenset({"unchanged", "ok", "rebuilt"})
 """Statuses of documents the table leaves out unless they have findings (``--verbose`` shows them)."""
 
@@ -227,8 +231,11 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
         out.print(escape(line))
 
 
-def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: dict[str, int] | None = None) -> None:
-    """``printed``: warning lines printed so far per code, for :data:`WARNINGS_PER_RUN` (None: no limit)."""
+def _print_document(
+    doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: dict[tuple[str, str], int] | None = None
+) -> None:
+    """``printed``: lines printed so far per severity and code, for :data:`WARNINGS_PER_RUN` and
+    :data:`ERRORS_PER_RUN` (None: no limit)."""
     if doc.message:
         err.print(f"[red]error:[/] {escape(doc.message)}")
     elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
@@ -242,8 +249,8 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: d
         shown[key] = shown.get(key, 0) + 1
         if shown[key] > SHOWN_PER_CODE or _spent(d.severity, d.code, printed):
             continue
-        if printed is not None and d.severity == "warning":
-            printed[d.code] = printed.get(d.code, 0) + 1
+        if printed is not None:
+            printed[key] = printed.get(key, 0) + 1
         where = f"{doc.display}:{d.line}" if d.line else doc.display
         text = f"{d.severity}: {escape(where)}: {escape(d.code)}: {escape(d.message)}"
         (err if d.severity == "error" else out).print(f"[{'red' if d.severity == 'error' else 'yellow'}]{text}[/]")
@@ -258,29 +265,35 @@ def _print_document(doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: d
         out.print(f"removed the chunks of {escape(doc.display)} (strategy: off)")
 
 
-def _count(doc: DocOutcome, code: str) -> int:
-    return sum(1 for d in doc.diagnostics if d.severity == "warning" and d.code == code)
+def _count(doc: DocOutcome, severity: str, code: str) -> int:
+    return sum(1 for d in doc.diagnostics if d.severity == severity and d.code == code)
 
 
-def _spent(severity: str, code: str, printed: dict[str, int] | None) -> bool:
-    return printed is not None and severity == "warning" and printed.get(code, 0) >= WARNINGS_PER_RUN
+def _spent(severity: str, code: str, printed: dict[tuple[str, str], int] | None) -> bool:
+    limit = WARNINGS_PER_RUN if severity == "warning" else ERRORS_PER_RUN
+    return printed is not None and printed.get((severity, code), 0) >= limit
 
 
 def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, verbose: bool = False) -> None:
     if not quiet:
         for warning in summary.warnings:
             out.print(f"[yellow]warning: {escape(warning)}[/]")
-    printed: dict[str, int] | None = None if verbose else {}
+    printed: dict[tuple[str, str], int] | None = None if verbose else {}
     for doc in summary.documents:
         _print_document(doc, err, out, quiet, printed)
-    for code, n in (printed or {}).items():
-        if n < WARNINGS_PER_RUN:
+    for (severity, code), n in (printed or {}).items():
+        if not _spent(severity, code, printed):
             continue
-        counts = [_count(d, code) for d in summary.documents if d.status != "unchanged"]
+        counts = [
+            _count(d, severity, code)
+            for d in summary.documents
+            if severity == "error" or d.status != "unchanged"  # an unchanged document's warnings are not printed
+        ]
         total, found = sum(counts), sum(1 for c in counts if c)
         if total > n:
-            out.print(
-                f"[yellow]warning: {escape(code)}: {total - n:,} more not printed ({total:,} in {found:,} "
+            colour, stream = ("red", err) if severity == "error" else ("yellow", out)
+            stream.print(
+                f"[{colour}]{severity}: {escape(code)}: {total - n:,} more not printed ({total:,} in {found:,} "
                 "documents; each document's report.json has them all, --verbose prints every one)[/]"
             )
 

@@ -108,3 +108,39 @@ def test_batch_takes_the_verbose_its_summary_mentions(work: Path, capsys: pytest
     assert run_cli(["batch", "--out", "build", "--verbose"]) == 1
     out = capsys.readouterr().out
     assert "│ good " in out and "unchanged" in out
+
+
+def test_errors_of_one_code_over_a_large_tree_are_printed_50_times_then_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chunker.models import Diagnostic
+
+    fence = (Diagnostic("error", "unclosed-fence", "a code fence in lines 3-4 is never closed", 3),)
+    docs = tuple(DocOutcome(f"p{k:04}", f"sources/p{k:04}.md", "unchanged", 1, {}, fence) for k in range(5000))
+    render_run(lambda hook: RunSummary(docs), expected=None, sources=tmp_path, quiet=True, json_out=False)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 51
+    assert lines[0] == "error: sources/p0000.md:3: unclosed-fence: a code fence in lines 3-4 is never closed"
+    assert lines[-1] == (
+        "error: unclosed-fence: 4,950 more not printed (5,000 in 5,000 documents; each document's report.json has "
+        "them all, --verbose prints every one)"
+    )
+    render_run(lambda hook: RunSummary(docs), expected=None, sources=tmp_path, quiet=True, json_out=False, verbose=True)
+    assert len(capsys.readouterr().err.splitlines()) == 5000
+
+
+def test_quiet_export_and_view_print_no_warnings(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "sources" / "broken.md").unlink()
+    assert run_cli(["--quiet"]) == 1
+    assert run_cli(["export", "--format", "md", "--quiet"]) == 0
+    (work / "chunks" / "_export" / "good" / "009-mine.md").write_text("my notes\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(["export", "--format", "md", "--quiet"]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert run_cli(["export", "--format", "md"]) == 0
+    assert "left alone: chunks/_export/good/009-mine.md" in capsys.readouterr().err
+    (work / "sources" / "good.md").write_text("# Good\n\nEdited since it was chunked.\n", encoding="utf-8")
+    assert run_cli(["view", "--quiet"]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert run_cli(["view"]) == 0
+    assert "warning: " in capsys.readouterr().err
