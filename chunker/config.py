@@ -285,8 +285,9 @@ def _check_levels(cfg: ChunkerConfig) -> None:
 
 
 _BACKTRACKS = (
-    "can backtrack without end: it repeats a repeat with nothing fixed between the repeats, (a+)+ or "
-    "(\\w+\\s?)+; drop the outer repeat or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
+    "can backtrack without end: it can read one run of text in many ways (a repeat of a repeat with nothing "
+    "fixed between the repeats, (a+)+ or (\\w+\\s?)+, or of alternatives that overlap, (a|aa)+); drop the outer "
+    "repeat, make the alternatives exclusive, or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
 )
 
 

@@ -9,7 +9,35 @@ from chunker.config import ChunkerConfig
 from chunker.errors import ConfigError
 
 NESTED = [r"(a+)+$", r"(\w+\s?)+:", r"(x+x+)+y", r"(?:a*)*b", r"(\d+\.?)+x", r"^(\s*\w+)*$", r"(a+){1,30}$"]
-FINE = [r"(\d+\.)+\d+", r"Seite \d+ von \d+", r"<!--\s*page:?\s*(\d+)\s*-->", r"(?>\w+\s?)+:", r"(?:a+)++"]
+OVERLAPPING = [
+    r"(a|aa)+$",
+    r"(a|a)+$",
+    r"(\d|\d\d)+x",
+    r"(a|ab|b)+c",
+    r"(.|\s)+x",
+    r"(\w+|\d)+x",
+    r"(.*,)+x",
+    r"(.+\.)+x",
+    r"(?:\s*\|\s*)+x",
+    r"(?:a|a?)+b",
+    r"((a{1,9}){1,9}){1,9}$",
+]
+FINE = [
+    r"(\d+\.)+\d+",
+    r"Seite \d+ von \d+",
+    r"<!--\s*page:?\s*(\d+)\s*-->",
+    r"(?>\w+\s?)+:",
+    r"(?:a+)++",
+    r"(\w|\d)+x",
+    r"(?i)(a|A)+$",
+    r"(ab|ac)+d",
+    r"(a|ab)+c",
+    r"(?:\s|&nbsp;)+x",
+    r"(\d{1,3}\.){3}\d{1,3}",
+    r"(?:[A-Z][a-z]+ )+",
+    r"\[\d+(?:,\s*\d+)*\]",
+    r"^\s*-\s*\d+\s*-\s*$",
+]
 
 
 @pytest.mark.parametrize("pattern", NESTED)
@@ -20,6 +48,23 @@ def test_a_repeat_of_a_repeat_with_nothing_fixed_between_is_refused(pattern: str
         ChunkerConfig.from_mapping({"embedding_drop_lines": ["ok", pattern]})
     with pytest.raises(ConfigError, match=r"page_marker_pattern.*backtrack"):
         ChunkerConfig.from_mapping({"page_marker_pattern": pattern})
+
+
+@pytest.mark.parametrize("pattern", OVERLAPPING)
+def test_a_repeat_of_overlapping_alternatives_is_refused(pattern: str) -> None:
+    """``(a|aa)+$`` reads a run of n 'a' in fib(n) ways: a 40-'a' line and a '!' took about 28 s CPU
+    and each further 'a' 1.6 x as long; ``(a|ab|b)+c`` over 28 characters 76 s; ``(.*,)+x``, the
+    inner ``.*`` reading the commas too, 2^n. (``(\\w|\\d)+`` is one character class to ``re``: fine.)"""
+    with pytest.raises(ConfigError, match=r"embedding_drop_lines.*backtrack"):
+        ChunkerConfig.from_mapping({"embedding_drop_lines": [pattern]})
+    with pytest.raises(ConfigError, match=r"page_marker_pattern.*overlap"):
+        ChunkerConfig.from_mapping({"page_marker_pattern": pattern})
+
+
+def test_a_pattern_too_large_to_check_is_kept() -> None:
+    """A list of 5,000 words is not searched for loops (it has none); the check stays quick."""
+    words = r"\b(?:" + "|".join(f"w{i}ord" for i in range(5000)) + r")\b"
+    ChunkerConfig.from_mapping({"embedding_drop_lines": [words]})
 
 
 @pytest.mark.parametrize("pattern", FINE)
