@@ -4,7 +4,10 @@ A document's id is its path relative to ``sources/`` without the extension, with
 folders. Each part is made from the file or folder name by :func:`id_segment` (NFC; letters and
 digits of any script, ``.``, ``_`` and ``-`` kept; any other run of characters becomes one ``-``; a name
 of punctuation only is spelled with its characters' Unicode names, ``[`` as ``_left-square-bracket``),
-so the id is safe as a folder path under ``chunks/`` and inside a chunk key.
+so the id is safe as a folder path under ``chunks/`` and inside a chunk key. A part that Windows
+would take for a device (``CON``, ``nul``, ``aux.v2``, ``COM1``: the name up to its first dot, in any
+case) gets a ``_`` after that name (``CON_``, ``nul_``, ``aux_.v2``): its output folder and export files
+can then be made and copied on Windows and SMB shares too.
 """
 
 from __future__ import annotations
@@ -26,14 +29,19 @@ NAME_MAX = 240
 """Bytes of one part of an id at most (file systems allow 255 for a name, extension included)."""
 _GLOB_CHARS = frozenset("*?[]{}")
 _UNSAFE_RUN = re.compile(r"[^\w.\-]+")
+WINDOWS_DEVICES = frozenset(
+    {"con", "prn", "aux", "nul"} | {f"{port}{n}" for port in ("com", "lpt") for n in "0123456789\u00b9\u00b2\u00b3"}
+)
+"""Names Windows keeps for devices, whatever the extension (``nul.txt`` is the device too)."""
 
 
 def id_segment(name: str) -> str | None:
     """The part of a document id made from one file name (without extension) or folder name:
     NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
-    replaced by one ``-``, trailing dots removed (Windows drops them); a name with no letter or digit spelled
-    by :func:`_spelled`. ``None`` when nothing usable is left (an empty name, or one starting with ``.``) or
-    the name holds bytes that are not UTF-8."""
+    replaced by one ``-``, trailing dots removed (Windows drops them); a name with no letter or digit
+    spelled by :func:`_spelled`; a Windows device name up to the first dot followed by ``_`` (``CON`` is
+    ``CON_``). ``None`` when nothing usable is left (an empty name, or one starting with ``.``) or the
+    name holds bytes that are not UTF-8."""
     if not name.isascii():  # ASCII holds no escaped byte and is its own NFC form
         if any("\udc80" <= c <= "\udcff" for c in name):
             return None
@@ -44,6 +52,9 @@ def id_segment(name: str) -> str | None:
         text = _spelled(name)
     if not text or text in (".", "..", "-") or text.startswith("."):
         return None
+    head, dot, tail = text.partition(".")
+    if head.casefold() in WINDOWS_DEVICES:
+        return f"{head}_{dot}{tail}"
     return text
 
 
@@ -93,6 +104,12 @@ def validate_stem(stem: str) -> str:
     if any(len(p.encode("utf-8", "surrogatepass")) > NAME_MAX for p in parts):
         raise UsageError(f"{quoted}: a folder or file name is longer than {NAME_MAX} bytes")
     as_id = "/".join(s for s in segments if s is not None)
+    devices = [p for p in parts if p.partition(".")[0].casefold() in WINDOWS_DEVICES]
+    if devices:
+        raise UsageError(
+            f"{quoted}: {devices[0]!r} is a device name on Windows, so its document id "
+            f"gets a '_' after the name: did you mean {as_id!r}?"
+        )
     if as_id != stem:
         raise UsageError(
             f"{quoted}: not a document id (ids keep letters, digits, '.', '_' and '-'; "

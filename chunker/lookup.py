@@ -76,7 +76,7 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
     :class:`UsageError` naming candidates or close matches otherwise."""
     wanted = str(validate_stem(stem))  # a plain str from here on: it becomes the SourceFile's id
     selection = selection or Selection()
-    if "/" not in wanted and wanted not in RESERVED_IDS | {AUTO_DIR[0]}:
+    if "/" not in wanted and wanted.casefold() not in RESERVED_IDS | {AUTO_DIR[0]}:
         direct = _direct(sources_dir, wanted)
         name = direct.path.name if direct is not None else ""
         if direct is not None and selection.excluded(name) is None and selection.included(name):

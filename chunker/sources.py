@@ -56,8 +56,9 @@ MAX_DEPTH = 32
 EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".mdx", ".txt")
 MARKDOWN_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".mdx")
 AUTO_DIR = ("_output", "auto")
-RESERVED_IDS = frozenset({"_export", "_eval"})
-"""First parts of an id that name folders of ``chunks/`` the export and eval commands own."""
+RESERVED_IDS = frozenset({"_export", "_eval", "_view"})
+"""First parts of an id that name folders of ``chunks/`` the export, eval and view commands own (in
+any case: ``_Export`` is ``_export`` on macOS and Windows)."""
 ARTIFACT_NAMES = frozenset({"chunks.json", "meta.json", "report.json"})
 """Names of a document's files in its folder: no part of an id below the first may be one (the
 folder of ``a/chunks.json`` would be the file ``chunks.json`` of the document ``a``)."""
@@ -68,7 +69,7 @@ REASONS: dict[str, str] = {
     "excluded": "matches an exclude pattern of the config",
     "not-included": "matches no include pattern of the config",
     "reserved": (
-        "a name chunker reserves (sources/_output/ apart from auto/; _export and _eval at the top, folders of "
+        "a name chunker reserves (sources/_output/ apart from auto/; _export, _eval and _view at the top, folders of "
         "chunks/; chunks.json, meta.json and report.json below it, the files of a document's folder)"
     ),
     "symlinked-folder": "a symlink to a folder is not followed",
@@ -220,7 +221,7 @@ class _Walk:
         if entry.is_symlink():
             self.leave(path, "symlinked-folder", f"to {os.path.realpath(path)}", folder=True)
             return False
-        if at_sources_top and entry.name in RESERVED_IDS:
+        if at_sources_top and entry.name.casefold() in RESERVED_IDS:
             self.leave(path, "reserved", folder=True)
             return False
         if at_sources_top and entry.name == AUTO_DIR[0]:
@@ -310,8 +311,8 @@ def _reserved_part(stem: str) -> str:
     export's or eval's folder, a file of another document's folder), or ``""``. A file's name is
     case-folded (``Chunks.json`` is ``chunks.json`` on macOS and Windows)."""
     first, *below = stem.split("/")
-    if first in RESERVED_IDS:
-        return f"chunks/{first}/ is the {first[1:]} command's folder"
+    if first.casefold() in RESERVED_IDS:
+        return f"chunks/{first.casefold()}/ is the {first[1:].casefold()} command's folder"
     for part in below:
         if part.casefold() in ARTIFACT_NAMES:
             return f"{part} is a file of the document folder above it"

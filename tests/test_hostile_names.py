@@ -1,0 +1,100 @@
+"""File names that are fine on Linux and break elsewhere: Windows device names as document ids, and ids
+that take a folder chunker keeps for its own commands in another case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chunker.doc_ids import id_segment, is_doc_id, validate_stem
+from chunker.errors import EXIT_USAGE, UsageError
+from chunker.lookup import find_source
+from chunker.sources import scan
+
+
+def touch(path: Path, text: str = "# T\n\nBody.\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [
+        ("CON", "CON_"),
+        ("nul", "nul_"),
+        ("Aux", "Aux_"),
+        ("com1", "com1_"),
+        ("LPT9", "LPT9_"),
+        ("COM\u00b9", "COM\u00b9_"),
+        ("aux.v2", "aux_.v2"),
+        ("nul.tar.gz", "nul_.tar.gz"),
+        ("con ", "con_"),
+        ("Console", "Console"),
+        ("x.con", "x.con"),
+        ("com10", "com10"),
+    ],
+)
+def test_a_windows_device_name_gets_an_underscore_in_its_id(name: str, part: str) -> None:
+    """``chunks/CON/`` (or ``nul.jsonl`` in the export) cannot be made or copied on Windows or an SMB share:
+    the name up to its first dot is a device there, in any case and with any extension."""
+    assert id_segment(name) == part
+    assert is_doc_id(part)
+
+
+def test_a_tree_with_device_names_is_chunked_and_exported_under_safe_names(
+    sources: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chunker.cli import run_cli
+
+    for name in ("CON.md", "nul.txt", "aux.v2.md", "com1/x.md", "Console.md"):
+        touch(sources / name, f"# T\n\nBody of {name}.\n")
+    assert sorted(s.stem for s in scan(sources).found) == ["CON_", "Console", "aux_.v2", "com1_/x", "nul_"]
+    assert run_cli([]) == 0
+    chunks = Path("chunks")
+    made = sorted(p.parent.relative_to(chunks).as_posix() for p in chunks.rglob("chunks.json"))
+    assert made == ["CON_", "Console", "aux_.v2", "com1_/x", "nul_"]
+    assert run_cli(["export", "--format", "jsonl"]) == 0
+    names = sorted(p.relative_to(chunks / "_export").as_posix() for p in (chunks / "_export").rglob("*.jsonl"))
+    assert names == ["CON_.jsonl", "Console.jsonl", "aux_.v2.jsonl", "com1_/x.jsonl", "nul_.jsonl"]
+    capsys.readouterr()
+
+
+def test_a_device_name_as_stem_names_the_id_to_use(sources: Path) -> None:
+    with pytest.raises(UsageError, match=r"'CON' is a device name on Windows.*did you mean 'CON_'"):
+        validate_stem("CON")
+    touch(sources / "CON.md")
+    assert find_source(sources, "CON_").path.name == "CON.md"
+
+
+def test_a_name_and_its_escaped_form_are_refused_as_one_id(sources: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from chunker.cli import run_cli
+
+    touch(sources / "CON.md")
+    touch(sources / "CON_.md")
+    assert run_cli([]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "CON.md" in err and "CON_.md" in err
+
+
+def test_the_view_folder_and_any_case_of_the_commands_folders_are_reserved(sources: Path) -> None:
+    """``chunker view`` writes ``chunks/_view/``: a document ``_view/x`` had its artifacts there, and
+    ``_Export.md`` is the export's folder on macOS and Windows."""
+    for name in ("a.md", "_view.md", "_View/x.md", "_Export.md", "_EVAL.txt", "b/_view.md"):
+        touch(sources / name)
+    found = scan(sources)
+    assert [s.stem for s in found.found] == ["a", "b/_view"]
+    reserved = {x.display: x.detail for x in found.left_out if x.reason == "reserved"}
+    assert set(reserved) == {"sources/_view.md", "sources/_View", "sources/_Export.md", "sources/_EVAL.txt"}
+    assert "view command" in reserved["sources/_view.md"]
+    with pytest.raises(UsageError, match=r"_Export\.md is not chunked: a name chunker reserves"):
+        find_source(sources, "_Export")
