@@ -20,6 +20,7 @@ order. Every file or folder that is not a source is listed by :func:`scan` with 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,13 +130,27 @@ class LeftOut:
         return out
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters of a file name that a terminal or a log would act on rather than show: C0 and C1
+controls (``ESC [2J`` clears the screen, ``ESC ]0;`` retitles the window, a newline forges a line of
+its own) and the bidirectional overrides (U+202E shows ``gpj.md`` for ``dm.jpg``)."""
+
+
 def shown_path(path: str | Path) -> str:
-    """``path`` as text that every writer takes: a byte of a file name that is not UTF-8 (which
-    Python keeps as a lone surrogate, refused by JSON writers and terminals) is shown as ``\\xff``."""
+    """``path`` as text that every writer takes and every reader sees as it is: a byte of a file
+    name that is not UTF-8 (which Python keeps as a lone surrogate, refused by JSON writers and
+    terminals) is shown as ``\\xff``, a control character or bidirectional override as ``\\x1b`` or
+    ``\\u202e``."""
     try:
-        return os.fsencode(path).decode("utf-8", "backslashreplace")
+        text = os.fsencode(path).decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:  # a surrogate that no file name byte gives: from an escape
-        return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+        text = str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    return _CONTROLS.sub(_escaped, text) if _CONTROLS.search(text) else text
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def display_path(path: Path) -> str:

@@ -98,3 +98,36 @@ def test_the_view_folder_and_any_case_of_the_commands_folders_are_reserved(sourc
     assert "view command" in reserved["sources/_view.md"]
     with pytest.raises(UsageError, match=r"_Export\.md is not chunked: a name chunker reserves"):
         find_source(sources, "_Export")
+
+
+def test_control_characters_of_a_file_name_are_shown_escaped(sources: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file named ``x<ESC>[2J<ESC>]0;t<BEL>.md`` cleared the screen and retitled the terminal of whoever ran
+    chunker (its warnings print the path); a newline in a name forged a line of its own."""
+    from chunker.cli import run_cli
+    from chunker.sources import shown_path
+
+    assert shown_path("sources/a\x1b[2J\n\u202eb.md") == "sources/a\\x1b[2J\\x0a\\u202eb.md"
+    touch(sources / "x\x1b[2J\x1b]0;t\x07.md", "# \n")
+    touch(sources / "y\nz.md", "# \n")
+    assert run_cli(["--verbose"]) == 0
+    out = "".join(capsys.readouterr())
+    assert "sources/x\\x1b[2J\\x1b]0;t\\x07.md:1:" in out and "sources/y\\x0az.md:1:" in out
+    assert not any(c in out for c in "\x1b\x07")
+
+
+@pytest.mark.parametrize(
+    "env", [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}]
+)
+def test_a_console_that_cannot_encode_a_character_gets_it_escaped(sources: Path, env: dict[str, str]) -> None:
+    """The summary's ``·`` (and any heading or name beyond ASCII) on an ASCII console was exit 5,
+    ``internal error: UnicodeEncodeError``, after the work was done."""
+    import os
+    import subprocess
+    import sys
+
+    touch(sources / "a.md", "# Über\n\n## 中文\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "chunker", "--verbose"], capture_output=True, env={**os.environ, **env}, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert b"\\xb7" in run.stdout and b"sources/a.md:3: warning" in run.stdout
