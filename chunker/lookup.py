@@ -19,6 +19,7 @@ from chunker.sources import (
     AUTO_DIR,
     EXTENSIONS,
     RESERVED_IDS,
+    Scan,
     SourceFile,
     ambiguous_message,
     display_path,
@@ -71,9 +72,19 @@ def label(stem: str) -> str:
     return f"{option} {quoted(str(stem), 64)}" if option else f"document {quoted(str(stem), 64)}"
 
 
-def find_source(sources_dir: Path, stem: str, selection: Selection | None = None) -> SourceFile:
+def find_sources(sources_dir: Path, stems: list[str], selection: Selection | None = None) -> list[SourceFile]:
+    """:func:`find_source` of each of ``stems`` (repeats once), the tree scanned at most once: 3,000
+    ``--doc`` ids in a tree scanned it 3,000 times (over 300 s)."""
+    scans: list[Scan] = []
+    return [find_source(sources_dir, stem, selection, scans) for stem in dict.fromkeys(stems)]
+
+
+def find_source(
+    sources_dir: Path, stem: str, selection: Selection | None = None, scans: list[Scan] | None = None
+) -> SourceFile:
     """The source of ``stem`` (an id, or a bare file name when only one document has it);
-    :class:`UsageError` naming candidates or close matches otherwise."""
+    :class:`UsageError` naming candidates or close matches otherwise. ``scans`` keeps the scan of the
+    tree for the next call (:func:`find_sources`)."""
     wanted = str(validate_stem(stem))  # a plain str from here on: it becomes the SourceFile's id
     selection = selection or Selection()
     if "/" not in wanted and wanted.casefold() not in RESERVED_IDS | {AUTO_DIR[0]}:
@@ -81,8 +92,11 @@ def find_source(sources_dir: Path, stem: str, selection: Selection | None = None
         name = direct.path.name if direct is not None else ""
         if direct is not None and selection.excluded(name) is None and selection.included(name):
             return direct
-    require_dir(sources_dir)
-    scanned = scan(sources_dir, selection)
+    scans = [] if scans is None else scans
+    if not scans:
+        require_dir(sources_dir)
+        scans.append(scan(sources_dir, selection))
+    scanned = scans[0]
     for source in scanned.found:
         if source.stem == wanted:
             clash = [s.display for s in scanned.shadowed if s.stem == wanted and s.ambiguous]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from chunker.config import ChunkerConfig
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.core import describe_failure
-from chunker.lookup import find_source
+from chunker.lookup import find_sources
 from chunker.orphans import gone_outcomes, leftover_outcomes
 from chunker.output_tree import collision_index, refuse_ids_over_sources, refuse_output_in_sources, walk_output
 from chunker.runner_document import process_document
@@ -64,7 +64,7 @@ def run(
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
     if stems:
-        found = [find_source(sources_dir, s, selection) for s in dict.fromkeys(stems)]
+        found = find_sources(sources_dir, list(stems), selection)
         sources = list({s.stem: s for s in found}.values())
         kept = {s.stem for s in sources}
     else:

@@ -131,3 +131,19 @@ def test_a_console_that_cannot_encode_a_character_gets_it_escaped(sources: Path,
     )
     assert run.returncode == 0, run.stderr
     assert b"\\xb7" in run.stdout and b"sources/a.md:3: warning" in run.stdout
+
+
+def test_many_ids_on_the_command_line_scan_the_tree_once(sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """3,000 ``--doc`` ids of a tree scanned the tree once per id: over 300 s (now 2.3 s CPU)."""
+    import chunker.lookup as lookup
+    from chunker.cli import run_cli
+
+    for i in range(30):
+        touch(sources / f"d{i}" / f"f{i}.md")
+    calls: list[Path] = []
+    real_scan = lookup.scan
+    monkeypatch.setattr(lookup, "scan", lambda folder, *a: calls.append(folder) or real_scan(folder, *a))
+    args = [a for i in range(30) for a in ("--doc", f"d{i}/f{i}")] + ["--stem", "f3", "--doc", "d0/f0"]
+    assert run_cli(args) == 0
+    assert len(calls) == 1
+    assert sorted(p.parent.name for p in Path("chunks").rglob("chunks.json")) == sorted(f"f{i}" for i in range(30))
