@@ -118,10 +118,11 @@ def read_previous(
 
 
 def read_source(source: SourceFile, cfg: ChunkerConfig) -> tuple[bytes, os.stat_result]:
-    """The source's bytes and its stat, taken before they were read."""
+    """The source's bytes and its stat, taken before they were read (a file the scan found as no
+    symlink, and so did not check for one pointing out of ``sources/``, is read only as none)."""
     from chunker.reader import read_source_stat
 
-    return read_source_stat(source.path, source.display, cfg.max_file_bytes)
+    return read_source_stat(source.path, source.display, cfg.max_file_bytes, follow=not source.walked)
 
 
 def source_sha256(

@@ -194,13 +194,20 @@ def read_source_bytes(path: Path, display: str, max_bytes: int) -> bytes:
     return read_source_stat(path, display, max_bytes)[0]
 
 
-def read_source_stat(path: Path, display: str, max_bytes: int) -> tuple[bytes, os.stat_result]:
+def read_source_stat(path: Path, display: str, max_bytes: int, follow: bool = True) -> tuple[bytes, os.stat_result]:
     """:func:`read_source_bytes`, and the file's stat taken before it was read (``fstat`` of the
-    file read: a change after it moves the ctime, :mod:`chunker.stat_cache`)."""
+    file read: a change after it moves the ctime, :mod:`chunker.stat_cache`). ``follow=False``: a
+    file the scan found as no symlink is opened only if it still is none (a file swapped for a
+    symlink to ``/etc/passwd`` after the scan would pass the symlink check it was exempt from)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         # O_NONBLOCK: opening a FIFO must not hang; it has no effect on regular files.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
     except OSError as exc:
+        if not follow and exc.errno == errno.ELOOP and os.path.islink(path):
+            raise SourceError("the source became a symlink during the run; refused (run again)", path=display) from None
         raise _open_error(exc, display, path) from None
     except ValueError:  # an embedded NUL in the path
         raise SourceError("the source path contains a NUL character", path=display) from None

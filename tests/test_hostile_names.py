@@ -147,3 +147,23 @@ def test_many_ids_on_the_command_line_scan_the_tree_once(sources: Path, monkeypa
     assert run_cli(args) == 0
     assert len(calls) == 1
     assert sorted(p.parent.name for p in Path("chunks").rglob("chunks.json")) == sorted(f"f{i}" for i in range(30))
+
+
+def test_a_file_swapped_for_a_symlink_after_the_scan_is_not_followed(sources: Path, tmp_path: Path) -> None:
+    """The scan exempts a file it found as no symlink from the check for one pointing out of sources/;
+    swapped for a link to a secret between the scan and the read, the secret's text was chunked."""
+    from chunker.config import ChunkerConfig
+    from chunker.errors import SourceError
+    from chunker.freshness import read_source
+    from chunker.sources import SourceFile
+
+    secret = touch(tmp_path / "secret.txt", "ZQXSECRET\n")
+    touch(sources / "a.md")
+    (found,) = scan(sources).found
+    assert found.walked
+    (sources / "a.md").unlink()
+    (sources / "a.md").symlink_to(secret)
+    with pytest.raises(SourceError, match="became a symlink"):
+        read_source(found, ChunkerConfig())
+    linked = SourceFile(found.stem, found.path, found.display)  # not walked: checked, then followed
+    assert read_source(linked, ChunkerConfig())[0] == b"ZQXSECRET\n"
