@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -284,7 +285,7 @@ class _Walk:
             self.leave(path, "not-included", "", stem)
             return
         if segment is None or len(stem) > ID_MAX:
-            why = "not UTF-8" if segment is None and any("\udc80" <= c <= "\udcff" for c in base) else ""
+            why = _undecoded(base) if segment is None and any("\udc80" <= c <= "\udcff" for c in base) else ""
             self.leave(path, "invalid-name", why or ("too long" if segment else "nothing usable is left of it"))
             return
         clash = _reserved_part(stem)
@@ -319,6 +320,19 @@ class _Walk:
                 else:
                     self.file(entry, rel, id_prefix, bias)
             stack.extend(reversed(below))
+
+
+def _undecoded(base: str) -> str:
+    """Why a name with bytes the file system encoding could not decode gives no id: they are not
+    UTF-8, or Python reads names in a locale that is not UTF-8 (``LC_ALL=C`` with ``PYTHONUTF8=0``)."""
+    encoding = sys.getfilesystemencoding()
+    if encoding.lower().replace("-", "") == "utf8":
+        return "not UTF-8"
+    try:
+        os.fsencode(base).decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8"
+    return f"not {encoding}, the locale's encoding of file names (run under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)"
 
 
 def _reserved_part(stem: str) -> str:

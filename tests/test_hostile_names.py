@@ -167,3 +167,17 @@ def test_a_file_swapped_for_a_symlink_after_the_scan_is_not_followed(sources: Pa
         read_source(found, ChunkerConfig())
     linked = SourceFile(found.stem, found.path, found.display)  # not walked: checked, then followed
     assert read_source(linked, ChunkerConfig())[0] == b"ZQXSECRET\n"
+
+
+def test_a_name_an_ascii_locale_cannot_read_is_blamed_on_the_locale(sources: Path) -> None:
+    """Under ``LC_ALL=C`` with ``PYTHONUTF8=0`` Python reads ``Über.md`` as bytes it cannot decode; the
+    run said the name was "not UTF-8" (it is), now it names the locale's encoding and the way out."""
+    import os
+    import subprocess
+    import sys
+
+    touch(sources / "Über.md")
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    run = subprocess.run([sys.executable, "-m", "chunker"], capture_output=True, env=env, check=False)
+    assert run.returncode == EXIT_USAGE
+    assert b"not ascii, the locale's encoding of file names (run under a UTF-8 locale" in run.stderr
