@@ -82,11 +82,17 @@ def tree(root: Path) -> set[str]:
     return out
 
 
-def run_once(cmd: list[str], work: Path, args: list[str], timeout: int, mem_mb: int) -> tuple[int, float, str]:
+def run_once(
+    cmd: list[str], work: Path, args: list[str], timeout: int, mem_mb: int, env: str = ""
+) -> tuple[int, float, str]:
+    """``env``: ``K=V;K=V`` set for this run (a variant's ``extra["env"]``)."""
     full = ["timeout", "-k", "5", str(timeout), "prlimit", f"--as={mem_mb * 2**20}", "--", *cmd, *args]
+    environ = {**os.environ, **dict(kv.split("=", 1) for kv in env.split(";") if kv)}
     t0 = time.monotonic()
     try:
-        p = subprocess.run(full, cwd=work, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout + 30)
+        p = subprocess.run(
+            full, cwd=work, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout + 30, env=environ
+        )
         rc, err = p.returncode, (p.stderr + p.stdout).decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         rc, err = 137, ""
@@ -189,6 +195,16 @@ def judge(v: Variant, rc: int, secs: float, err: str, work: Path, in_bytes: int,
     return fail
 
 
+def _bytes_below(folder: Path) -> int:
+    """The size of the files a variant's ``setup`` wrote into ``sources/`` (its input)."""
+    total = 0
+    for d, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(d, name)).st_size
+    return total
+
+
 def run_variant(v: Variant, cmd: list[str], config: str, mem_mb: int, startup: float) -> dict[str, Any]:
     root = Path(tempfile.mkdtemp(prefix=f"hv-{v.name[:20]}-"))
     try:
@@ -196,8 +212,8 @@ def run_variant(v: Variant, cmd: list[str], config: str, mem_mb: int, startup: f
         work = prepare(v, root, config, data)
         before = tree(root)
         args = v.args if v.args is not None else ["--stem", v.name]
-        rc, secs, err = run_once(cmd, work, args, v.timeout, mem_mb)
-        fail = judge(v, rc, secs, err, work, len(data or b""), tree(root) - before)
+        rc, secs, err = run_once(cmd, work, args, v.timeout, mem_mb, v.extra.get("env", ""))
+        fail = judge(v, rc, secs, err, work, len(data or b"") or _bytes_below(work / "sources"), tree(root) - before)
         note = ""
         if v.scale is not None and not fail:
             small_root = root / "small"
