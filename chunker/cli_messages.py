@@ -32,12 +32,20 @@ def usage_message(exc: Exception) -> str:
         known = {n.lstrip("-"): n for n in _option_names(ctx)}  # '--' in common is no likeness
         close = difflib.get_close_matches(name.lstrip("-"), list(known), n=1, cutoff=0.6)
         hint = f"; did you mean {known[close[0]]}?" if close else ""
-        return f"no such option {name}{hint} {see}"
+        return f"no such option {_printable(name)}{hint} {see}"
     format_message = getattr(exc, "format_message", None)
     text = format_message() if callable(format_message) else str(exc)
     text = " ".join(str(text).split())
     text = text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
-    return f"{text.rstrip('.')} {see}"
+    return f"{_printable(text.rstrip('.'))} {see}"
+
+
+def _printable(text: str) -> str:
+    """``text`` with what a terminal would act on escaped (``--\\x1b[2J`` typed as an option must not
+    clear the screen of whoever reads the message)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def _option_names(ctx: Any) -> list[str]:

@@ -181,3 +181,13 @@ def test_a_name_an_ascii_locale_cannot_read_is_blamed_on_the_locale(sources: Pat
     run = subprocess.run([sys.executable, "-m", "chunker"], capture_output=True, env=env, check=False)
     assert run.returncode == EXIT_USAGE
     assert b"not ascii, the locale's encoding of file names (run under a UTF-8 locale" in run.stderr
+
+
+def test_an_unknown_option_with_control_characters_is_shown_escaped(
+    sources: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chunker.cli import run_cli
+
+    assert run_cli(["--\x1b]0;t\x07\x1b[2J"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "no such option --\\x1b]0;t\\x07\\x1b[2J" in err and "\x1b" not in err
