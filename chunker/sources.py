@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -417,9 +418,20 @@ def discover(sources_dir: Path, selection: Selection | None = None) -> list[Sour
 
 
 def ambiguous_message(stem: str, chosen: str, others: Iterable[str]) -> str:
-    """Why an id that several different file names give is not chunked."""
-    paths = ", ".join([chosen, *others])
-    return f"document id {stem!r} is given by several files ({paths}); rename all but one"
+    """Why an id that several different file names give is not chunked. Names that look the same
+    (``Café`` composed and decomposed, NFC and NFD) are shown with the decomposed characters escaped."""
+    names = [chosen, *others]
+    if len(set(names)) < len(names) or len({unicodedata.normalize("NFC", n) for n in names}) < len(names):
+        names = [n if unicodedata.is_normalized("NFC", n) else _decomposed(n) for n in names]
+        hint = " (they differ only in how their accents are encoded, NFC or NFD)"
+    else:
+        hint = ""
+    return f"document id {stem!r} is given by several files ({', '.join(names)}){hint}; rename all but one"
+
+
+def _decomposed(name: str) -> str:
+    """``name`` with its combining marks escaped: ``Cafe\\u0301`` for a decomposed ``Café``."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in name)
 
 
 def check_inside(path: Path, root: Path, display: str, real_root: Path | None = None) -> None:

@@ -191,3 +191,17 @@ def test_an_unknown_option_with_control_characters_is_shown_escaped(
     assert run_cli(["--\x1b]0;t\x07\x1b[2J"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert "no such option --\\x1b]0;t\\x07\\x1b[2J" in err and "\x1b" not in err
+
+
+def test_names_that_differ_only_in_normalization_are_told_apart(
+    sources: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``Café/x.md`` composed and decomposed give one id and are refused; the message listed
+    ``sources/Café/x.md, sources/Café/x.md``, two names that look the same."""
+    from chunker.cli import run_cli
+
+    touch(sources / "Caf\u00e9" / "x.md")
+    touch(sources / "Cafe\u0301" / "x.md")
+    assert run_cli([]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "sources/Cafe\\u0301/x.md, sources/Caf\u00e9/x.md" in err and "NFC or NFD" in err
