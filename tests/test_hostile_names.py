@@ -107,11 +107,11 @@ def test_control_characters_of_a_file_name_are_shown_escaped(sources: Path, caps
     from chunker.sources import shown_path
 
     assert shown_path("sources/a\x1b[2J\n\u202eb.md") == "sources/a\\x1b[2J\\x0a\\u202eb.md"
-    touch(sources / "x\x1b[2J\x1b]0;t\x07.md", "# \n")
-    touch(sources / "y\nz.md", "# \n")
-    assert run_cli(["--verbose"]) == 0
+    touch(sources / "x\x1b[2J\x1b]0;t\x07.md", "# T\n\n```\ncode\n")  # an unclosed fence: an error naming line 3
+    touch(sources / "y\nz.md", "# T\n\n```\ncode\n")
+    assert run_cli(["--verbose"]) == 1
     out = "".join(capsys.readouterr())
-    assert "sources/x\\x1b[2J\\x1b]0;t\\x07.md:1:" in out and "sources/y\\x0az.md:1:" in out
+    assert "sources/x\\x1b[2J\\x1b]0;t\\x07.md:3:" in out and "sources/y\\x0az.md:3:" in out
     assert not any(c in out for c in "\x1b\x07")
 
 
@@ -125,12 +125,12 @@ def test_a_console_that_cannot_encode_a_character_gets_it_escaped(sources: Path,
     import subprocess
     import sys
 
-    touch(sources / "a.md", "# Über\n\n## 中文\n")
+    touch(sources / "a.md", "# Über\n\nText.\n\n## 中文\n\nMore text.\n")
     run = subprocess.run(
         [sys.executable, "-m", "chunker", "--verbose"], capture_output=True, env={**os.environ, **env}, check=False
     )
     assert run.returncode == 0, run.stderr
-    assert b"\\xb7" in run.stdout and b"sources/a.md:3: warning" in run.stdout
+    assert b"\\xb7" in run.stdout and b"1 new" in run.stdout
 
 
 def test_many_ids_on_the_command_line_scan_the_tree_once(sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:
