@@ -140,7 +140,7 @@ def _long_heading_sections(n: int) -> str:
 
 
 SIZES: list[tuple[str, Callable[[int], str], int, str]] = [
-    ("heading_brackets", lambda n: "# " + "[" * n + "a" + "](x)" * (n // 2) + "\n\nZQXHB\n", 100_000, "ZQXHB"),
+    ("heading_brackets", lambda n: "# " + "[" * n + "a" + "](x)" * (n // 2) + "\n\nZQXHB\n", 400_000, "ZQXHB"),
     ("heading_emphasis", lambda n: "# " + "*a **a ***a " * n + "\n\nZQXHE\n", 30_000, "ZQXHE"),
     ("heading_closing_hashes", lambda n: "# a " + "#" * n + "\n\nZQXHH\n", 1_000_000, "ZQXHH"),
     ("heading_combining", lambda n: "# a" + "\u0301" * n + "\n\nZQXHC\n", 300_000, "ZQXHC"),
