@@ -300,3 +300,20 @@ def test_an_oversize_jsx_block_in_a_list_item_is_named_in_its_overflow_warning()
     [warning] = [d for d in result.diagnostics.warnings if d.code == "overflow"]
     assert warning.message.startswith("an HTML or JSX block at line 5 in the list at line 3 "), warning.message
     assert "link" not in warning.message
+
+
+def test_tags_in_an_mdx_code_block_fence_stick_to_what_they_close_or_open() -> None:
+    # Docusaurus 2 wraps JSX in ```mdx-code-block: a fence of closing tags ends the chunk of what it
+    # closes, one whose last tag opens an element goes with what follows, as an HTML block of tags does
+    para = " ".join(f"Option number {i} sets a value of the table." for i in range(18))
+    after = " ".join(f"The example shows option {i} in use." for i in range(16))
+    text = (
+        f"## Options\n\n```mdx-code-block\n<APITable>\n```\n\n{para}\n\n```mdx-code-block\n</APITable>\n```\n\n"
+        f"Example configuration:\n\n```js\nmodule.exports = {{}};\n```\n\n{after}\n\n"
+        f'```mdx-code-block\n<Tabs>\n<TabItem value="npm">\n```\n\n{after}\n'
+    )
+    chunks = [c.content_original for c in chunk_markdown(text, LEFT_OUT, "page", "page.md").chunks]
+    assert chunks[0].endswith("```mdx-code-block\n</APITable>\n```")
+    assert not any(c.startswith("```mdx-code-block\n</") for c in chunks)
+    assert not any(c.endswith('<TabItem value="npm">\n```') for c in chunks)
+    assert chunks[-1].startswith('```mdx-code-block\n<Tabs>')

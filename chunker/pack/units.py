@@ -28,6 +28,7 @@ from chunker.pack.strength import (
     Strength,
     Unit,
 )
+from chunker.parse.mdx import mdx_code_block_body
 from chunker.rendering_rules import unclosed_comment
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
@@ -71,7 +72,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
         if introduces and not heading and position:
             strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
         introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)
-        tag = _tag_only(block) if block.kind == "html" else ""
+        tag = _tag_only(block.content) if block.kind == "html" else _fenced_tags(block)
         opener = heading or tag == "open"  # sticks to the next block: a heading, a tag that opens elements
         if not fits_whole:
             lead_from = glued_from if glued_from is not None else lead_in_from
@@ -189,11 +190,17 @@ def _splittable(space: SectionSpace, block: Block) -> bool:
 _TAG = re.compile(r"\s*<(/?)[A-Za-z][\w.:-]*(?:\s[^<>]*)?>\s*")
 
 
-def _tag_only(block: Block) -> str:
+def _fenced_tags(block: Block) -> str:
+    """:func:`_tag_only` of the lines inside a Docusaurus ``mdx-code-block`` fence (JSX the site renders,
+    not code: ```mdx-code-block, ``</TabItem>``, ``<TabItem value="yarn">``, ```); "" for other code."""
+    body = mdx_code_block_body(block) if block.kind == "code" else None
+    return _tag_only(body) if body else ""
+
+
+def _tag_only(text: str) -> str:
     """For an HTML block of tags only: ``open`` when its last tag opens an element (``<div
     class="x">``, ``</div>\n<div class="y">``, ``<DeepDive>``): it sticks to what follows;
     ``close`` when all its tags close (``</div>``): a cut goes after it; else ""."""
-    text = block.content
     if len(text) > 200:
         return ""
     pos, closing, last_open = 0, True, False

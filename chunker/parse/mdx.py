@@ -29,7 +29,7 @@ from markdown_it.rules_block.state_block import StateBlock
 from chunker.fences import fence_after
 from chunker.models import Block, SkippedRange
 
-__all__ = ["esm_left_out", "imports_used", "mdx_plugin", "opens_with_import"]
+__all__ = ["esm_left_out", "imports_used", "mdx_code_block_body", "mdx_plugin", "opens_with_import"]
 
 _ESM = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
 _JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
@@ -166,16 +166,27 @@ _ESM_LINE = re.compile(r"(?:import|export)(?:\s|\{|\*|$)|\s*$|\s+\S|[}\]][^\n]*$
 """A line of an ESM statement: its first line, a blank, an indented continuation or a closing brace."""
 
 
+def mdx_code_block_body(block: Block) -> str | None:
+    """The lines inside ``block`` when it is a closed Docusaurus ``mdx-code-block`` fence (MDX the site
+    renders, not code: ```mdx-code-block, ``</TabItem>``, ```), else None."""
+    if block.kind != "code" or block.fence is None or not block.fence[1]:
+        return None
+    if _MDX_CODE_BLOCK.fullmatch(block.fence[0]) is None:
+        return None
+    content = block.content
+    first, last = content.find("\n"), content.rfind("\n")
+    return content[first + 1 : last] if 0 <= first < last else None
+
+
 def _esm_fence(block: Block) -> bool:
     """Whether ``block`` is a closed ``mdx-code-block`` fence holding import/export statements only
     (Docusaurus 2 pages wrap their imports so: ```mdx-code-block, ``import Tabs from '@theme/Tabs';``,
     ```), which the site renders as the statements themselves: left out like them."""
-    if block.kind != "code" or block.fence is None or not block.fence[1]:
+    body = mdx_code_block_body(block)
+    if not body:
         return False
-    if _MDX_CODE_BLOCK.fullmatch(block.fence[0]) is None:
-        return False
-    lines = block.content.split("\n")[1:-1]
-    return bool(lines) and _ESM.match(lines[0]) is not None and all(_ESM_LINE.match(line) for line in lines)
+    lines = body.split("\n")
+    return _ESM.match(lines[0]) is not None and all(_ESM_LINE.match(line) for line in lines)
 
 
 def _is_esm(block: Block) -> bool:
