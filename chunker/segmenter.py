@@ -44,6 +44,10 @@ _ANCHORS = re.compile(rf"[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*(?:[ \t]*\n[ \t]*{_A
 label of the block below it (the heading it precedes, mostly), which belongs with that block like a
 MyST target: left before the cut, its name (the next heading's slug, a release's number) would be
 text of the chunk before."""
+_IMAGE = r"(?:\[[ \t]*)?!\[[^\[\]\n]*\]\([^()\s]*(?:[ \t]+\"[^\"\n]*\")?\)(?:[ \t]*\]\([^()\s]*\))?"
+_IMAGES = re.compile(rf"[ \t]*{_IMAGE}(?:\s*{_IMAGE})*\s*")
+"""A paragraph of Markdown images only (``![TOML Logo](logos/toml-200.png)``), linked or not (badges:
+``[![CI](badge.svg)](https://ci...)``): a logo or banner above the title belongs with its section."""
 _ANCHORS_SPAN = 600
 """A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
 
@@ -70,6 +74,8 @@ def iter_blocks(
         if release and isinstance(tokens, list):
             tokens.clear()
         yield from _handed_on(blocks.blocks)
+    if blocks.pending is not None:
+        covered = blocks.settle(None, covered)
     if covered < blocks.nlines:
         blocks.add_raw(covered, blocks.nlines)
     yield from _handed_on(blocks.blocks)
@@ -102,6 +108,7 @@ class _Blocks:
         "numbered",
         "outline_left",
         "path",
+        "pending",
         "shared_path",
         "starts",
         "text",
@@ -127,6 +134,8 @@ class _Blocks:
         the block they apply to."""
         self.nested = False
         """Whether the tokens of the current piece are the parse's whole stream (nested tokens too)."""
+        self.pending: tuple[int, int] | None = None
+        """Lines of the document's first block, a paragraph of images only, waiting for the next block."""
         self.outline_left = budget(len(self.text))
         """How many more tokens the document's outlines may keep (:func:`chunker.outline.budget`)."""
 
@@ -164,9 +173,11 @@ class _Blocks:
                 last = first
             if last > nlines:
                 last = nlines
-            if first >= last or self.label(kind, first, last):
+            if first >= last or self.label(kind, first, last) or self.banner(kind, first, last):
                 i = close + 1
                 continue
+            if self.pending is not None:
+                covered = self.settle(kind, covered)
             begin = first
             if self.attrs_from is not None:
                 begin, self.attrs_from = min(first, self.attrs_from), None
@@ -282,6 +293,34 @@ class _Blocks:
         if self.attrs_from is None:
             self.attrs_from = first
         return True
+
+    def banner(self, kind: BlockKind, first: int, last: int) -> bool:
+        """Whether lines first..last-1, the document's first block, are a paragraph of images only
+        (a logo, badges: :data:`_IMAGES`); if so, they wait for the next block: a heading takes them
+        (they open its section; alone, they were a chunk of a logo before the title), any other block
+        does not (:meth:`settle`). Decided on the next block, not on the next token, so that the
+        blocks do not depend on where the parse was cut into pieces."""
+        if kind != "paragraph" or self.count or self.attrs_from is not None or self.pending is not None:
+            return False
+        start = self.starts[first]
+        end = self.starts[last] - 1 if last < self.nlines else self.last_end
+        if end - start > _ANCHORS_SPAN or _IMAGES.fullmatch(self.text, start, end) is None:
+            return False
+        self.attrs_from, self.pending = first, (first, last)
+        return True
+
+    def settle(self, kind: BlockKind | None, covered: int) -> int:
+        """The images-only paragraph waiting (:meth:`banner`) given to the block of ``kind`` after it
+        when that is a heading, else made a block of its own; returns the line covered so far."""
+        assert self.pending is not None
+        first, last = self.pending
+        self.pending = None
+        if kind == "heading":
+            return covered
+        if self.attrs_from == first:
+            self.attrs_from = None
+        self.add("paragraph", first, last)
+        return last
 
     def numbered_line(self, index: int) -> tuple[int, str] | None:
         """(level, title) when line ``index``, a paragraph of its own, is a numbered heading written as

@@ -4,7 +4,7 @@ budget, cut at the strongest boundary in reach (text-splitter's ``ChunkCapacity 
 from __future__ import annotations
 
 from chunker.pack.budget import SectionSpace
-from chunker.pack.junk import absorb_junk
+from chunker.pack.junk import absorb_junk, defer_definitions
 from chunker.pack.openers import glue_openers
 from chunker.pack.strength import BLOCK, INTRODUCED, INTRODUCED_PIECE, Strength, Unit
 from chunker.pack.subsections import group_ends, subsection_floor
@@ -68,6 +68,7 @@ def ranges(space: SectionSpace, units: list[Unit]) -> list[tuple[int, int]]:
         out = _merge_short(out, size_of, cfg.min_chars, space.budget)
         if len(out) > 1:
             out = absorb_junk(out, units, space.source, size_of, space.budget, cfg.min_chars, space.filler)
+            out = defer_definitions(out, units, space.source, size_of, space.budget)
     return out
 
 

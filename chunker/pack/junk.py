@@ -34,7 +34,7 @@ from chunker.filler import is_filler
 from chunker.models import Block
 from chunker.pack.strength import BLOCK, Unit
 
-__all__ = ["absorb_junk", "is_junk"]
+__all__ = ["absorb_junk", "defer_definitions", "is_junk"]
 
 _DEFINITION = re.compile(r"[ ]{0,3}\[(?:[^\]\\\n]|\\.)++\]:")
 """The start of a link reference definition."""
@@ -223,6 +223,42 @@ def absorb_junk(
                 continue
         m += 1
     return out
+
+
+def defer_definitions(
+    ranges: list[tuple[int, int]], units: Sequence[Unit], source: str, size_of: Sizes, budget: int
+) -> list[tuple[int, int]]:
+    """The chunk ranges with a block of link reference definitions that starts a chunk right above a
+    heading moved to the chunk before (carried without counting where it does not fit there, as
+    :func:`absorb_junk` carries them): they end the subsection above them, and first in a chunk
+    they gave it their heading path for the subsection after them."""
+    out = list(ranges)
+    for m in range(1, len(out)):
+        i, e = out[m]
+        if e - i < 2 or not _heads_definitions(units, i, source):
+            continue
+        pi = out[m - 1][0]
+        if size_of(pi, i + 1) > budget:
+            held = [k for k in range(pi, i) if units[k].silent]
+            carried = size_of(held[0], held[-1] + 1) if held else 0
+            if carried + size_of(i, i + 1) > SILENT_BUDGETS * budget:
+                continue
+            units[i].silent = True
+        out[m - 1], out[m] = (pi, i + 1), (i + 1, e)
+    return out
+
+
+def _heads_definitions(units: Sequence[Unit], i: int, source: str) -> bool:
+    """Whether ``units[i]`` is a whole block of link reference definitions right above a heading."""
+    unit = units[i]
+    return (
+        i + 1 < len(units)
+        and unit.block.kind == "raw"
+        and unit.first
+        and unit.last
+        and units[i + 1].block.kind == "heading"
+        and _definition(unit, source)
+    )
 
 
 def _allowed(units: Sequence[Unit], cut: int, replaced: int) -> bool:
