@@ -35,7 +35,7 @@ def usage_message(exc: Exception) -> str:
         return f"no such option {_printable(name)}{hint} {see}"
     format_message = getattr(exc, "format_message", None)
     text = format_message() if callable(format_message) else str(exc)
-    text = " ".join(str(text).split())
+    text = _plain_range(" ".join(str(text).split()))
     text = text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
     return f"{_printable(text.rstrip('.'))} {see}"
 
@@ -46,6 +46,28 @@ def _printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def _plain_range(text: str) -> str:
+    """The parser's range in words: ``-1 is not in the range x>=0`` is ``-1: it must be 0 or more``."""
+    import re
+
+    found = re.search(r"(\S+) is not in the range (\S+?)\.?$", text)
+    if found is None:
+        return text
+    value, bounds = found.groups()
+    shapes = (
+        (r"x>=(\S+)", "{} or more"),
+        (r"x>(\S+)", "more than {}"),
+        (r"x<=(\S+)", "at most {}"),
+        (r"x<(\S+)", "less than {}"),
+        (r"(\S+?)<=x<=(\S+)", "within {}..{}"),
+    )
+    for shape, words in shapes:
+        match = re.fullmatch(shape, bounds)
+        if match is not None:
+            return f"{text[: found.start()]}{value}: it must be {words.format(*match.groups())}"
+    return text
 
 
 def _option_names(ctx: Any) -> list[str]:

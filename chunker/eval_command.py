@@ -204,7 +204,7 @@ def run_eval(settings: Settings, opts: EvalOptions) -> int:
         line["exit_code"] = code
         sys.stdout.write(orjson.dumps(line).decode() + "\n")
     else:
-        out.print(render_table(report))
+        out.print(render_table(report, shown_path(opts.cases)))
         out.print(f"wrote {escape(shown_path(target))}")
     _print_gate(err, failures, forbidden, {d.stem: d.display for d in summary.documents}, shown_path(target))
     return code

@@ -79,12 +79,17 @@ def _more(shown: int, total: int, what: str) -> str:
     return f"... and {total - shown:,} more {what} (every case is in the JSON report)" if total > shown else ""
 
 
-def _unknown_sections(unknown: Sequence[CaseResult], limit: int) -> RenderableType:
+def _unknown_sections(unknown: Sequence[CaseResult], limit: int, cases_file: str) -> RenderableType:
     from rich.markup import escape
     from rich.text import Text
 
+    def where(line: int) -> str:
+        """``cases.jsonl:3: `` (the case's line of the case file), as every message names its place."""
+        return f"{escape(cases_file)}:{line}: " if cases_file and line else ""
+
     lines = [
-        f"[yellow]warning:[/] case {escape(r.case.id)}: no chunk of {escape(r.case.doc)} has the section "
+        f"[yellow]warning:[/] {where(r.case.line)}case {escape(repr(r.case.id))}: no chunk of {escape(r.case.doc)} "
+        "has the section "
         f"{escape(repr(r.case.expected_doc_section))}, so it can never hit (a typo, a skipped section, or a "
         "heading of another level than section_level?)"
         for r in unknown[:limit]
@@ -128,8 +133,9 @@ def _totals(report: EvalReport) -> RenderableType:
     return totals
 
 
-def render_table(report: EvalReport) -> RenderableType:
-    """Cases (or, for a large set, documents), misses with their top sections, and totals."""
+def render_table(report: EvalReport, cases_file: str = "") -> RenderableType:
+    """Cases (or, for a large set, documents), misses with their top sections, and totals;
+    ``cases_file``: the case file as shown, named with a case's line in a warning about it."""
     from rich.console import Group
 
     large = len(report.results) > SHOWN_CASES
@@ -137,7 +143,7 @@ def render_table(report: EvalReport) -> RenderableType:
     parts: list[RenderableType] = [_document_table(report) if large else _case_table(report)]
     unknown = [r for r in report.results if not r.section_exists]
     if unknown:
-        parts.append(_unknown_sections(unknown, limit))
+        parts.append(_unknown_sections(unknown, limit, cases_file))
     if report.misses:
         parts.append(_misses(report, limit))
     parts.append(_totals(report))

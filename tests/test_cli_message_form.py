@@ -5,6 +5,7 @@ the warnings of the run itself; `chunker batch --verbose` exists, as its summary
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -144,3 +145,38 @@ def test_quiet_export_and_view_print_no_warnings(work: Path, capsys: pytest.Capt
     assert capsys.readouterr() == ("", "")
     assert run_cli(["view"]) == 0
     assert "warning: " in capsys.readouterr().err
+
+
+def test_an_eval_warning_about_a_case_names_its_line_of_the_case_file(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / "broken.md").unlink()
+    rows = [
+        {
+            "id": "g-1",
+            "doc": "good",
+            "query": "part text",
+            "expected_doc_section": "Part",
+            "expected_text_contains": "x",
+        },
+        {"id": "g-2", "doc": "good", "query": "part", "expected_doc_section": "Prat", "expected_text_contains": "Text"},
+    ]
+    (work / "cases.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert run_cli(["eval", "--cases", "cases.jsonl"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: cases.jsonl:2: case 'g-2': no chunk of good has the section 'Prat', so it can never hit" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--jobs", "-1"], "error: invalid value for '--jobs' / '-j': -1: it must be 0 or more (chunker --help"),
+        (["eval", "--cases", "c.jsonl", "--k", "0"], "error: invalid value for '--k': 0: it must be 1 or more"),
+    ],
+)
+def test_a_number_out_of_range_is_said_in_words(
+    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    assert run_cli(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(expected) and "x>=" not in err, err
