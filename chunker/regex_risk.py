@@ -25,7 +25,8 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -109,7 +110,8 @@ Counts = dict[int, int]
 
 
 def _add(into: Counts, key: int, n: int) -> None:
-    into[key] = min(2, into.get(key, 0) + n)  # one way or more than one: all that matters
+    if n:  # no way is no entry (a link of no way is no link)
+        into[key] = min(2, into.get(key, 0) + n)  # one way or more than one: all that matters
 
 
 class _Frag:
@@ -124,13 +126,17 @@ class _Frag:
 
 class _Positions:
     """Glushkov's construction over the parsed pattern: each character item is a position with the
-    characters it reads (from :data:`_PROBE`); ``follow[(p, q)]`` counts the ways the pattern can
-    read q right after p (two ways are two paths a backtracking matcher tries)."""
+    characters it reads (of :data:`_PROBE` and the pattern's characters beyond ASCII);
+    ``follow[(p, q)]`` counts the ways the pattern can read q right after p (two ways are two paths a
+    backtracking matcher tries)."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: Any, pattern: str) -> None:
         self.state = state
         self.labels: list[frozenset[str]] = []
         self.follow: dict[tuple[int, int], int] = {}
+        self.probe = _PROBE + "".join(sorted({c for c in pattern if c > "\x7f"} - set(_PROBE)))
+        self.caseless = bool(state.flags & const.SRE_FLAG_IGNORECASE)
+        self._seen: dict[str, frozenset[str]] = {}
 
     def _position(self, label: frozenset[str]) -> _Frag:
         if len(self.labels) >= _MAX_POSITIONS:
@@ -140,13 +146,21 @@ class _Positions:
         return _Frag({p: 1}, {p: 1}, 0)
 
     def _char_item(self, item: tuple[Any, Any]) -> _Frag:
-        compiled = sre_compile.compile(sre_parse.SubPattern(self.state, [item]), self.state.flags)
-        return self._position(frozenset(c for c in _PROBE if compiled.fullmatch(c)))
+        op, av = item
+        if op is const.LITERAL and not self.caseless:
+            return self._position(frozenset({chr(av)}))
+        key = repr(item)
+        label = self._seen.get(key)
+        if label is None:
+            compiled = sre_compile.compile(sre_parse.SubPattern(self.state, [item]), self.state.flags)
+            label = self._seen[key] = frozenset(c for c in self.probe if compiled.fullmatch(c))
+        return self._position(label)
 
     def _link(self, a: Counts, b: Counts) -> None:
         for p, n in a.items():
             for q, m in b.items():
-                self.follow[(p, q)] = min(2, self.follow.get((p, q), 0) + n * m)
+                if n * m:
+                    self.follow[(p, q)] = min(2, self.follow.get((p, q), 0) + n * m)
 
     def _then(self, a: _Frag, b: _Frag) -> _Frag:
         """``a`` followed by ``b``."""
@@ -176,7 +190,7 @@ class _Positions:
         return _Frag(first, last, min(2, sum(f.empty for f in frags)))
 
     def _repeat(self, lo: int, hi: int, body: Any) -> _Frag:
-        if _elastic(lo, hi) or hi > _WIDE or hi - lo > 1:  # x{1,3}: as many ways as x+ to split a run
+        if _loops(lo, hi):  # x{1,3}: as many ways to split a run as x+
             frag = self.seq(body)
             self._link(frag.last, frag.first)  # the loop back to the next iteration
             return _Frag(frag.first, frag.last, max(frag.empty, 1 if lo == 0 else 0))
@@ -205,62 +219,102 @@ class _Positions:
         return self._char_item(item)
 
 
-def _loops_ambiguously(parsed: Any) -> bool:
+def _loops(lo: int, hi: int) -> bool:
+    """Whether a repeat is read as a loop (else unrolled): see :meth:`_Positions._repeat`."""
+    return _elastic(lo, hi) or hi > _WIDE or hi - lo > 1
+
+
+def _simple_loops(items: Any) -> bool:
+    """Every loop of the sequence repeats one character item (``\\d+``, ``\\s*``, ``[a-z]{2,}``) and
+    none is inside another: each loop is a position of its own, which two paths cannot split (the
+    common page-number and running-header patterns skip the search)."""
+    for op, av in _flat(items):
+        if op in _REPEATS and _loops(av[0], av[1]):
+            body = _flat(av[2])
+            if len(body) != 1 or body[0][0] in (*_REPEATS, const.BRANCH, const.GROUPREF_EXISTS):
+                return False
+            continue
+        parts = [av[2]] if op in _REPEATS else av[1] if op is const.BRANCH else []
+        if op is const.GROUPREF_EXISTS:
+            parts = [av[1], av[2] or []]
+        if not all(_simple_loops(part) for part in parts):
+            return False
+    return True
+
+
+def _loops_ambiguously(parsed: Any, pattern: str) -> bool:
     """Whether two different paths through the pattern's positions read the same string from one
     position back to that position (a cycle of the pair graph through a pair that differs):
-    the exponential ambiguity that makes a backtracking matcher try 2^n ways."""
-    graph = _Positions(parsed.state)
+    the exponential ambiguity that makes a backtracking matcher try 2^n ways. Both paths stay in
+    the position's own strongly connected part, so only pairs inside one part are searched."""
+    graph = _Positions(parsed.state, pattern)
     graph.seq(parsed)
     labels = graph.labels
     succ: dict[int, list[int]] = {}
     for p, q in graph.follow:
         succ.setdefault(p, []).append(q)
+    part_of: dict[int, int] = {}
+    for n, part in enumerate(_components(list(succ), lambda p: succ.get(p, ()))):
+        for p in part:
+            part_of[p] = n
     steps = 0
     edges: dict[tuple[int, int], list[tuple[tuple[int, int], bool]]] = {}
-    stack = [(p, p) for p in succ]
+    stack = [(p, p) for p in succ if any(part_of.get(q) == part_of[p] for q in succ[p])]  # on a cycle
     seen = set(stack)
     while stack:
         node = stack.pop()
         p, q = node
+        home = part_of[p]
         out = edges.setdefault(node, [])
         for p2 in succ.get(p, ()):
+            if part_of.get(p2) != home:
+                continue
             for q2 in succ.get(q, ()):
                 steps += 1
                 if steps > _MAX_STEPS:
                     raise _TooBigError
-                if (q2 < p2 and p == q) or not labels[p2] & labels[q2]:
+                if part_of.get(q2) != home or (q2 < p2 and p == q) or not labels[p2] & labels[q2]:
                     continue  # (p2, q2) and (q2, p2) are the same pair of paths from (p, p)
                 split = p != q or p2 != q2 or graph.follow[(p, p2)] > 1
                 out.append(((p2, q2), split))
                 if (p2, q2) not in seen:
                     seen.add((p2, q2))
                     stack.append((p2, q2))
-    return _diagonal_cycle_splits(edges)
+    for pairs in _components(list(edges), lambda n: [nxt for nxt, _ in edges.get(n, [])]):
+        if any(p == q for p, q in pairs) and any(
+            split and nxt in pairs for n in pairs for nxt, split in edges.get(n, [])
+        ):
+            return True
+    return False
 
 
-def _diagonal_cycle_splits(edges: dict[tuple[int, int], list[tuple[tuple[int, int], bool]]]) -> bool:
-    """Whether a strongly connected part of the pair graph holds a pair (p, p) and a split edge
-    (Tarjan's algorithm, without recursion)."""
-    index: dict[tuple[int, int], int] = {}
-    low: dict[tuple[int, int], int] = {}
-    on_stack: set[tuple[int, int]] = set()
-    stack: list[tuple[int, int]] = []
-    for root in edges:
+_Node = TypeVar("_Node", int, tuple[int, int])
+
+
+def _components(nodes: list[_Node], succ: Callable[[_Node], Iterable[_Node]]) -> list[set[_Node]]:
+    """The strongly connected parts of a graph (Tarjan's algorithm, without recursion)."""
+    index: dict[_Node, int] = {}
+    low: dict[_Node, int] = {}
+    on_stack: set[_Node] = set()
+    stack: list[_Node] = []
+    parts: list[set[_Node]] = []
+    for root in nodes:
         if root in index:
             continue
-        work = [(root, 0)]
+        work: list[tuple[_Node, list[_Node], int]] = [(root, list(succ(root)), 0)]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
         while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            out = edges.get(node, [])
+            node, out, i = work.pop()
             if i < len(out):
-                work.append((node, i + 1))
-                nxt = out[i][0]
+                work.append((node, out, i + 1))
+                nxt = out[i]
                 if nxt not in index:
-                    work.append((nxt, 0))
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, list(succ(nxt)), 0))
                 elif nxt in on_stack:
                     low[node] = min(low[node], index[nxt])
                 continue
@@ -268,18 +322,15 @@ def _diagonal_cycle_splits(edges: dict[tuple[int, int], list[tuple[tuple[int, in
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                part = set()
+                part: set[_Node] = set()
                 while True:
                     top = stack.pop()
                     on_stack.discard(top)
                     part.add(top)
                     if top == node:
                         break
-                if any(p == q for p, q in part) and any(
-                    split and nxt in part for n in part for nxt, split in edges.get(n, [])
-                ):
-                    return True
-    return False
+                parts.append(part)
+    return parts
 
 
 @functools.lru_cache(maxsize=256)
@@ -291,8 +342,10 @@ def backtracking_risk(pattern: str) -> bool:
         parsed = sre_parse.parse(pattern)
         if _risky(parsed):
             return True
+        if _simple_loops(parsed):
+            return False
         try:
-            return _loops_ambiguously(parsed)
+            return _loops_ambiguously(parsed, pattern)
         except _TooBigError:  # a pattern of hundreds of items: the check proves nothing either way
             return False
 

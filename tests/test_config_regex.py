@@ -37,6 +37,10 @@ FINE = [
     r"(?:[A-Z][a-z]+ )+",
     r"\[\d+(?:,\s*\d+)*\]",
     r"^\s*-\s*\d+\s*-\s*$",
+    r"(a{3})+$",
+    r"(-aa)*\wb",
+    r"(\w\d\d)*a",
+    r"(?:x,{2,5},a){2,5}",
 ]
 
 
@@ -59,6 +63,22 @@ def test_a_repeat_of_overlapping_alternatives_is_refused(pattern: str) -> None:
         ChunkerConfig.from_mapping({"embedding_drop_lines": [pattern]})
     with pytest.raises(ConfigError, match=r"page_marker_pattern.*overlap"):
         ChunkerConfig.from_mapping({"page_marker_pattern": pattern})
+
+
+def test_many_patterns_are_checked_quickly() -> None:
+    """5,000 running headers (``Seite \\d+ von \\d+ – Dokument N``) took 14 s to check; a loop over one
+    character item needs no search. Asserted by the work done, not by time: no positions are built."""
+    import chunker.regex_risk as risk
+
+    built: list[str] = []
+    real = risk._loops_ambiguously
+    try:
+        risk._loops_ambiguously = lambda parsed, pattern: built.append(pattern) or real(parsed, pattern)  # type: ignore[assignment]
+        risk.backtracking_risk.cache_clear()
+        ChunkerConfig.from_mapping({"embedding_drop_lines": [f"Seite \\d+ von \\d+ – Dokument {i}" for i in range(50)]})
+    finally:
+        risk._loops_ambiguously = real
+    assert built == []
 
 
 def test_a_pattern_too_large_to_check_is_kept() -> None:
