@@ -35,6 +35,10 @@ rest counted in one line on stderr; failures of a document (a file not chunked a
 QUIET_STATUSES = frozenset({"unchanged", "ok", "rebuilt"})
 """Statuses of documents the table leaves out unless they have findings (``--verbose`` shows them)."""
 
+NOT_CHUNKED = frozenset({"unchanged", "ok"})
+"""Statuses of documents this run did not chunk (a no-op run, ``--check``): their warnings were printed
+when they were chunked; they are counted in the totals and by code, not printed or listed again."""
+
 STATUS_ORDER = ("new", "changed", "rebuilt", "unchanged", "ok", "stale", "failed", "removed", "off", "shadowed")
 
 
@@ -189,7 +193,7 @@ def notable(doc: DocOutcome) -> bool:
         return bool(doc.delta)
     if doc.status not in QUIET_STATUSES or _errors(doc):
         return True
-    return doc.status != "unchanged" and bool(_warnings(doc))
+    return doc.status not in NOT_CHUNKED and bool(_warnings(doc))
 
 
 def grouped_findings(summary: RunSummary) -> list[str]:
@@ -243,7 +247,7 @@ def _print_document(
         err.print(f"[red]error:[/] {where}: stale: its artifacts are not what a run would write now; run chunker")
     shown: dict[tuple[str, str], int] = {}
     for d in doc.diagnostics:
-        if d.severity not in ("error", "warning") or (d.severity == "warning" and (quiet or doc.status == "unchanged")):
+        if d.severity not in ("error", "warning") or (d.severity == "warning" and (quiet or doc.status in NOT_CHUNKED)):
             continue  # an unchanged document's warnings were printed when it was chunked; they are counted
         key = (d.severity, d.code)
         shown[key] = shown.get(key, 0) + 1
@@ -287,7 +291,7 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, v
         counts = [
             _count(d, severity, code)
             for d in summary.documents
-            if severity == "error" or d.status != "unchanged"  # an unchanged document's warnings are not printed
+            if severity == "error" or d.status not in NOT_CHUNKED  # an unchanged document's warnings are not printed
         ]
         total, found = sum(counts), sum(1 for c in counts if c)
         if total > n:

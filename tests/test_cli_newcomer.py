@@ -89,3 +89,16 @@ def test_a_documents_key_that_matches_nothing_names_its_line(work: Path, capsys:
     assert run_cli(["--json"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert data["warnings"] == ["config.yaml:6: documents.giudes/* matches no source document (a misspelt id or glob?)"]
+
+
+def test_check_repeats_no_warning_of_documents_it_finds_fresh_as_a_no_op_run_does(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (work / "sources" / "faq.md").write_text("# FAQ\n\n## \n\nAn answer under a heading without text.\n", "utf-8")
+    assert run_cli([]) == 0
+    assert "warning: sources/faq.md:3: empty-heading: " in capsys.readouterr().out  # printed when chunked
+    for argv in ([], ["--check"]):
+        assert run_cli(argv) == 0
+        out = capsys.readouterr().out
+        assert "warning: sources/faq.md" not in out and "│ faq" not in out, (argv, out)
+        assert "not listed, 1 of them with warnings (counted here)" in out
