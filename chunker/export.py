@@ -24,14 +24,21 @@ Every file is written atomically; the same chunks give the same bytes.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from chunker.doc_ids import validate_stem
 from chunker.errors import OutputError, UsageError
-from chunker.export_manifest import EXPORTED_MD, FORMATS, MANIFEST, ExportManifest, is_export_key, read_manifest
+from chunker.export_manifest import (
+    EXPORTED_MD,
+    FORMATS,
+    MANIFEST,
+    ExportManifest,
+    export_keys_by_stem,
+    read_manifest,
+)
 from chunker.export_render import ChunkedDocument, Renderer, render, render_jsonl, render_markdown
 from chunker.ownership import Files, exists, sha256_bytes
 
@@ -175,9 +182,18 @@ def _listed_exports(out_dir: Path, stem: str, fmt: str) -> list[str]:
     return [f"{stem}/{name}" for name in names if EXPORTED_MD.match(name)]
 
 
-def _plan(out_dir: Path, manifest: ExportManifest, stem: str, fmt: str, files: list[tuple[str, bytes]]) -> _Plan:
+def _plan(
+    out_dir: Path,
+    manifest: ExportManifest,
+    recorded: Mapping[str, Sequence[str]],
+    stem: str,
+    fmt: str,
+    files: list[tuple[str, bytes]],
+) -> _Plan:
+    """What exporting ``stem`` writes, removes (its earlier files: ``recorded`` in the manifest, by
+    :func:`~chunker.export_manifest.export_keys_by_stem`, or found in its folder) and leaves alone."""
     keep = {key for key, _ in files}
-    candidates = {k for k in manifest.files.hashes if is_export_key(k, stem, fmt)}
+    candidates = set(recorded.get(stem, ()))
     candidates.update(_listed_exports(out_dir, stem, fmt))
     stale: list[str] = []
     left: list[str] = []
@@ -322,8 +338,9 @@ def export(
     manifest = found or ExportManifest()
     before = manifest.exports.get(fmt, [])
     gone = [] if stems else sorted(set(before) - set(names))
-    plans = [_plan(out_dir, manifest, stem, fmt, files) for stem, files in rendered]
-    plans += [_plan(out_dir, manifest, stem, fmt, []) for stem in gone]
+    recorded = export_keys_by_stem(manifest.files.hashes, fmt)
+    plans = [_plan(out_dir, manifest, recorded, stem, fmt, files) for stem, files in rendered]
+    plans += [_plan(out_dir, manifest, recorded, stem, fmt, []) for stem in gone]
     removed = set(gone)
     manifest.exports[fmt] = sorted({*before, *names}) if stems else sorted(names)
     unchanged = _apply(out_dir, manifest, plans)

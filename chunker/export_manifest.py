@@ -4,6 +4,7 @@ the sha256 of every file written (:class:`chunker.ownership.Files`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,8 +73,17 @@ def read_manifest(out_dir: Path) -> ExportManifest | None:
     return None
 
 
-def is_export_key(key: str, stem: str, fmt: str) -> bool:
-    if fmt == "jsonl":
-        return key == f"{stem}.jsonl"
-    head, _, name = key.partition("/")
-    return head == stem and bool(EXPORTED_MD.match(name))
+def export_keys_by_stem(keys: Iterable[str], fmt: str) -> dict[str, list[str]]:
+    """The keys among ``keys`` that are ``fmt`` exports, by the document id they export: ``<id>.jsonl``,
+    ``<id>/NNN-<slug>.md`` (an id may hold ``/``: the file's folder is the id). Made once per export, so
+    that finding a document's earlier files costs a lookup, not a pass over every key of the manifest."""
+    found: dict[str, list[str]] = {}
+    for key in keys:
+        if fmt == "jsonl":
+            if key.endswith(".jsonl"):
+                found.setdefault(key[: -len(".jsonl")], []).append(key)
+            continue
+        head, _, name = key.rpartition("/")
+        if head and EXPORTED_MD.match(name):
+            found.setdefault(head, []).append(key)
+    return found

@@ -238,3 +238,12 @@ def test_hand_edited_artifacts_nested_too_deeply_to_export_exit_2_naming_the_doc
     code = run_cli(["export", "--format", fmt, "--chunks", str(out), "--out", str(tmp_path / "export")])
     assert code == 2
     assert "the artifacts of 'guide' hold values that cannot be exported" in capsys.readouterr().err
+
+
+def test_export_keys_are_indexed_by_the_id_they_export_nested_ids_too() -> None:
+    from chunker.export_manifest import export_keys_by_stem
+
+    keys = ["a.jsonl", "guides/cms/umbraco.jsonl", "a/001-intro.md", "guides/cms/umbraco/002-x.md", "notes.txt"]
+    assert export_keys_by_stem(keys, "jsonl") == {"a": ["a.jsonl"], "guides/cms/umbraco": ["guides/cms/umbraco.jsonl"]}
+    by_id = export_keys_by_stem(keys, "md")
+    assert by_id == {"a": ["a/001-intro.md"], "guides/cms/umbraco": ["guides/cms/umbraco/002-x.md"]}
