@@ -77,3 +77,29 @@ def test_the_first_list_item_after_headings_is_cut_to_fit_after_them() -> None:
     _within(result, 400)
     assert result.chunks[0].content_original.startswith("# Changelog")
     assert "### Bug Fixes\n\n* **autocomplete:**" in result.chunks[0].content_original
+
+
+def test_a_piece_cut_again_never_leaves_a_list_marker_at_the_start_of_the_next() -> None:
+    # found by tests/test_properties.py: a list item's lazy lines cut again for what it re-opens were cut
+    # before '1' at the end of a piece, and the chunk going on from there started '1. |' (an ordered list)
+    text = (
+        "---\ntitle: Guide\ntags: [a, b]\n---\n"
+        "alpha\n===\n* [link](u)\n\t* alpha\n* [link](u)\n| h0 |\n|---|\n|  |\n| alpha 1. |\n"
+    )
+    cfg = ChunkerConfig(max_chars=40, min_chars=1, target_chars=1, fail_on_overflow=False, fail_on_orphan_heading=False)
+    result = chunk_markdown(text, cfg, "d", "d.md")
+    assert not result.diagnostics.errors, [(d.code, d.message) for d in result.diagnostics.errors]
+    for chunk in result.chunks:
+        added = "".join(a.text for a in chunk.added_lines if a.position == "before")
+        assert not chunk.content_original[len(added) :].lstrip().startswith("1."), chunk.content_original
+
+
+def test_a_term_is_not_re_opened_where_a_rule_right_under_the_list_would_underline_it() -> None:
+    # found by tests/test_properties.py: a piece of the list in a definition re-opens its term; the
+    # thematic break right under the list (no blank line) went into the same chunk and made the term a
+    # setext heading ('alpha' / ': - beta alpha beta' / '---')
+    text = "alpha\n:   alpha\n  - alpha alpha alpha `code` alpha beta alpha beta\n---"
+    cfg = ChunkerConfig(strategy="recursive", max_chars=41, min_chars=2, target_chars=2)
+    result = chunk_markdown(text, cfg, "doc", "sources/doc.md")
+    assert not [(d.code, d.message) for d in result.diagnostics.errors if d.code == "rendering-changed"]
+    assert "".join(c.content_original for c in result.chunks if not c.added_lines).count("---") == 1

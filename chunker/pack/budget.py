@@ -33,6 +33,10 @@ from chunker.strategies import Section
 
 _LETTER = re.compile(r"[^\W_]")
 """A letter or digit (as :mod:`chunker.filler` counts them)."""
+_BLANK_LINE = re.compile(r"\n[ \t>]*(?:\n|$)")
+"""The end of a line before a blank one (a quote's ``>`` alone is blank)."""
+_FOLLOWING_MAX = 4096
+"""Characters after a block at most read for :attr:`~chunker.pack.reopen.Structure.following`."""
 
 REOPENED = frozenset({"list", "blockquote", "container"})
 """Kinds whose pieces re-open the containers they start inside: containers re-open their title line
@@ -327,7 +331,10 @@ class SectionSpace:
         if block.start_offset not in self.structures:
             line_start = self.source.rfind("\n", 0, block.start_offset) + 1
             text = self.source[line_start : block.end_offset]
-            self.structures[block.start_offset] = block_structure(text, block.outline, self._parse)
+            end = block.end_offset
+            blank = _BLANK_LINE.search(self.source, end, end + _FOLLOWING_MAX)
+            following = self.source[end + 1 : blank.start() if blank else end + _FOLLOWING_MAX]
+            self.structures[block.start_offset] = block_structure(text, block.outline, self._parse, following)
         return self.structures[block.start_offset]
 
     def parse_text(self, text: str) -> list[Token]:

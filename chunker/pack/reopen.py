@@ -66,7 +66,10 @@ _MATH = frozenset({"math_block", "math_block_eqno", "math_block_label"})
 class Structure:
     """The containers of one block, by line (0-based within the block), from its tokens."""
 
-    def __init__(self, text: str, tokens: Sequence[LineToken]) -> None:
+    def __init__(self, text: str, tokens: Sequence[LineToken], following: str = "") -> None:
+        self.following = following
+        """The source's lines right after the block, up to a blank line: a chunk may go on into them
+        (a thematic break ``---`` right under a list is a line of ``-`` to a re-opened term)."""
         self.tokens = tokens
         """The block's tokens: the validator's rendering check reuses them as the source's parse."""
         self.lines = text.split("\n")
@@ -367,8 +370,9 @@ class Structure:
         between; in the piece a line of ``-`` or ``=`` (an empty item, a nested item's re-opened
         marker) at most 3 columns right of the term turns term and definition into a heading
         (:mod:`chunker.pack.setext`)."""
-        if self.underline_ahead is None:
-            self.underline_ahead = underlines_ahead(self.lines)  # once per block
+        if self.underline_ahead is None:  # once per block
+            after = self.following.split("\n") if self.following else []
+            self.underline_ahead = underlines_ahead([*self.lines, *after])[: len(self.lines)]
         return underlined(added[0], (*added[1:], first), self.underline_ahead[line])
 
     def _tail(
@@ -547,10 +551,11 @@ def _lines(token: LineToken) -> tuple[int, int]:
 
 
 def block_structure(
-    text: str, outline: Outline | None, parse: Callable[[str], Sequence[LineToken]]
+    text: str, outline: Outline | None, parse: Callable[[str], Sequence[LineToken]], following: str = ""
 ) -> Structure | None:
     """The structure of a block's text from its outline (the document's own tokens), else from a
-    parse of the text (a block the segmenter kept no outline for); None when it is too large."""
+    parse of the text (a block the segmenter kept no outline for); None when it is too large.
+    ``following``: :attr:`Structure.following`."""
     if len(text) > MAX_CHECKED_CHARS:
         return None
-    return Structure(text, outline.tokens() if outline is not None else parse(text))
+    return Structure(text, outline.tokens() if outline is not None else parse(text), following)

@@ -138,12 +138,14 @@ def _cut(
         cuts, piece_strength = link_safe_hard_cuts(text, budget, links), HARD
     src = space.source
     esm = _ESM_START if space.cfg.syntax == "mdx" else None  # in MDX, 'import x' at a line's start is code
+    # What follows a cut is read in the source, not in ``text``: a piece cut again (``_refit``) ends
+    # before the rest of its line, and '1' at its end is '1. ' in the chunk that goes on from there.
     cuts = [
         c
         for c in _off_table_headers(src, base, _past_spaces(text, cuts))
-        if not text.startswith(("```", "~~~"), c)
-        and not _STARTS_BLOCK.match(text, c)
-        and not (esm is not None and esm.match(text, c))
+        if not src.startswith(("```", "~~~"), base + c)
+        and not _STARTS_BLOCK.match(src, base + c)
+        and not (esm is not None and esm.match(src, base + c))
         and not _after_markers(src, base + c, base)
         and not _in_title_line(src, base + c)
         and space.can_start(block, base + c)
