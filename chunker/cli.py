@@ -360,8 +360,11 @@ def _interrupted() -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from chunker.cli_messages import ClickException, usage_message
+    from chunker.cli_messages import ClickException, empty_path, usage_message
 
+    if (empty := empty_path(argv)) is not None:
+        _err(empty)
+        return EXIT_USAGE
     try:
         code = app(args=argv, prog_name="chunker", standalone_mode=False)
     except ClickException as exc:  # a bad option or value: one line, exit 2

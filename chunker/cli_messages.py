@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-__all__ = ["ClickException", "export_line", "export_lines", "usage_message"]
+__all__ = ["ClickException", "empty_path", "export_line", "export_lines", "usage_message"]
 
 _EXCEPTIONS: Any = sys.modules[typer.BadParameter.__module__]
 """The parser's exceptions module (click's, or the copy a Typer release vendors)."""
@@ -121,3 +121,21 @@ def export_line(fmt: str, done: Any, out: Path) -> str:
         extra.append(f"{len(gone)} document(s) no longer chunked, {sum(len(d.removed) for d in gone)} file(s) removed")
     tail = f" ({'; '.join(extra)})" if extra else ""
     return f"export {fmt}: {len(exported)} document(s), {files} file(s) in {out}{tail}"
+
+
+PATH_OPTIONS = ("--sources", "--out", "--chunks", "--config", "--cases", "--model")
+"""Options that name a file or folder: an empty value would be the working folder (``Path("")`` is ``.``)."""
+
+
+def empty_path(argv: list[str]) -> str | None:
+    """The message for a path option given an empty value (``--out ''``, ``--out=``: a variable that
+    was not set), which would otherwise write into or read the working folder; None when there is none."""
+    for k, arg in enumerate(argv):
+        if arg == "--":
+            return None
+        name, eq, value = arg.partition("=")
+        if name not in PATH_OPTIONS:
+            continue
+        if (eq and not value.strip()) or (not eq and k + 1 < len(argv) and not argv[k + 1].strip()):
+            return f"{name} is empty: give a file or folder ('.' for the working folder)"
+    return None

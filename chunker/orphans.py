@@ -41,6 +41,16 @@ def gone_outcomes(
     return orphan_outcomes(out_dir, stems, check, candidates)
 
 
+def kept_orphan_notes(out_dir: Path, stems: set[str], walked: OutputWalk | None = None) -> list[str]:
+    """With ``--keep-orphans``: the document folders a run would have removed, said once (a kept
+    folder still feeds whatever reads ``chunks/``)."""
+    kept = orphan_folders(out_dir, stems, orphan_candidates(out_dir, stems, walked))
+    if not kept:
+        return []
+    shown = ", ".join(output_display(p) for p in kept[:5]) + (" ..." if len(kept) > 5 else "")
+    return [f"kept {len(kept)} output folder(s) whose source no longer exists (--keep-orphans): {shown}"]
+
+
 def foreign_folder_notes(out_dir: Path, stems: set[str], candidates: list[Path] | None = None) -> list[str]:
     """Folders holding a meta.json whose source is gone but that chunker provably did not write:
     left alone, said out loud. ``candidates``: :func:`orphan_candidates`, when the caller has them."""

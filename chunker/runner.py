@@ -17,7 +17,7 @@ from chunker.config import ChunkerConfig
 from chunker.core import chunks_bytes as chunks_bytes  # re-exported: bench/identity.py --repo of older trees
 from chunker.core import describe_failure
 from chunker.lookup import find_sources
-from chunker.orphans import gone_outcomes, leftover_outcomes
+from chunker.orphans import gone_outcomes, kept_orphan_notes, leftover_outcomes
 from chunker.output_tree import collision_index, refuse_ids_over_sources, refuse_output_in_sources, walk_output
 from chunker.runner_document import process_document
 from chunker.runner_scan import empty_run_error, left_out_outcomes, unmatched_overrides
@@ -101,6 +101,8 @@ def run(
             if not stems and not keep_orphans:
                 # with check: what a run would remove is stale
                 outcomes.extend(gone_outcomes(out_dir, kept, check, notes, walked))
+            elif not stems:
+                notes.extend(kept_orphan_notes(out_dir, kept, walked))
             outcomes.extend(leftover_outcomes(out_dir, check, notes, walked))
             if not check:
                 from chunker.writer import sync_written

@@ -236,7 +236,7 @@ def test_the_command_exits_with_the_worst_code_and_prints_the_files_message(
     assert data["counts"] == {"failed": 1, "new": 1}
     assert f"{src / 'bad.md'}:1: " in captured.err
     assert run_cli(["batch", "--sources", str(tmp_path / "nope"), "--out", str(tmp_path / "out")]) == 2
-    assert "not found" in capsys.readouterr().err
+    assert f"source folder {tmp_path / 'nope'} not found; check --sources" in capsys.readouterr().err
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert run_cli(["batch", "--sources", str(src), "--out", str(tmp_path / "file"), "--quiet"]) == 4
     assert run_cli(["batch", "--sources", str(src), "--out", str(tmp_path / "o"), "--engine", "spark"]) == 2

@@ -132,7 +132,9 @@ def test_a_removed_source_removes_its_folder_unless_orphans_are_kept(
 ) -> None:
     summary(capsys)
     (work / "sources" / "guide.md").unlink()
-    assert statuses(summary(capsys, "--keep-orphans")) == {"clinic": "unchanged"}
+    kept = summary(capsys, "--keep-orphans")
+    assert statuses(kept) == {"clinic": "unchanged"}
+    assert kept["warnings"] == ["kept 1 output folder(s) whose source no longer exists (--keep-orphans): chunks/guide"]
     assert (work / "chunks" / "guide").is_dir()
     assert statuses(summary(capsys))["guide"] == "removed"
     assert not (work / "chunks" / "guide").exists()

@@ -102,3 +102,26 @@ def test_check_repeats_no_warning_of_documents_it_finds_fresh_as_a_no_op_run_doe
         out = capsys.readouterr().out
         assert "warning: sources/faq.md" not in out and "│ faq" not in out, (argv, out)
         assert "not listed, 1 of them with warnings (counted here)" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--out", ""],
+        ["--out="],
+        ["--sources", " "],
+        ["--force", "--out", "", "-q"],
+        ["export", "--out", ""],
+        ["view", "--chunks="],
+        ["eval", "--cases", ""],
+    ],
+)
+def test_an_empty_path_option_is_refused_before_anything_is_written(
+    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # a CI variable that was not set (--out "$OUT") must not write chunks into the working folder
+    before = sorted(p.name for p in work.iterdir())
+    assert run_cli(argv) == 2
+    option = next(a for a in argv if a.startswith("--") and a not in ("--force",)).rstrip("=")
+    assert _err(capsys) == f"error: {option} is empty: give a file or folder ('.' for the working folder)"
+    assert sorted(p.name for p in work.iterdir()) == before

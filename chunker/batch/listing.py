@@ -66,7 +66,7 @@ def list_sources(uri: str) -> tuple[Any, Listing]:
     info = filesys.get_file_info(root)
     if info.type != pafs.FileType.Directory:
         what = "not found" if info.type == pafs.FileType.NotFound else "not a folder"
-        raise UsageError(f"source folder {uri} {what}")
+        raise UsageError(f"source folder {uri} {what}; check --sources")
     selector = pafs.FileSelector(root, recursive=True)
     entries = (
         (item.path, item.size or 0, item.mtime_ns or 0)
