@@ -42,3 +42,13 @@ def add(name: str, kind: str, data: Callable[[], bytes] | bytes | str | None = N
 
 def text(s: str) -> Callable[[], bytes]:
     return lambda: s.encode("utf-8")
+
+
+def with_config(config: str, document: str) -> Callable[[Path], None]:
+    """A variant's setup: ``config.yaml`` holding ``config`` beside ``sources/d.md`` holding ``document``."""
+
+    def setup(w: Path) -> None:
+        (w / "config.yaml").write_text(config, encoding="utf-8")
+        (w / "sources" / "d.md").write_text(document, encoding="utf-8")
+
+    return setup

@@ -10,7 +10,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from hostile_base import add
+from hostile_base import add, with_config
 
 BODY = "---\ntitle: Nine\n---\n# Nine\n\nBody {}.\n\n## Über 中文\n\nText of the section.\n"
 
@@ -29,14 +29,6 @@ _LINE = "# C\n\n" + "a" * 40 + "!\n\n" + "ab" * 20 + "!\n\n" + "," * 40 + "!\n\n
 _LINE += "<!-- page: 2 -->\n\nx\n"
 
 
-def _config(text: str) -> Callable[[Path], None]:
-    def setup(w: Path) -> None:
-        (w / "config.yaml").write_text(text, encoding="utf-8")
-        (w / "sources" / "d.md").write_text(_LINE, encoding="utf-8")
-
-    return setup
-
-
 for label, text, expect, hint in [
     ("alt_overlap", "embedding_drop_lines: ['(a|aa)+$']\n", "error", "embedding_drop_lines"),
     ("alt_same", "embedding_drop_lines: ['(a|a)+$']\n", "error", "embedding_drop_lines"),
@@ -48,7 +40,7 @@ for label, text, expect, hint in [
     add(
         f"cfg_redos9_{label}",
         "config",
-        setup=_config(text),
+        setup=with_config(text, _LINE),
         args=["--stem", "d"],
         expect=expect,
         hint=hint or "d",

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from hostile_base import add
+from hostile_base import add, with_config
 
 BODY = "---\ntitle: Out\n---\n# Out\n\nBody {}.\n\n## More\n\nText of the section.\n"
 
@@ -116,14 +116,6 @@ add(
 _LINE_A = "# C\n\n" + "a" * 40 + "!\n\nZQXCFG text.\n\n<!-- page: 2 -->\n\n" + "x" * 30 + "\n"
 
 
-def _config(text: str) -> Callable[[Path], None]:
-    def setup(w: Path) -> None:
-        (w / "config.yaml").write_text(text, encoding="utf-8")
-        (w / "sources" / "d.md").write_text(_LINE_A, encoding="utf-8")
-
-    return setup
-
-
 for label, text, expect, hint in [
     ("redos_drop_lines", "embedding_drop_lines: ['(a+)+$']\n", "error", "embedding_drop_lines"),
     ("redos_drop_lines_words", "embedding_drop_lines: ['(\\w+\\s?)+:']\n", "error", "embedding_drop_lines"),
@@ -143,7 +135,7 @@ for label, text, expect, hint in [
     add(
         f"cfg_{label}",
         "config",
-        setup=_config(text),
+        setup=with_config(text, _LINE_A),
         args=["--stem", "d"],
         expect=expect,
         hint=hint or "d",
