@@ -69,7 +69,7 @@ def _spelled(name: str) -> str:
 
 
 def is_doc_id(value: str) -> bool:
-    """Whether ``value`` is a document id as :func:`~chunker.sources.scan` makes them (each part unchanged by
+    """Whether ``value`` is a document id as :func:`~chunker.source_walk.scan` makes them (each part unchanged by
     :func:`id_segment`, no empty part, at most :data:`ID_MAX` characters)."""
     if not value or len(value) > ID_MAX:
         return False
@@ -77,7 +77,7 @@ def is_doc_id(value: str) -> bool:
 
 
 def validate_stem(stem: str) -> str:
-    """``stem`` if it is a document id (or a bare name) in the form :func:`~chunker.sources.scan` gives ids, else
+    """``stem`` if it is a document id (or a bare name) in the form :func:`~chunker.source_walk.scan` gives ids, else
     :class:`UsageError` saying why; a path written as the file is (``guides/my guide``) is refused
     with the id to use instead (``guides/my-guide``)."""
     hint = "give a document id (its path below sources/ without extension, e.g. guides/setup) or a file name"

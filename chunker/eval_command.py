@@ -21,8 +21,8 @@ from chunker.eval_forbidden import Forbidden, check_forbidden, load_forbidden
 from chunker.eval_index import RETRIEVERS, resolve_model_path
 from chunker.eval_table import render_table
 from chunker.evaluate import EvalReport, check_k, check_threshold, check_thresholds, evaluate
+from chunker.path_display import shown_path
 from chunker.settings import Settings
-from chunker.sources import shown_path
 from chunker.summary import RunSummary
 
 __all__ = ["EVAL_FOLDER", "EvalOptions", "eval_report_path", "run_eval"]

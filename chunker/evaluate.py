@@ -34,7 +34,7 @@ from chunker.eval_cases import Case
 from chunker.eval_index import RETRIEVERS, build_index
 from chunker.eval_metrics import MRR_DEPTH, first_relevant_rank, hit_at_k, mean, reciprocal_rank
 from chunker.eval_tokens import stemmer_name
-from chunker.sources import shown_path
+from chunker.path_display import shown_path
 
 __all__ = [
     "CaseResult",

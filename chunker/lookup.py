@@ -1,7 +1,7 @@
 """The source of one ``--stem``: an id, or a bare file name when only one document has it.
 
 A flat id whose file is there by name is found without walking the tree; anything else is
-looked up in a full :func:`~chunker.sources.scan`, and a miss names candidates or close matches.
+looked up in a full :func:`~chunker.source_walk.scan`, and a miss names candidates or close matches.
 """
 
 from __future__ import annotations
@@ -14,17 +14,16 @@ from pathlib import Path
 from chunker.doc_ids import id_segment, validate_stem
 from chunker.errors import UsageError
 from chunker.errors import shown as quoted
+from chunker.path_display import display_path
 from chunker.selection import Selection
+from chunker.source_walk import Scan, scan
 from chunker.sources import (
     AUTO_DIR,
     EXTENSIONS,
     RESERVED_IDS,
-    Scan,
     SourceFile,
     ambiguous_message,
-    display_path,
     require_dir,
-    scan,
     source_file,
 )
 

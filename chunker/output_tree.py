@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chunker.errors import ChunkerError, OutputError, UsageError
-from chunker.sources import MAX_DEPTH, RESERVED_IDS, SourceFile, display_path
+from chunker.path_display import display_path
+from chunker.sources import MAX_DEPTH, RESERVED_IDS, SourceFile
 
 
 def _fold(name: str) -> str:

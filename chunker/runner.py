@@ -19,11 +19,13 @@ from chunker.core import describe_failure
 from chunker.lookup import find_sources
 from chunker.orphans import gone_outcomes, kept_orphan_notes, leftover_outcomes
 from chunker.output_tree import collision_index, refuse_ids_over_sources, refuse_output_in_sources, walk_output
+from chunker.path_display import display_path
 from chunker.runner_document import process_document
 from chunker.runner_scan import empty_run_error, left_out_outcomes, unmatched_overrides
 from chunker.selection import Selection
 from chunker.settings import Settings
-from chunker.sources import LeftOut, SourceFile, display_path, scan
+from chunker.source_walk import scan
+from chunker.sources import LeftOut, SourceFile
 from chunker.summary import DocOutcome, RunSummary, output_display
 from chunker.workers import effective_jobs
 from chunker.writer import Durability

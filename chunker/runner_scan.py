@@ -10,7 +10,8 @@ from pathlib import Path
 from chunker.errors import EXIT_OK, EXIT_USAGE, UsageError
 from chunker.models import Diagnostic
 from chunker.settings import Settings, override_matches
-from chunker.sources import FAILING_REASONS, LeftOut, Scan, Shadowed, ambiguous_message
+from chunker.source_walk import Scan, Shadowed
+from chunker.sources import FAILING_REASONS, LeftOut, ambiguous_message
 from chunker.summary import DocOutcome
 
 __all__ = ["empty_run_error", "left_out_outcomes", "unmatched_overrides"]

@@ -10,7 +10,7 @@ import pytest
 from chunker.doc_ids import id_segment, is_doc_id, validate_stem
 from chunker.errors import EXIT_USAGE, UsageError
 from chunker.lookup import find_source
-from chunker.sources import scan
+from chunker.source_walk import scan
 
 
 def touch(path: Path, text: str = "# T\n\nBody.\n") -> Path:
@@ -104,7 +104,7 @@ def test_control_characters_of_a_file_name_are_shown_escaped(sources: Path, caps
     """A file named ``x<ESC>[2J<ESC>]0;t<BEL>.md`` cleared the screen and retitled the terminal of whoever ran
     chunker (its warnings print the path); a newline in a name forged a line of its own."""
     from chunker.cli import run_cli
-    from chunker.sources import shown_path
+    from chunker.path_display import shown_path
 
     assert shown_path("sources/a\x1b[2J\n\u202eb.md") == "sources/a\\x1b[2J\\x0a\\u202eb.md"
     touch(sources / "x\x1b[2J\x1b]0;t\x07.md", "# T\n\n```\ncode\n")  # an unclosed fence: an error naming line 3

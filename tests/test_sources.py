@@ -11,7 +11,8 @@ from chunker.doc_ids import STEM_RE, is_doc_id, validate_stem
 from chunker.errors import EXIT_SOURCE, EXIT_USAGE, SourceError, UsageError
 from chunker.lookup import find_source
 from chunker.output_tree import case_collisions, collision_index
-from chunker.sources import SourceFile, check_inside, discover, scan
+from chunker.source_walk import discover, scan
+from chunker.sources import SourceFile, check_inside
 
 
 def touch(path: Path, text: str = "# T\n") -> Path:

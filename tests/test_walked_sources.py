@@ -13,7 +13,7 @@ from chunker import runner_document
 from chunker.config import ChunkerConfig
 from chunker.runner import run
 from chunker.settings import Settings
-from chunker.sources import scan
+from chunker.source_walk import scan
 
 SETTINGS = Settings(defaults=ChunkerConfig(min_chars=1))
 TEXT = "# Title\n\nSome words of a page.\n"
@@ -58,8 +58,8 @@ def test_the_walk_shows_every_path_as_display_path_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     """The walk joins each folder's display with the names in it (one relpath per folder): the
-    same text as :func:`~chunker.sources.display_path` of every path, wherever the working directory is."""
-    from chunker.sources import display_path
+    same text as :func:`~chunker.path_display.display_path` of every path, wherever the working directory is."""
+    from chunker.path_display import display_path
 
     sources = tree(tmp_path)
     (sources / "guides" / "deep er").mkdir()
@@ -76,17 +76,17 @@ def test_the_walk_shows_every_path_as_display_path_does(
         "absolute": (tmp_path / "other", sources),
     }[where]
     monkeypatch.chdir(cwd)
-    from chunker import sources as module
+    from chunker import path_display as module
 
     shown: list[tuple[str, str]] = []
-    real = module._Displays.__call__
+    real = module.Displays.__call__
 
     def call(self: Any, path: Path) -> str:
         text = real(self, path)
         shown.append((text, display_path(path)))
         return text
 
-    monkeypatch.setattr(module._Displays, "__call__", call)
+    monkeypatch.setattr(module.Displays, "__call__", call)
     found = scan(given)
     assert len(shown) == len(found.found) + len(found.left_out) and all(a == b for a, b in shown)
     assert any("caf\\xe9" in x.display for x in found.left_out)

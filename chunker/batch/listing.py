@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunker.errors import UsageError
-from chunker.sources import EXTENSIONS, display_path, shown_path
+from chunker.path_display import display_path, shown_path
+from chunker.sources import EXTENSIONS
 
 __all__ = ["Listed", "Listing", "entries_to_listing", "filesystem", "list_sources"]
 
