@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import chunker.pack.reopen as reopen
+import chunker.pack.containers as containers
 from chunker import ChunkerConfig, chunk_markdown
 from chunker.models import Block
 from chunker.pack.reopen import Structure
@@ -74,7 +74,7 @@ def _assert_lookups(text: str) -> None:
         brute = [k for k, t in enumerate(s.opens) if s.firsts[k] <= line < t.map[1]]  # type: ignore[index]
         assert s.chain(line) == brute, line
         for ranges in (s.fences, s.paragraphs, s.code):
-            a, b = reopen._around(ranges, line)
+            a, b = containers.around(ranges, line)
             assert next((r for r in ranges if r[0] <= line < r[1]), None) == ((a, b) if a <= line < b else None)
 
 
@@ -104,20 +104,20 @@ def test_lookups_equal_a_scan_on_corpus_files() -> None:
 
 
 def test_ranges_that_do_not_nest_fall_back_to_the_scan() -> None:
-    assert reopen._parents([(0, 5), (1, 3), (2, 6)]) is None  # reaches past the range around it
-    assert reopen._parents([(2, 4), (0, 1)]) is None  # out of order
-    assert reopen._parents([(0, 5), (1, 3), (3, 5), (5, 6)]) == [-1, 0, 0, -1]
+    assert containers._parents([(0, 5), (1, 3), (2, 6)]) is None  # reaches past the range around it
+    assert containers._parents([(2, 4), (0, 1)]) is None  # out of order
+    assert containers._parents([(0, 5), (1, 3), (3, 5), (5, 6)]) == [-1, 0, 0, -1]
 
 
 def test_pieces_of_a_long_numbered_list_cost_linear_lookups(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = [0]
-    lines = reopen._lines
+    lines = containers.lines_of
 
-    def counting(token: reopen.LineToken) -> tuple[int, int]:
+    def counting(token: containers.LineToken) -> tuple[int, int]:
         calls[0] += 1
         return lines(token)
 
-    monkeypatch.setattr(reopen, "_lines", counting)
+    monkeypatch.setattr(containers, "lines_of", counting)
     items = 400  # lazy second lines: each piece looks up its paragraph too
     text = "# Anlage\n\n" + "".join(f"{i + 1}. Punkt {i} mit Text\n   Fortsetzung {i}\n" for i in range(items))
     cfg = ChunkerConfig(max_chars=200, target_chars=150, min_chars=20)

@@ -8,12 +8,13 @@ greedily toward target_chars, never over max_chars, at the strongest boundary in
 item/row/line > sentence > word > hard cut. A heading (and a table's header) sticks to what follows it. Every
 chunk is a contiguous slice of the source; the only text a chunk adds is declared in ``added_lines`` (a
 repeated table header, the fence lines that re-open or close a code piece, the containers a piece cut from
-inside a list, quote or container re-opens: ``reopen``).
+inside a list, quote or container re-opens: ``reopen``, from where ``containers`` says they are).
 
 Modules, in the order a section goes through them: ``budget`` (the section and what fits in a chunk; table
 padding, which does not count, in ``tables``), ``units`` (blocks and the pieces of oversize ones:
-``split_text``, ``split_joints``, ``split_code``; strengths in ``strength``), ``fill`` (units grouped into
-chunks; ``subsections``: where a section is cut before a subsection), ``drafts`` (the text of each chunk),
+``split_text``, ``split_code``, ``split_table``, ``split_joints`` with ``split_children`` and ``split_items``,
+``split_html``; strengths in ``strength``), ``fill`` (units grouped into chunks; ``subsections``: where a
+section is cut before a subsection), ``drafts`` (the text of each chunk),
 ``chunks`` (ids, neighbours, flags) with ``context`` (context line, overlap) and ``keys`` (Ziffer, chunk
 keys).
 """

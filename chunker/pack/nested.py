@@ -15,7 +15,7 @@ from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from chunker.outline import LineToken
 
 if TYPE_CHECKING:
-    from chunker.pack.reopen import Structure
+    from chunker.pack.containers import Containers
 
 _BLOCK_HTML = 5
 """Index in markdown-it's ``HTML_SEQUENCES`` of the first HTML block kind that ends at a blank line
@@ -31,7 +31,7 @@ def _html_kind(line: str) -> int:
 
 def leaf_lines(tokens: Sequence[LineToken], lines: Sequence[str]) -> tuple[list[tuple[int, int]], dict[int, int]]:
     """Line ranges where no piece of a list, quote or container may start inside an HTML block or
-    table nested in it (see ``Structure.whole_lines``), and the first line of the table each body
+    table nested in it (see ``Containers.whole_lines``), and the first line of the table each body
     row lies in. A piece of an HTML block starting on a later line reads as text, but where that
     line opens an HTML block of the kinds that end at a blank line, as the source's does (when no
     blank line comes between: an MDX JSX block holding a fence or braces runs on over blank lines
@@ -68,7 +68,7 @@ class InnerStarts:
     (past the block's first) where an admonition, content tab or ``:::``/``///`` container opens
     (``titled``), and every line where a piece of one may start (:meth:`between`)."""
 
-    def __init__(self, structure: Structure) -> None:
+    def __init__(self, structure: Containers) -> None:
         self.titled = frozenset(
             first for first, t in zip(structure.firsts, structure.opens, strict=True) if first and t.type in _TITLED
         )

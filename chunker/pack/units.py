@@ -15,7 +15,8 @@ from chunker.pack.budget import SectionSpace
 from chunker.pack.context import join
 from chunker.pack.split_code import split_code
 from chunker.pack.split_html import html_frame, split_html
-from chunker.pack.split_joints import split_container, split_list, split_quote, split_raw, split_table
+from chunker.pack.split_joints import split_container, split_list, split_quote, split_raw
+from chunker.pack.split_table import split_table
 from chunker.pack.split_text import split_paragraph, split_text
 from chunker.pack.strength import (
     BEFORE_HEADING,

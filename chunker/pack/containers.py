@@ -1,0 +1,311 @@
+"""Where the containers of one block are, by line: the lists, quotes, admonitions, ``:::`` containers,
+footnotes and definitions around each line, and the columns their content starts at.
+
+From the block's tokens (:class:`chunker.outline.LineToken`, the document's own or a parse of the
+block): which containers a line lies in (:meth:`Containers.chain`), where the innermost one's content
+starts on it (:meth:`Containers.walk`, by CommonMark's rule for list items: marker, 1-4 spaces), the
+line ranges no piece may start inside (:meth:`Containers.uncut`) and the closing lines a piece ending
+inside a ``:::`` container leaves open (:meth:`Containers.closing`). What a piece re-opens from this is
+:mod:`chunker.pack.reopen`. Indentation holding tabs is read with the tabs expanded (to tab stops of 4).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+
+from chunker.outline import LineToken
+from chunker.pack.nested import leaf_lines
+
+_CONTAINERS = frozenset(
+    {
+        "list_item_open",
+        "blockquote_open",
+        "admonition_open",
+        "container_block_open",
+        "container_blocks_open",
+        "footnote_reference_open",
+        "dd_open",
+    }
+)
+FOOTNOTE, DEFINITION = "footnote_reference_open", "dd_open"
+_ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?|===[+!]?)( *)")
+"""An admonition's or content tab's marker and the spaces after it."""
+_FENCED = {"container_block_open": ":", "container_blocks_open": "/"}
+"""Containers closed by a line of their marker (``:::``, ``///``), by token type: their marker."""
+_MATH = frozenset({"math_block", "math_block_eqno", "math_block_label"})
+"""Display math (``$$`` ... ``$$``): a piece starting inside it leaves its ``$$`` behind and is text."""
+
+
+class Containers:
+    """The containers of one block, by line (0-based within the block), from its tokens."""
+
+    def __init__(self, text: str, tokens: Sequence[LineToken]) -> None:
+        self.tokens = tokens
+        """The block's tokens: the validator's rendering check reuses them as the source's parse."""
+        self.lines = text.split("\n")
+        self.starts = [0]
+        for line in self.lines[:-1]:
+            self.starts.append(self.starts[-1] + len(line) + 1)
+        self.widened: dict[int, tuple[int, int]] = {}
+        """Lines whose indentation holds tabs, by line: (its length, the columns its tabs add). Such
+        a line is kept with its tabs expanded (to CommonMark's tab stops of 4): the columns below
+        are those of the expanded line, and what is re-opened has spaces for the tabs."""
+        for index, line in enumerate(self.lines):
+            if "\t" in line:
+                body = line.lstrip(" \t")
+                lead = line[: len(line) - len(body)]
+                if "\t" in lead:
+                    wide = lead.expandtabs(4)
+                    self.widened[index] = (len(lead), len(wide) - len(lead))
+                    self.lines[index] = wide + body
+        self.opens: list[LineToken] = [t for t in tokens if t.type in _CONTAINERS and t.map is not None]
+        self.parents = _parents([lines_of(t) for t in self.opens])
+        """The innermost container around each of ``opens`` (-1 at the top), when their line ranges
+        nest (they do in a parse); None otherwise (:meth:`chain` then tests every container)."""
+        self.open_starts = [lines_of(t)[0] for t in self.opens]
+        self.fences: list[tuple[int, int]] = [lines_of(t) for t in tokens if t.type == "fence" and t.map is not None]
+        self.tag_fences = [
+            lines_of(t) for t in tokens if t.type == "fence" and t.map is not None and t.markup[:1] == "{"
+        ]
+        """Code written as template tags (:mod:`chunker.parse.templates`): a piece ending inside one closes
+        it with its closing tag line (no fence scan knows those)."""
+        self.code: list[tuple[int, int]] = [lines_of(t) for t in tokens if t.type == "code_block" and t.map is not None]
+        self.paragraphs = [lines_of(t) for t in tokens if t.type == "paragraph_open" and t.map is not None]
+        self.leaf_starts = {t.map[0] for t in tokens if t.map is not None and t.type not in _CONTAINERS}
+        self.containers = any(t.type in _FENCED for t in self.opens)
+        self.marker_lines: dict[str, list[int]] = {}
+        """The lines that are runs of colons (``:::``, ``::``) or slashes, found once when first needed."""
+        self.items = frozenset(lines_of(t)[0] for t in self.opens if t.type == "list_item_open")
+        """Lines where a list item opens."""
+        self.whole_lines = [lines_of(t) for t in tokens if t.type == "heading_open" and t.map is not None]
+        """Line ranges no piece may start inside: headings, a fence's opening and closing lines, display
+        math, a container's closing line, a definition's term, and HTML blocks and tables nested in the
+        block but at the lines where a piece of them renders as they do (:func:`chunker.pack.nested.leaf_lines`)."""
+        self.whole_lines += [(a, a + 1) for a, _ in self.fences] + [(b - 1, b) for a, b in self.fences if b - a > 1]
+        self.whole_lines += [lines_of(t) for t in tokens if t.type in _MATH and t.map is not None]
+        self.content: dict[int, int] = {}
+        """Content column of a list item, or of a definition's lines after its first (by its index
+        in ``opens``)."""
+        self.markers: dict[int, int] = {}
+        """Column of a definition's marker (``:`` or ``~``), by its index in ``opens``."""
+        self.terms = [lines_of(t)[0] for t in tokens if t.type == "dt_open" and t.map is not None]
+        """Lines of the definition terms, in order."""
+        self.firsts = [lines_of(t)[0] for t in self.opens]
+        """First line of each container: a definition's is its marker's (deflist maps a definition
+        after the first from its term's line, and blank lines may come between)."""
+        own_terms = _sibling_terms(tokens)
+        for k, token in enumerate(self.opens):
+            if token.type == DEFINITION:
+                first, last = lines_of(token)
+                terms = own_terms.get(id(token), ())
+                while first + 1 < last and (first in terms or not self.lines[first].strip()):
+                    first += 1
+                self.firsts[k] = first
+        self.footnote = bool(self.opens) and self.opens[0].type == FOOTNOTE and self.firsts[0] == 0
+        """Whether the block is a footnote definition (its first line holds the label)."""
+        self.definitions = frozenset(f for f, t in zip(self.firsts, self.opens, strict=True) if t.type == DEFINITION)
+        """Lines where a definition's marker is."""
+        self.closers = frozenset(self._closing_lines())
+        """Closing lines (``:::``) of the ``:::`` containers in the block: no piece starts with one."""
+        self.whole_lines += [(a, a + 1) for a in (*self.closers, *self.terms)]  # a term: one line, like a heading
+        leaves, self.table_heads = leaf_lines(tokens, self.lines)
+        self.whole_lines += leaves
+        self.whole_lines.sort()
+        self.whole_starts = [a for a, _ in self.whole_lines]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """Line and column (in the line as kept: tabs of its indentation expanded) of ``offset``."""
+        line = bisect_right(self.starts, offset) - 1
+        column = offset - self.starts[line]
+        widened = self.widened.get(line)
+        if widened is not None and column >= widened[0]:
+            column += widened[1]
+        return line, column
+
+    def _closing_lines(self) -> Iterator[int]:
+        for token in self.opens:
+            marker = _FENCED.get(token.type)
+            if marker is not None:
+                first, last = lines_of(token)
+                close = min(last, len(self.lines) - 1)  # the map ends before the closing line
+                while close > first and not _marker_run(self.lines[close], marker):
+                    close -= 1
+                if close > first:
+                    yield close
+
+    def first_line(self, k: int) -> int:
+        return self.firsts[k]
+
+    def chain(self, line: int) -> list[int]:
+        """Indices in ``opens`` of the containers ``line`` lies in, outermost first: from the last
+        container opened by ``line``, up through the containers around it (not a test of every
+        container: a piece of each of a long list's items made that quadratic)."""
+        if self.parents is None:
+            return [k for k, t in enumerate(self.opens) if self.firsts[k] <= line < lines_of(t)[1]]
+        k = bisect_right(self.open_starts, line) - 1
+        while k >= 0 and lines_of(self.opens[k])[1] <= line:
+            k = self.parents[k]  # ended before ``line``: so did every container it holds
+        out = []
+        while k >= 0:
+            if self.firsts[k] <= line:
+                out.append(k)
+            k = self.parents[k]
+        out.reverse()
+        return out
+
+    def walk(self, line: int, chain: list[int]) -> int | None:
+        """Column where the innermost of ``chain`` has its content on ``line``; records the content
+        column of every item or definition opened on ``line``. None for a lazy line or a tab."""
+        text, cursor = self.lines[line], 0
+        for k in chain:
+            token = self.opens[k]
+            kind, later = token.type, self.first_line(k) < line
+            if later and kind in (FOOTNOTE, DEFINITION, "list_item_open"):
+                # a footnote's lines after its label are indented 4 columns past its parent's
+                # content (mdit-py-plugins' footnote: blkIndent + 4); an item's and a definition's
+                # by their recorded content column
+                column = cursor + 4 if kind == FOOTNOTE else self.content.get(k)
+                if column is None or text[cursor:column].strip(" "):
+                    return None
+                cursor = column
+                continue
+            if later and kind in _FENCED:
+                continue  # a ``:::`` or ``///`` container's body keeps its parent's content column
+            stop = self._admonition_body(k) if later and kind == "admonition_open" else len(text)
+            while cursor < min(stop, len(text)) and text[cursor] == " ":
+                cursor += 1
+            if token.type == "blockquote_open":
+                if not text.startswith(">", cursor):
+                    return None
+                cursor += 2 if text.startswith("> ", cursor) else 1
+            elif token.type == "list_item_open":
+                marker = token.info + token.markup
+                if not text.startswith(marker, cursor):
+                    return None
+                cursor += len(marker)
+                rest = text[cursor:]
+                spaces = len(rest) - len(rest.lstrip(" "))
+                self.content[k] = cursor + (spaces if 1 <= spaces <= 4 and rest.strip() else 1)
+                cursor = self.content[k]
+            elif kind in (FOOTNOTE, DEFINITION):  # its first line: past the label or marker
+                if kind == FOOTNOTE:
+                    label = text.find("]:", cursor) + 2 if text.startswith("[^", cursor) else 0
+                else:
+                    label = cursor + 1 if text[cursor : cursor + 1] in (":", "~") else 0
+                if not label:
+                    return None
+                if kind == DEFINITION:  # deflist: the lines after it belong to it from marker + 2
+                    self.markers[k], self.content[k] = cursor, cursor + 2
+                cursor = label + len(text[label:]) - len(text[label:].lstrip(" "))
+            elif self.first_line(k) == line:
+                cursor = len(text)  # a title line: nothing after it
+        return None if "\t" in text[:cursor] else cursor
+
+    def uncut(self, offset: int) -> bool:
+        """Whether no piece may start at ``offset``: inside a heading nested in the block (or a
+        fence line), past the start of its text (a piece starting there would cut a heading's text,
+        or a setext heading's text from its underline, a fence's marker run, and both parts would
+        render as something else); at a ``:::`` line closing a container (it goes with what it
+        closes); at a definition's marker (its term would end the piece before, alone)."""
+        line, column = self.position(offset)
+        text = self.lines[line]
+        at_text = column <= len(text) - len(text.lstrip(" \t>"))
+        if at_text and (line in self.closers or line in self.definitions):
+            return True
+        if not self.whole_lines:
+            return False
+        k = bisect_right(self.whole_starts, line) - 1  # the ranges do not overlap
+        if k < 0 or line >= self.whole_lines[k][1]:
+            return False
+        return line > self.whole_lines[k][0] or not at_text
+
+    def _past_marker(self, line: int, column: int) -> bool:
+        """Whether ``column`` of a fence's opening line lies past its marker run (in its info)."""
+        text = self.lines[line]
+        marker = min((i for i in (text.find("```"), text.find("~~~")) if i >= 0), default=-1)
+        return 0 <= marker < column
+
+    def closing(self, end: int, frame: bool) -> str:
+        """The closing lines of the ``:::`` and ``///`` containers (and of code written as template tags)
+        nested in the block that a piece ending at ``end`` (in the block's text) leaves open, innermost
+        first (their source lines)."""
+        line = bisect_right(self.starts, max(end - 1, 0)) - 1
+        out = ["\n" + self.lines[b - 1] for a, b in self.tag_fences if a <= line < b - 1]
+        for k in reversed(self.chain(line)):
+            first, last = lines_of(self.opens[k])
+            marker = _FENCED.get(self.opens[k].type)
+            if marker is None or (frame and first == 0):
+                continue
+            colon_lines = self.marker_lines.get(marker)
+            if colon_lines is None:
+                colon_lines = [n for n, text in enumerate(self.lines) if _marker_run(text, marker)]
+                self.marker_lines[marker] = colon_lines
+            # the last colon line at or before the map's end (the map ends before the closing line):
+            # one bisection, not a walk back per container (nested unclosed containers were quadratic)
+            at = bisect_right(colon_lines, min(last, len(self.lines) - 1)) - 1
+            close = colon_lines[at] if at >= 0 and colon_lines[at] > first else first
+            if first < close and line < close:
+                out.append("\n" + self.lines[close])
+        return "".join(out)
+
+    def _admonition_body(self, k: int) -> int:
+        """The content column of admonition (or content tab) ``k``'s body (mdit-py-plugins' admon:
+        3 columns past its marker's start, plus the spaces after the marker), from its title line."""
+        match = _ADMONITION.search(self.lines[self.first_line(k)])
+        return match.start() + 3 + len(match.group(1)) if match else 0
+
+
+def _sibling_terms(tokens: Sequence[LineToken]) -> dict[int, frozenset[int]]:
+    """The lines of the terms of each definition's own list, by ``id`` of its ``dd_open`` token: a
+    definition's marker line is past those, not past the terms of lists nested in it (``:   Term``
+    over ``    ~ its definition`` opens a definition and a nested term on one line)."""
+    out: dict[int, frozenset[int]] = {}
+    lists: list[list[int]] = []  # per open definition list, the term lines so far
+    for token in tokens:
+        kind = token.type
+        if kind == "dl_open":
+            lists.append([])
+        elif kind == "dl_close" and lists:
+            lists.pop()
+        elif kind == "dt_open" and lists and token.map is not None:
+            lists[-1].append(token.map[0])
+        elif kind == DEFINITION and lists:
+            out[id(token)] = frozenset(lists[-1])
+    return out
+
+
+def _parents(ranges: list[tuple[int, int]]) -> list[int] | None:
+    """The innermost earlier range holding each of ``ranges`` (in document order), -1 for none;
+    None when they do not nest (a range starting before the one before it, or reaching past a
+    range around it)."""
+    parents: list[int] = []
+    stack: list[int] = []
+    for k, (start, end) in enumerate(ranges):
+        if k and start < ranges[k - 1][0]:
+            return None
+        while stack and ranges[stack[-1]][1] <= start:
+            stack.pop()
+        if stack and end > ranges[stack[-1]][1]:
+            return None
+        parents.append(stack[-1] if stack else -1)
+        stack.append(k)
+    return parents
+
+
+def around(ranges: list[tuple[int, int]], line: int) -> tuple[int, int]:
+    """Of leaf ranges in document order (they do not overlap), the last one starting at or before
+    ``line``; (-1, -1) when there is none."""
+    k = bisect_right(ranges, (line, float("inf"))) - 1
+    return ranges[k] if k >= 0 else (-1, -1)
+
+
+def _marker_run(line: str, marker: str) -> bool:
+    text = line.strip()
+    return len(text) >= (2 if marker == ":" else 3) and text == marker * len(text)  # two: an MDC component's ``::``
+
+
+def lines_of(token: LineToken) -> tuple[int, int]:
+    assert token.map is not None
+    return token.map[0], token.map[1]
