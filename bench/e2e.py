@@ -108,12 +108,15 @@ def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
 
 QUIET = ["--quiet"]
 """What every chunker run gets (``--loud`` empties it)."""
+JOBS = ["--jobs", "1"]
+"""The chunker runs' ``--jobs`` (``--default-jobs`` empties it: the command's default, workers for
+a large run; compare wall ratios then, the CPU of all processes is summed)."""
 
 
 def _tree_cmd(tree: Path, out: Path, extra: list[str]) -> list[str]:
     """``chunker --force`` of the source tree ``tree`` (its package first on the path)."""
     code = f"import sys; sys.path.insert(0, {str(tree)!r}); from chunker.cli import main; main()"
-    return [PY, "-c", code, "--force", "--jobs", "1", *QUIET, "--out", str(out), *extra]
+    return [PY, "-c", code, "--force", *JOBS, *QUIET, "--out", str(out), *extra]
 
 
 def compare(corpus: Path, repeat: int, extra: list[str], ref: Path, existing: bool, cache: bool) -> None:
@@ -145,7 +148,7 @@ def compare(corpus: Path, repeat: int, extra: list[str], ref: Path, existing: bo
     print(f"\nEnd to end{mode}: {corpus} ({count} files, {size / 1e6:.1f} MB), {repeat} rounds, rotating\n")
     print("| process | cpu s (fastest) | ratio to parse (median) | wall ratio (median) | ratio to ref (median) |")
     print("|---|---:|---:|---:|---:|")
-    label = " ".join(["chunker --force --jobs 1", *QUIET, *extra])
+    label = " ".join(["chunker --force", *JOBS, *QUIET, *extra])
     for name, text in (
         ("parse", "read + markdown-it-py block parse"),
         ("ref", f"{ref.name}: `{label}`"),
@@ -198,7 +201,7 @@ def both_parsers(corpus: Path, repeat: int, ref: Path | None, cache: bool) -> No
         ratios = [c / p for c, p in zip(cpu[name], cpu["parse"], strict=True)]
         walls = [c / p for c, p in zip(wall[name], wall["parse"], strict=True)]
         shown = ", ".join(f"{x:.2f}" for x in ratios)
-        run = " ".join(["chunker --force --jobs 1", *QUIET])
+        run = " ".join(["chunker --force", *JOBS, *QUIET])
         label = "read + markdown-it-py block parse" if name == "parse" else f"{run} ({name})"
         print(
             f"| {label} | {min(cpu[name]):.2f} | {statistics.median(ratios):.2f} | {statistics.median(walls):.2f} "
@@ -225,7 +228,7 @@ def end_to_end(corpus: Path, repeat: int, extra: list[str], cache: bool) -> None
         rounds: list[tuple[tuple[float, float], tuple[float, float]]] = []
         for r in range(repeat):
             out = root / f"out{r}"
-            chunk_cmd = [CHUNKER, "--force", "--jobs", "1", *QUIET, "--out", str(out), *extra]
+            chunk_cmd = [CHUNKER, "--force", *JOBS, *QUIET, "--out", str(out), *extra]
             if r % 2 == 0:
                 parsed, chunked = _timed(parse_cmd, root), _timed(chunk_cmd, root)
             else:
@@ -245,7 +248,7 @@ def end_to_end(corpus: Path, repeat: int, extra: list[str], cache: bool) -> None
     print("| process | cpu s (fastest) | ratio to parse (median) | wall ratio (median) |")
     print("|---|---:|---:|---:|")
     print(f"| read + markdown-it-py block parse | {best_p:.2f} | 1 | 1 |")
-    label = " ".join(["chunker --force --jobs 1", *QUIET, *extra])
+    label = " ".join(["chunker --force", *JOBS, *QUIET, *extra])
     print(f"| `{label}` | {best_c:.2f} | {statistics.median(ratios):.2f} | {statistics.median(walls):.2f} |")
     print(f"\nper-round cpu ratios: {', '.join(f'{x:.2f}' for x in ratios)} (target <= 1.2)")
 
@@ -278,9 +281,12 @@ def main() -> int:
         "--no-bytecode-cache", action="store_true", help="children compile the source tree every run (see above)"
     )
     parser.add_argument("--loud", action="store_true", help="chunker runs without --quiet (output to a pipe)")
+    parser.add_argument("--default-jobs", action="store_true", help="chunker runs without --jobs 1 (the default)")
     args = parser.parse_args()
     if args.loud:
         QUIET.clear()
+    if args.default_jobs:
+        JOBS.clear()
     corpus = args.corpus.resolve()
     print(f"# {time.strftime('%Y-%m-%d %H:%M %Z')}; nproc {os.cpu_count()}; load {os.getloadavg()[0]:.1f}")
     print(f"# command: {' '.join([Path(PY).name, *sys.argv])}")

@@ -88,8 +88,15 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
         bool, typer.Option("--keep-orphans", help="Keep output folders whose source no longer exists.")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=0, help="Parallel processes; 0 = one per CPU; at most 2 per CPU.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            show_default="auto: one per CPU (at most 8) for 2 MiB or 500 documents to chunk, else 1",
+            help="Parallel processes; 0 = one per CPU; at most 2 per CPU.",
+        ),
+    ] = None,
     force_jobs: Annotated[bool, typer.Option("--force-jobs", help="Allow --jobs above 2 processes per CPU.")] = False,
     check: Annotated[
         bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")

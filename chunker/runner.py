@@ -47,7 +47,7 @@ def run(
     *,
     force: bool = False,
     keep_orphans: bool = False,
-    jobs: int = 1,
+    jobs: int | None = 1,
     force_jobs: bool = False,
     check: bool = False,
     progress: Any = None,
@@ -88,7 +88,10 @@ def run(
         (s, settings.for_stem(s.stem), sources_dir, out_dir, force, check, collisions[s.stem], durability, real_sources)
         for s in sources
     ]
+    auto = jobs is None
     jobs, jobs_warning = effective_jobs(jobs, len(tasks), force=force_jobs)
+    if auto and jobs > 1 and not _worth_workers(tasks):
+        jobs = 1  # a small run stays in this process, as with --jobs 1
     notes: list[str] = [jobs_warning] if jobs_warning else []
     with _locked(out_dir, check or not (tasks or out_dir.is_dir())):
         if progress is not None:
@@ -97,7 +100,7 @@ def run(
         cache = None if check or not out_dir.is_dir() else _stat_cache(out_dir)
         done = False
         try:
-            outcomes = _execute(tasks, jobs, progress, batch, cache)
+            outcomes = _execute(tasks, jobs, progress, batch, cache, auto)
             outcomes.extend(left_out)
             walked = walk_output(out_dir) if out_dir.is_dir() else None  # one walk for orphans and leftovers
             if not stems and not keep_orphans:
@@ -149,8 +152,36 @@ def _stat_cache(out_dir: Path) -> StatCache | None:
     return StatCache.open(out_dir)
 
 
+def _worth_workers(tasks: Sequence[_Task]) -> bool:
+    """Whether a run without ``--jobs`` has enough documents or bytes for workers
+    (:func:`~chunker.workers.auto_jobs`); sizes are read until the bound is reached."""
+    from chunker.workers import AUTO_MIN_BYTES, AUTO_MIN_DOCUMENTS
+
+    if len(tasks) >= AUTO_MIN_DOCUMENTS:
+        return True
+    total = 0
+    for task in tasks:
+        total += source_size(task[0].path)
+        if total >= AUTO_MIN_BYTES:
+            return True
+    return False
+
+
+def source_size(path: Path) -> int:
+    """The size of a source file in bytes (0 when it cannot be read: its document says why)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def _execute(
-    tasks: Sequence[_Task], jobs: int, progress: Any, batch: SyncBatch | None = None, cache: StatCache | None = None
+    tasks: Sequence[_Task],
+    jobs: int,
+    progress: Any,
+    batch: SyncBatch | None = None,
+    cache: StatCache | None = None,
+    auto: bool = False,
 ) -> list[DocOutcome]:
     """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
     documents first; a document whose worker dies is run again alone, and named if it dies again).
@@ -182,7 +213,7 @@ def _execute(
         return outcomes
     from chunker.runner_workers import run_jobs
 
-    return run_jobs(tasks, jobs, progress, batch, cache)
+    return run_jobs(tasks, jobs, progress, batch, cache, auto)
 
 
 def _flush(

@@ -16,18 +16,20 @@ recorded (:meth:`chunker.stat_cache.StatCache.part`, :meth:`~chunker.stat_cache.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from chunker.errors import EXIT_INTERNAL, EXIT_SOURCE
-from chunker.runner import _flush, _Task
+from chunker.runner import _flush, _Task, source_size
 from chunker.runner_document import process_document, unchanged_by_stat
 from chunker.summary import DocOutcome
-from chunker.workers import run_in_workers
+from chunker.workers import auto_jobs, run_in_workers
 from chunker.writer_batch import Held, SyncBatch
 
 if TYPE_CHECKING:
+    from chunker.config import ChunkerConfig
     from chunker.stat_cache import StatCache, Taken
 
 __all__ = ["run_jobs"]
@@ -45,6 +47,7 @@ def run_jobs(
     progress: Callable[[], Any] | None,
     batch: SyncBatch | None,
     cache: StatCache | None = None,
+    auto: bool = False,
 ) -> list[DocOutcome]:
     """The outcome of every task, in task order, chunked by ``jobs`` workers taking the largest
     documents first; a document whose worker dies is run again alone, and named if it dies again
@@ -52,7 +55,9 @@ def run_jobs(
     artifacts ``batch`` makes durable and renames (a document whose files fail at a flush is
     failed). ``cache``: the documents unchanged by their stats are done here first, without a
     worker; each worker looks up and records its document's entries
-    (:meth:`~chunker.stat_cache.StatCache.part`), merged here as its outcome arrives."""
+    (:meth:`~chunker.stat_cache.StatCache.part`), merged here as its outcome arrives. ``auto`` (no
+    ``--jobs``): the documents left after the unchanged ones are chunked here, one after the other,
+    when they are too few for workers (:func:`~chunker.workers.auto_jobs`)."""
     done: dict[int, DocOutcome] = {}
     waiting: dict[Path | str, int] = {}  # the folders staged since the last flush: their task
 
@@ -71,14 +76,24 @@ def run_jobs(
     try:
         if cache is not None:
             _unchanged_here(tasks, batch, cache, progress, done, waiting)
-        order = sorted((k for k in range(len(tasks)) if k not in done), key=lambda k: -_size(tasks[k][0].path))
+        sizes = {k: source_size(tasks[k][0].path) for k in range(len(tasks)) if k not in done}
+        order = sorted(sizes, key=lambda k: -sizes[k])
         if order:
             work: list[_Work] = [
                 (tasks[k], cache.part(tasks[k][0].stem) if cache is not None else None, batch is not None)
                 for k in order
             ]
-            count = min(jobs, len(order))
-            run_in_workers(_run_one, work, range(len(work)), count, _died, progress, lambda i, r: arrived(order[i], r))
+            count = min(jobs, auto_jobs(jobs, sum(sizes.values()), len(order)) if auto else len(order))
+            if count <= 1 and auto:  # too little left to chunk for workers
+                for i, item in enumerate(work):
+                    arrived(order[i], _run_one(item))
+                    if progress is not None:
+                        progress()
+            else:
+                _warm(tasks[order[0]][1])
+                run_in_workers(
+                    _run_one, work, range(len(work)), count, _died, progress, lambda i, r: arrived(order[i], r)
+                )
         if batch is not None:
             _flush(batch, waiting, done, cache)
     except BaseException:
@@ -89,6 +104,20 @@ def run_jobs(
         if batch is not None:
             batch.close()
     return [done[k] for k in range(len(tasks))]
+
+
+def _warm(cfg: ChunkerConfig) -> None:
+    """Import here what chunking a document imports, and build its parser, before the workers are
+    forked: they inherit both instead of each doing it again (~0.2 s of CPU per worker, measured
+    in bench/E2E.md, "Workers start warm")."""
+    import chunker.reader
+    import chunker.runner_streamed
+    import chunker.streamed
+    import chunker.writer_stream  # noqa: F401
+    from chunker.pipeline import chunk_markdown
+
+    with contextlib.suppress(Exception):  # a warm-up only: the documents say what fails
+        chunk_markdown("# Title\n\n## Section\n\nText.\n", cfg, "warm-up", "warm-up.md")
 
 
 def _unchanged_here(
@@ -133,10 +162,3 @@ def _died(work: _Work, cause: str, killed: bool) -> _Done:
     message = f"{source.display}: the process chunking it died ({cause}); not chunked in this run"
     code = EXIT_SOURCE if killed else EXIT_INTERNAL
     return DocOutcome(source.stem, source.display, "failed", code, message=message), [], None
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -35,17 +36,57 @@ _PR_SET_PDEATHSIG = 1
 
 
 def usable_cpus() -> int:
-    """CPUs this process may run on (its affinity mask where the platform has one)."""
+    """CPUs this process may use: its affinity mask where the platform has one, lowered to its
+    cgroup's CPU quota (a container given 2 CPUs of a 64-CPU host: 2; :func:`cgroup_cpus`)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cpus = max(1, os.cpu_count() or 1)
+    quota = cgroup_cpus()
+    return min(cpus, quota) if quota is not None else cpus
 
 
-def effective_jobs(jobs: int, documents: int, *, force: bool = False) -> tuple[int, str | None]:
+def cgroup_cpus(root: str = "/sys/fs/cgroup") -> int | None:
+    """The CPUs the cgroup quota of this process allows, rounded up (cgroup v2 ``cpu.max``, v1
+    ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` of the mounted hierarchy); None when there is none."""
+    for quota_file, period_file in (("cpu.max", None), ("cpu/cpu.cfs_quota_us", "cpu/cpu.cfs_period_us")):
+        try:
+            with open(os.path.join(root, quota_file), encoding="ascii") as f:
+                fields = f.read().split()
+            if period_file is not None:
+                with open(os.path.join(root, period_file), encoding="ascii") as f:
+                    fields.append(f.read().strip())
+            quota, period = int(fields[0]), int(fields[1])
+        except (OSError, ValueError, IndexError):  # no such file, "max" (no quota), unreadable
+            continue
+        if quota > 0 and period > 0:
+            return max(1, -(-quota // period))
+    return None
+
+
+AUTO_JOBS_MAX = 8
+"""At most this many workers when ``--jobs`` is not given (each holds its own memory)."""
+AUTO_MIN_BYTES = 2 * 1024 * 1024
+AUTO_MIN_DOCUMENTS = 500
+"""Without ``--jobs``, a run forks workers only for at least this many bytes or documents to chunk:
+below, starting and warming them costs more than they save (bench/E2E.md, "--jobs by default")."""
+
+
+def auto_jobs(cpus: int, pending_bytes: int, pending_documents: int) -> int:
+    """The workers for a run without ``--jobs``: one per usable CPU (at most :data:`AUTO_JOBS_MAX`)
+    when there is enough to chunk, else 1 (this process)."""
+    if pending_documents < 2 or (pending_bytes < AUTO_MIN_BYTES and pending_documents < AUTO_MIN_DOCUMENTS):
+        return 1
+    return max(1, min(cpus, AUTO_JOBS_MAX, pending_documents))
+
+
+def effective_jobs(jobs: int | None, documents: int, *, force: bool = False) -> tuple[int, str | None]:
     """The number of worker processes for ``--jobs jobs`` over ``documents``, and a warning when
-    the request was lowered to the CPU bound. ``0`` means one per usable CPU."""
+    the request was lowered to the CPU bound. ``0`` means one per usable CPU; None (no ``--jobs``)
+    up to :data:`AUTO_JOBS_MAX` of them, which :func:`auto_jobs` lowers by the work there is."""
     cpus = usable_cpus()
+    if jobs is None:
+        return max(1, min(cpus, AUTO_JOBS_MAX, documents)), None
     wanted = cpus if jobs == 0 else jobs
     warning = None
     bound = JOBS_PER_CPU * cpus
@@ -153,7 +194,11 @@ class _Worker:
         context = multiprocessing.get_context()
         self.conn, child = context.Pipe(duplex=True)
         self.process = context.Process(target=_worker_loop, args=(fn, tasks, child, os.getpid()), daemon=True)
-        self.process.start()
+        gc.freeze()  # the collector in the fork never walks (and so never copies) what it inherits
+        try:
+            self.process.start()
+        finally:
+            gc.unfreeze()
         child.close()
         self.task: int | None = None
         """The task it is running (:func:`_hand`)."""
