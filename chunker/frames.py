@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chunker.parse import ParsedDocument
-from chunker.parse.plugins import CONTAINER_MARKERS
+from chunker.parse.containers import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 
 __all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "least_run", "marker_run"]

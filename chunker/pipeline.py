@@ -159,7 +159,7 @@ def untitled_finding(block: Block) -> Diagnostic | None:
 
 def _unclosed(blocks: Sequence[Block]) -> list[Diagnostic]:
     """A warning per ``:::`` or ``///`` container never closed: it ends before the next heading (or
-    at the end of the document), :mod:`chunker.parse.plugins`; a finding per block holding a code
+    at the end of the document), :mod:`chunker.parse.containers`; a finding per block holding a code
     fence the source never closes (:func:`unclosed_fence_finding`)."""
     return [d for block in blocks for d in unclosed_findings(block)]
 

@@ -19,8 +19,8 @@ from chunker.models import Block, BlockKind, Heading
 from chunker.numbered import markdown_numbered_heading
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
+from chunker.parse.containers import CONTAINER_MARKERS
 from chunker.parse.details import details_end, opens_details
-from chunker.parse.plugins import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 from chunker.rendering import MAX_CHECKED_CHARS
 

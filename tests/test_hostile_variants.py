@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from chunker import filler
 from chunker.filler import _HIDDEN, _TEMPLATE_TAG, _unhidden, _untemplated, is_filler_text
-from chunker.parse.plugins import _any_name, _unclosed_end
+from chunker.parse.containers import _any_name, _unclosed_end
 from tests._hostile import assert_contract, make_work, run_in, run_source
 
 

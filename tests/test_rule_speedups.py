@@ -141,7 +141,7 @@ def test_quotes_followed_by_lazy_lines_give_stock_tokens() -> None:
         got = ours.parse(text)
         try:
             expected = without_cells(theirs.parse(text))
-        except IndexError:  # mdit-py-plugins' container rule on a last line '>' (chunker.parse.plugins)
+        except IndexError:  # mdit-py-plugins' container rule on a last line '>' (chunker.parse.containers)
             continue
         assert got == expected, repr(text)
 

@@ -27,11 +27,11 @@ import bisect
 from collections.abc import Sequence
 
 from chunker.config import ChunkerConfig
+from chunker.parse.containers import unclosed_at
 from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.mdc import mdc_open_at
-from chunker.parse.plugins import unclosed_at
 from chunker.parse.templates import open_at
 from chunker.parse.token import BlockToken
 
@@ -92,7 +92,7 @@ def _stretch(
 ) -> tuple[list[BlockToken], int] | None:
     """markdown-it-py's tokens of the lines from ``start`` up to the first of the headings ``after``
     that it also parses as a top-level ATX heading with no container left unclosed before it (which
-    a closing line past the heading may close, :func:`chunker.parse.plugins.unclosed_at`); the rest of
+    a closing line past the heading may close, :func:`chunker.parse.containers.unclosed_at`); the rest of
     the document when none of the first :data:`TRIES` is one; and the line it ends at; None at the
     nesting limit."""
     text, starts = doc.text, doc.line_starts

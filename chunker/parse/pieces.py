@@ -17,11 +17,11 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic
+from chunker.parse.containers import unclosed_at
 from chunker.parse.details import dangling_stops
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.mdc import mdc_open_checker
-from chunker.parse.plugins import unclosed_at
 from chunker.parse.templates import open_checker
 
 __all__ = ["PIECE_CHARS", "BlockTokens"]
@@ -145,7 +145,7 @@ def _split_index(tokens: Sequence[Token], piece: str, first: int) -> int | None:
     ``$$`` math block *fails* when its end is missing: in the whole document it could find one
     past the piece. So the heading must come before the first ``$$`` of the piece. A ``:::`` or
     ``///`` container never closed in the piece ends before a heading, where in the whole document
-    a closing line past the piece may close it (:mod:`chunker.parse.plugins`): the heading must
+    a closing line past the piece may close it (:mod:`chunker.parse.containers`): the heading must
     come before such a container too; and no ``<details>`` opened before it may be left unclosed
     there (one that a block past the heading closes holds the heading, :mod:`chunker.parse.details`),
     nor a template code block (:func:`chunker.parse.templates.open_at`) or an MDC component
