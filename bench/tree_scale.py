@@ -1,5 +1,6 @@
 """Growth with the number of documents in a tree: ``chunker``, a no-op run, ``export`` (JSONL and
-Markdown, first and second time) and ``view``, over trees of N and 4 N small generated pages.
+Markdown, first and second time), ``view`` and ``chunker batch`` (Parquet, local engine, first time
+and a no-op rerun), over trees of N and 4 N small generated pages.
 
 Each command runs in a fresh process; the figure is its CPU time (user + system of the child). A
 command that is linear in the number of documents grows ~4 x from N to 4 N; the ratio is printed
@@ -27,6 +28,8 @@ COMMANDS = {
     "md": ["export", "--format", "md", "-q"],
     "md again": ["export", "--format", "md", "-q"],
     "view": ["view", "-q"],
+    "batch": ["batch", "--out", "lake", "--jobs", "1", "-q"],
+    "batch again": ["batch", "--out", "lake", "--jobs", "1", "-q"],
 }
 
 
