@@ -3,8 +3,10 @@
 modification time) is kept; the bytes are read later, inside the map step.
 
 A document's id is its path relative to the sources root without the extension
-(``guides/cms/umbraco``). Hidden files and folders (a name starting with ``.``) are skipped. When
-two files give the same id (``a.md`` and ``a.txt``) the extension that comes first in
+(``guides/cms/umbraco``). Hidden files and folders (a name starting with ``.``) are skipped. The
+config's ``include`` and ``exclude`` globs select the sources as in the main command
+(:mod:`chunker.selection`); a source file they leave out is listed with its reason. When two files
+give the same id (``a.md`` and ``a.txt``) the extension that comes first in
 :data:`chunker.sources.EXTENSIONS` is chunked and the other is reported as shadowed.
 """
 
@@ -17,7 +19,8 @@ from typing import Any
 
 from chunker.errors import UsageError
 from chunker.path_display import display_path, shown_path
-from chunker.sources import EXTENSIONS
+from chunker.selection import Selection
+from chunker.sources import EXTENSIONS, LeftOut
 
 __all__ = ["Listed", "Listing", "entries_to_listing", "filesystem", "list_sources"]
 
@@ -43,6 +46,8 @@ class Listing:
     """Sorted by ``doc_id``."""
     shadowed: tuple[tuple[Listed, str], ...] = ()
     """Files left out because another file has the same id: (file, display of the chosen one)."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Source files the config's ``exclude`` or ``include`` globs leave out, sorted by path."""
 
 
 def filesystem(uri: str) -> tuple[Any, str, bool]:
@@ -59,8 +64,8 @@ def filesystem(uri: str) -> tuple[Any, str, bool]:
     return filesys, path.rstrip("/"), isinstance(filesys, pafs.LocalFileSystem)
 
 
-def list_sources(uri: str) -> tuple[Any, Listing]:
-    """The file system of ``uri`` and every source file under it."""
+def list_sources(uri: str, selection: Selection | None = None) -> tuple[Any, Listing]:
+    """The file system of ``uri`` and every source file under it that ``selection`` keeps."""
     from pyarrow import fs as pafs
 
     filesys, root, local = filesystem(uri)
@@ -75,7 +80,7 @@ def list_sources(uri: str) -> tuple[Any, Listing]:
         if item.type == pafs.FileType.File
     )
     base = f"{uri.split('://', 1)[0]}://{root}" if "://" in uri else root
-    return filesys, entries_to_listing(entries, root, lambda rel: _display(base, root, rel, local))
+    return filesys, entries_to_listing(entries, root, lambda rel: _display(base, root, rel, local), selection)
 
 
 def _display(base: str, root: str, rel: str, local: bool) -> str:
@@ -86,13 +91,18 @@ def _display(base: str, root: str, rel: str, local: bool) -> str:
     return shown_path(f"{base}/{rel}")
 
 
-def entries_to_listing(entries: Iterable[tuple[str, int, int]], root: str, display: Any) -> Listing:
+def entries_to_listing(
+    entries: Iterable[tuple[str, int, int]], root: str, display: Any, selection: Selection | None = None
+) -> Listing:
     """Turn (path, size, mtime_ns) triples under ``root`` into a :class:`Listing` (pure: the
-    benchmark feeds it a simulated listing)."""
+    benchmark feeds it a simulated listing). ``selection``: the config's globs, which leave out a
+    source file as the main command's walk does (an excluded folder leaves out every file below it)."""
     prefix = root.rstrip("/") + "/"
     rank = {ext: k for k, ext in enumerate(EXTENSIONS)}
     chosen: dict[str, tuple[int, Listed]] = {}
     shadowed: list[tuple[Listed, str]] = []
+    left_out: list[LeftOut] = []
+    select = _Select(selection) if selection is not None and (selection.include or selection.exclude) else None
     for path, size, mtime in entries:
         rel = path[len(prefix) :] if path.startswith(prefix) else path
         name = rel.rsplit("/", 1)[-1]
@@ -100,6 +110,11 @@ def entries_to_listing(entries: Iterable[tuple[str, int, int]], root: str, displ
         if not dot or not stem or "." + ext not in rank or any(p.startswith(".") for p in rel.split("/")):
             continue
         doc_id = rel[: -(len(ext) + 1)]
+        if select is not None:
+            why = select.left_out(rel)
+            if why is not None:
+                left_out.append(LeftOut(display(rel), why[0], why[1], doc_id))
+                continue
         item = Listed(doc_id, path, display(rel), size, mtime)
         order = rank["." + ext]
         old = chosen.get(doc_id)
@@ -111,4 +126,40 @@ def entries_to_listing(entries: Iterable[tuple[str, int, int]], root: str, displ
         else:
             shadowed.append((item, old[1].display))
     found = tuple(item for _, (_, item) in sorted(chosen.items()))
-    return Listing(found, tuple(sorted(shadowed, key=lambda s: s[0].path)))
+    kept_out = tuple(sorted(left_out, key=lambda x: x.display))
+    return Listing(found, tuple(sorted(shadowed, key=lambda s: s[0].path)), kept_out)
+
+
+class _Select:
+    """:class:`Selection` over a flat listing: a file is left out when its path or the path of a
+    folder it lies in matches an ``exclude`` glob (the walk of the main command does not enter
+    such a folder), or when ``include`` is not empty and its path matches none. Each folder is
+    judged once."""
+
+    __slots__ = ("folders", "selection")
+
+    def __init__(self, selection: Selection) -> None:
+        self.selection = selection
+        self.folders: dict[str, str | None] = {"": None}
+
+    def _folder(self, rel: str) -> str | None:
+        """The exclude glob that leaves out the folder ``rel`` or one above it, if any."""
+        found = self.folders.get(rel, "")
+        if found != "":
+            return found
+        parent = rel.rpartition("/")[0]
+        pattern = self._folder(parent) if parent else None
+        if pattern is None:
+            pattern = self.selection.excluded(rel)
+        self.folders[rel] = pattern
+        return pattern
+
+    def left_out(self, rel: str) -> tuple[str, str] | None:
+        """(reason, detail) of a source file that the globs leave out, else None."""
+        folder = rel.rpartition("/")[0]
+        pattern = (self._folder(folder) if folder else None) or self.selection.excluded(rel)
+        if pattern is not None:
+            return "excluded", repr(pattern)
+        if not self.selection.included(rel):
+            return "not-included", ""
+        return None

@@ -17,6 +17,7 @@ from chunker.config import ChunkerConfig
 from chunker.core import fingerprint_of
 from chunker.errors import EXIT_OK, UsageError
 from chunker.models import Diagnostic
+from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
 from chunker.summary import DocOutcome, RunSummary
 
@@ -135,10 +136,11 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     _check(opts)
     options = _Options(settings)
     with _collector_paused():
-        src_fs, listing = list_sources(opts.sources)
+        src_fs, listing = list_sources(opts.sources, Selection(settings.include, settings.exclude))
         if not (listing.found or opts.allow_empty):
+            globs = f" ({len(listing.left_out)} left out by the include/exclude globs)" if listing.left_out else ""
             raise UsageError(
-                f"no source documents (.md, .markdown, .mdx, .txt) in {opts.sources}: nothing to chunk; check "
+                f"no source documents (.md, .markdown, .mdx, .txt) in {opts.sources}{globs}: nothing to chunk; check "
                 "--sources (or pass --allow-empty to run anyway: every document of the manifest is then removed)"
             )
         out_fs, out_root, _ = filesystem(opts.out)
@@ -184,4 +186,4 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     for item, chosen in listing.shadowed:
         warning = Diagnostic("warning", "shadowed", f"not chunked: {chosen} has the same document id")
         outcomes.append(DocOutcome(item.doc_id, item.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
-    return RunSummary(tuple(outcomes))
+    return RunSummary(tuple(outcomes), left_out=listing.left_out)
