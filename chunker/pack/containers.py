@@ -36,6 +36,12 @@ _FENCED = {"container_block_open": ":", "container_blocks_open": "/"}
 """Containers closed by a line of their marker (``:::``, ``///``), by token type: their marker."""
 _MATH = frozenset({"math_block", "math_block_eqno", "math_block_label"})
 """Display math (``$$`` ... ``$$``): a piece starting inside it leaves its ``$$`` behind and is text."""
+_READ_FIRST = re.compile(
+    r"\[[^\]\n]*\]:|#{1,6}(?:[ \t]|$)|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[>|<$]|```|~~~"
+    r"|(?:[*_-][ \t]*){3,}$|!!!|\?\?\?|===|:::|///"
+)
+"""The start of a line that a block rule run before the definition list's reads (footnote or link
+definition, heading, list item, quote, table, HTML, math, fence, rule, admonition, container)."""
 
 
 class Containers:
@@ -88,6 +94,12 @@ class Containers:
         self.content: dict[int, int] = {}
         """Content column of a list item, or of a definition's lines after its first (by its index
         in ``opens``)."""
+        self.quoted: dict[int, int] = {}
+        """Where the innermost quote around a list item or definition has its content on the line
+        ``content`` was read from (0 outside quotes), by its index in ``opens``."""
+        self.based: dict[int, int | None] = {}
+        """The column a list item's marker is indented from on its first line (its parent's content
+        column; None on a footnote's or definition's first line), by its index in ``opens``."""
         self.markers: dict[int, int] = {}
         """Column of a definition's marker (``:`` or ``~``), by its index in ``opens``."""
         self.terms = [lines_of(t)[0] for t in tokens if t.type == "dt_open" and t.map is not None]
@@ -95,7 +107,8 @@ class Containers:
         self.firsts = [lines_of(t)[0] for t in self.opens]
         """First line of each container: a definition's is its marker's (deflist maps a definition
         after the first from its term's line, and blank lines may come between)."""
-        own_terms = _sibling_terms(tokens)
+        own_terms, self.later_terms = _sibling_terms(tokens)
+        self._read_first: frozenset[int] | None = None
         for k, token in enumerate(self.opens):
             if token.type == DEFINITION:
                 first, last = lines_of(token)
@@ -158,28 +171,29 @@ class Containers:
     def walk(self, line: int, chain: list[int]) -> int | None:
         """Column where the innermost of ``chain`` has its content on ``line``; records the content
         column of every item or definition opened on ``line``. None for a lazy line or a tab."""
-        text, cursor = self.lines[line], 0
+        text, cursor, quote = self.lines[line], 0, 0
+        base: int | None = 0  # the column the innermost container's blocks are indented from
         for k in chain:
             token = self.opens[k]
             kind, later = token.type, self.first_line(k) < line
             if later and kind in (FOOTNOTE, DEFINITION, "list_item_open"):
-                # a footnote's lines after its label are indented 4 columns past its parent's
-                # content (mdit-py-plugins' footnote: blkIndent + 4); an item's and a definition's
-                # by their recorded content column
-                column = cursor + 4 if kind == FOOTNOTE else self.content.get(k)
+                column = self._later_content(k, cursor, quote)
                 if column is None or text[cursor:column].strip(" "):
                     return None
-                cursor = column
+                cursor = base = column
                 continue
             if later and kind in _FENCED:
                 continue  # a ``:::`` or ``///`` container's body keeps its parent's content column
             stop = self._admonition_body(k) if later and kind == "admonition_open" else len(text)
+            if later and kind == "admonition_open":
+                base = stop
             while cursor < min(stop, len(text)) and text[cursor] == " ":
                 cursor += 1
             if token.type == "blockquote_open":
                 if not text.startswith(">", cursor):
                     return None
                 cursor += 2 if text.startswith("> ", cursor) else 1
+                quote = base = cursor
             elif token.type == "list_item_open":
                 marker = token.info + token.markup
                 if not text.startswith(marker, cursor):
@@ -188,31 +202,54 @@ class Containers:
                 rest = text[cursor:]
                 spaces = len(rest) - len(rest.lstrip(" "))
                 self.content[k] = cursor + (spaces if 1 <= spaces <= 4 and rest.strip() else 1)
-                cursor = self.content[k]
+                self.quoted[k], self.based[k] = quote, base
+                cursor = base = self.content[k]
             elif kind in (FOOTNOTE, DEFINITION):  # its first line: past the label or marker
-                if kind == FOOTNOTE:
-                    label = text.find("]:", cursor) + 2 if text.startswith("[^", cursor) else 0
-                else:
-                    label = cursor + 1 if text[cursor : cursor + 1] in (":", "~") else 0
-                if not label:
+                past = self._past_label(k, text, cursor, quote)
+                if past is None:
                     return None
-                if kind == DEFINITION:  # deflist: the lines after it belong to it from marker + 2
-                    self.markers[k], self.content[k] = cursor, cursor + 2
-                cursor = label + len(text[label:]) - len(text[label:].lstrip(" "))
+                cursor, base = past, None  # a label's or marker's spaces: the parser counts them its own way
             elif self.first_line(k) == line:
                 cursor = len(text)  # a title line: nothing after it
         return None if "\t" in text[:cursor] else cursor
+
+    def _past_label(self, k: int, text: str, cursor: int, quote: int) -> int | None:
+        """Where the text after footnote ``k``'s label (or definition ``k``'s marker) starts on its
+        first line ``text``, its label at ``cursor``; records a definition's marker and content
+        column. None when no label or marker stands there."""
+        if self.opens[k].type == FOOTNOTE:
+            label = text.find("]:", cursor) + 2 if text.startswith("[^", cursor) else 0
+        else:
+            label = cursor + 1 if text[cursor : cursor + 1] in (":", "~") else 0
+        if not label:
+            return None
+        if self.opens[k].type == DEFINITION:  # deflist: the lines after it belong to it from marker + 2
+            self.markers[k], self.content[k], self.quoted[k] = cursor, cursor + 2, quote
+        return label + len(text[label:]) - len(text[label:].lstrip(" "))
+
+    def _later_content(self, k: int, cursor: int, quote: int) -> int | None:
+        """Content column of footnote, item or definition ``k`` on a line after its first, where its
+        parent's content starts at ``cursor`` and the innermost quote's at ``quote``: a footnote's
+        lines after its label are indented 4 columns past its parent's content (mdit-py-plugins'
+        footnote: blkIndent + 4); an item's and a definition's by their recorded content column,
+        which counts from the innermost quote's content on each line (a quote's ``>`` may stand at
+        another column on a later line). None when not recorded."""
+        if self.opens[k].type == FOOTNOTE:
+            return cursor + 4
+        column = self.content.get(k)
+        return None if column is None else column + quote - self.quoted.get(k, 0)
 
     def uncut(self, offset: int) -> bool:
         """Whether no piece may start at ``offset``: inside a heading nested in the block (or a
         fence line), past the start of its text (a piece starting there would cut a heading's text,
         or a setext heading's text from its underline, a fence's marker run, and both parts would
         render as something else); at a ``:::`` line closing a container (it goes with what it
-        closes); at a definition's marker (its term would end the piece before, alone)."""
+        closes); at a definition's marker (its term would end the piece before, alone); at a term
+        read as another block at a piece's start (:meth:`read_first`)."""
         line, column = self.position(offset)
         text = self.lines[line]
         at_text = column <= len(text) - len(text.lstrip(" \t>"))
-        if at_text and (line in self.closers or line in self.definitions):
+        if at_text and (line in self.closers or line in self.definitions or line in self.read_first()):
             return True
         if not self.whole_lines:
             return False
@@ -220,6 +257,25 @@ class Containers:
         if k < 0 or line >= self.whole_lines[k][1]:
             return False
         return line > self.whole_lines[k][0] or not at_text
+
+    def read_first(self) -> frozenset[int]:
+        """Lines of the terms after the first of their list that a piece starting there would read as
+        another block (``[^1]: x``, ``- x``, ``# x`` over ``:   its definition``): the list's own loop
+        takes any line over a definition's marker as its next term, a piece's parse runs the rules
+        before the definition list's first. No piece starts at one (:meth:`uncut`), nor re-opens one."""
+        if self._read_first is None:
+            lines = []
+            for line in self.later_terms:
+                chain = self.chain(line)
+                for k in chain:  # the content columns of the items around it, from their first lines
+                    first = self.first_line(k)
+                    if k not in self.content and self.opens[k].type in ("list_item_open", DEFINITION):
+                        self.walk(first, [j for j in chain if self.first_line(j) <= first])
+                content = self.walk(line, chain)
+                if content is not None and _READ_FIRST.match(self.lines[line], content):
+                    lines.append(line)
+            self._read_first = frozenset(lines)
+        return self._read_first
 
     def _past_marker(self, line: int, column: int) -> bool:
         """Whether ``column`` of a fence's opening line lies past its marker run (in its info)."""
@@ -257,11 +313,13 @@ class Containers:
         return match.start() + 3 + len(match.group(1)) if match else 0
 
 
-def _sibling_terms(tokens: Sequence[LineToken]) -> dict[int, frozenset[int]]:
+def _sibling_terms(tokens: Sequence[LineToken]) -> tuple[dict[int, frozenset[int]], list[int]]:
     """The lines of the terms of each definition's own list, by ``id`` of its ``dd_open`` token: a
     definition's marker line is past those, not past the terms of lists nested in it (``:   Term``
-    over ``    ~ its definition`` opens a definition and a nested term on one line)."""
+    over ``    ~ its definition`` opens a definition and a nested term on one line); and the lines
+    of the terms after the first of their list."""
     out: dict[int, frozenset[int]] = {}
+    later: list[int] = []
     lists: list[list[int]] = []  # per open definition list, the term lines so far
     for token in tokens:
         kind = token.type
@@ -270,10 +328,12 @@ def _sibling_terms(tokens: Sequence[LineToken]) -> dict[int, frozenset[int]]:
         elif kind == "dl_close" and lists:
             lists.pop()
         elif kind == "dt_open" and lists and token.map is not None:
+            if lists[-1]:
+                later.append(token.map[0])
             lists[-1].append(token.map[0])
         elif kind == DEFINITION and lists:
             out[id(token)] = frozenset(lists[-1])
-    return out
+    return out, later
 
 
 def _parents(ranges: list[tuple[int, int]]) -> list[int] | None:

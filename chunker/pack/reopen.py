@@ -54,7 +54,7 @@ class Structure(Containers):
         self.refused: set[tuple[int, int]] = set()
         """Lines and columns (as :meth:`position`) where no piece may start: its first line would read
         as indented code (:meth:`_deep`), or re-opening a definition's term there would make it and
-        the lines after it a setext heading (:meth:`_underlined`)."""
+        the lines after it a setext heading (:meth:`_underlined`) or another block (:meth:`read_first`)."""
         self.underline_ahead: list[int] | None = None
         """:func:`chunker.pack.setext.underlines_ahead` of the lines, when first needed."""
 
@@ -106,7 +106,7 @@ class Structure(Containers):
                 return None
             if kind != DEFINITION or first < anchor or fence is not None or column > self.markers[k]:
                 started[first] = k  # a definition also past its marker, or inside a fence on its line
-        openers = self._openers([started[first] for first in sorted(started)])
+        openers = self._openers([started[first] for first in sorted(started)], (line, column))
         if openers is None:
             return None
         lines, pending, term = openers
@@ -128,14 +128,17 @@ class Structure(Containers):
             return None
         return "".join([frame, *lines, tail])
 
-    def _openers(self, openers: list[int]) -> tuple[list[str], tuple[str, int] | None, int | None] | None:
+    def _openers(
+        self, openers: list[int], at: tuple[int, int]
+    ) -> tuple[list[str], tuple[str, int] | None, int | None] | None:
         """The lines that re-open the containers ``openers`` (outermost first), a definition's
         marker still pending, and the index of the first term line among the lines (None without):
         a definition cannot open on a line of its own (``:`` alone is no marker), so it re-opens as
         its term's line and its marker (``:   ``), which goes before the next line's text from the
         definition's content column on (the pending (marker, column)); a definition's term in a
         definition goes after the outer one's marker; a footnote nested in the block re-opens as its
-        label line up to its label. None where a label's end is not known."""
+        label line up to its label. None where a label's end is not known, or where a term re-opened
+        alone would read as another block (:meth:`read_first`: then no piece starts ``at``)."""
         out: list[str] = []
         pending: tuple[str, int] | None = None
         term: int | None = None
@@ -143,7 +146,11 @@ class Structure(Containers):
             kind, first = self.opens[k].type, self.first_line(k)
             if kind == DEFINITION or first in self.definitions:  # a definition's term, once
                 term = len(out) if term is None else term
-                line = self.lines[max((t for t in self.terms if t < first), default=first)] + "\n"
+                term_line = max((t for t in self.terms if t < first), default=first)
+                if term_line in self.read_first():
+                    self.refused.add(at)
+                    return None
+                line = self.lines[term_line] + "\n"
                 out.append(_after(pending, line))  # in a definition: after its marker
                 pending = None
             if kind == DEFINITION:
@@ -242,7 +249,10 @@ class Structure(Containers):
         """The line that re-opens container ``k`` (first opened on ``line``): a nested admonition's
         or container's title line as it is; for a list item, its first line up to its marker, the
         marker moved right so that, alone on its line, it gives the item its source content column
-        (one space after it) where CommonMark allows."""
+        (one space after it) where CommonMark allows: up to 3 columns past its parent's content
+        column (past the spaces before it where they follow a label or a definition's marker); not
+        where an item opened on the same line has its content at the marker (``+  1.``), whose
+        content column would move with it."""
         token = self.opens[k]
         if token.type != "list_item_open":
             return self.lines[line]
@@ -252,10 +262,20 @@ class Structure(Containers):
         start = text.rfind(marker, 0, content)
         shift = content - (start + len(marker)) - 1
         lead = text[:start]
-        indent = len(lead) - len(lead.rstrip(" "))
-        if shift > 0 and indent + shift <= 3:
+        base = self.based.get(k)  # the marker's indentation past its parent's content column
+        indent = start - base if base is not None and base <= start else len(lead) - len(lead.rstrip(" "))
+        if shift > 0 and indent + shift <= 3 and not self._outer_item_at(k, line, start):
             lead += " " * shift
         return lead + marker
+
+    def _outer_item_at(self, k: int, line: int, column: int) -> bool:
+        """Whether a list item opened on ``line`` before container ``k`` has its content at ``column``."""
+        j = k - 1
+        while j >= 0 and self.open_starts[j] == line:
+            if self.opens[j].type == "list_item_open" and self.content.get(j) == column:
+                return True
+            j -= 1
+        return False
 
 
 def _after(pending: tuple[str, int] | None, text: str) -> str:

@@ -21,10 +21,12 @@ from chunker.pack.strength import JOINT, SENTENCE, Strength, Unit
 def split_container(space: SectionSpace, out: list[Unit], block: Block, strength: Strength) -> None:
     """An admonition, ``:::`` container or ``<details>`` over budget: between its inner blocks, the
     title line sticking to the first; every other piece repeats the title line (and the closing
-    line), declared as added text, so that it renders as the container."""
-    if block.joints:
+    line), declared as added text, so that it renders as the container. A definition list is not cut
+    before a term a piece would read as another block (:meth:`chunker.pack.containers.Containers.read_first`)."""
+    joints = block.joints if block.frame is not None else [j for j in block.joints if space.can_start(block, j)]
+    if joints:
         glue = _titled(space, block)
-        split_at(space, out, block, [block.start_offset, *block.joints], strength, JOINT, glue_first=glue)
+        split_at(space, out, block, [block.start_offset, *joints], strength, JOINT, glue_first=glue)
     elif block.frame is None:
         split_nested(space, out, block, block.start_offset, block.end_offset, strength, True, True)
     else:

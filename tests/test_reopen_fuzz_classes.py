@@ -1,0 +1,76 @@
+"""Classes of pieces cut inside containers nested 2-3 deep that rendered otherwise than the source
+(bench/fuzz_containers.py), each with a minimal input: the re-opening of :mod:`chunker.pack.reopen`
+and the columns of :mod:`chunker.pack.containers` they needed."""
+
+from __future__ import annotations
+
+from chunker.config import ChunkerConfig
+from chunker.parse import markdown_parser
+from chunker.pipeline import chunk_markdown
+
+
+def _changed(text: str, budgets: range, syntax: str = "markdown") -> list[str]:
+    out = []
+    for m in budgets:
+        cfg = ChunkerConfig(max_chars=m, target_chars=max(1, m // 2), min_chars=1, syntax=syntax)
+        result = chunk_markdown(text, cfg, "d", "d.md")
+        out += [f"{m}: {d.message}" for d in result.diagnostics.diagnostics if d.code == "rendering-changed"]
+    return out
+
+
+QUOTE_SHIFTED_IN_DEFINITION = (
+    "# T\n\nTerm\n: > 1. ```py\n"
+    "    >    alpha beta gamma delta epsilon zeta\n"
+    "    >    eta theta iota kappa lambda mu nu\n"
+    "    >    ```\n"
+)
+
+
+def test_an_item_in_a_quote_whose_marker_moves_right_keeps_its_content_column() -> None:
+    """An item's content column counts from its quote's content on each line: the quote opened on a
+    definition's first line (``: > 1.``) stands 2 columns further right on its later lines."""
+    assert _changed(QUOTE_SHIFTED_IN_DEFINITION, range(30, 120, 3)) == []
+
+
+ITEM_ON_AN_ITEMS_LINE = (
+    "# T\n\n+  1.  Alpha beta gamma delta epsilon.\n\n"
+    "       Zeta eta theta iota kappa lambda.\n       Mu nu xi omicron.\n\n   - Pi rho\n"
+)
+
+
+def test_a_nested_marker_is_not_moved_where_it_sets_the_outer_items_content_column() -> None:
+    """``+  1.  x``: the item ``1.`` is re-opened with its marker where it is; moved right to give
+    it its content column alone on its line, it moved the content column of ``+`` too, and the
+    sibling list ``   -`` of ``1.`` left the item ``+``."""
+    assert _changed(ITEM_ON_AN_ITEMS_LINE, range(30, 120, 3)) == []
+
+
+LATER_TERMS_READ_FIRST = "".join(
+    f"Alpha {k}\n:   Beta gamma delta epsilon zeta eta theta.\n\n{term}\n"
+    ":   Lambda mu nu xi omicron pi rho sigma tau.\n    Upsilon phi chi psi omega alpha beta gamma.\n\n"
+    for k, term in enumerate(["[^3]: Iota kappa", "- Iota kappa", "# Iota kappa", "> Iota kappa", "1. Iota"])
+)
+
+
+def test_no_piece_starts_at_or_re_opens_a_later_term_read_as_another_block() -> None:
+    """A definition list's loop takes any line over a definition's marker as its next term; a piece
+    starting at (or re-opening) such a term runs the footnote's, list's, heading's or quote's rule
+    first. Top-level, and nested in a list item."""
+    nested = "".join(f"  {line}\n" if line else "\n" for line in LATER_TERMS_READ_FIRST.split("\n"))
+    for text in ("# T\n\n" + LATER_TERMS_READ_FIRST, "# T\n\n- Item\n\n" + nested):
+        tokens = markdown_parser(64, False).parse(text)
+        assert sum(t.type == "dt_open" for t in tokens) == 10  # one list: every line over a marker is a term
+        assert _changed(text, range(30, 160, 3)) == []
+
+
+ITEM_IN_A_DEFINITION = (
+    "# T\n\nTerm\n:   Intro.\n\n    1.  Alpha beta gamma delta epsilon zeta eta theta iota.\n\n"
+    "           ```\n           code line one two three four\n           code line five six seven\n           ```\n"
+)
+
+
+def test_a_re_opened_marker_moves_right_from_its_parents_content_column() -> None:
+    """``    1.  x`` in a definition (its blocks are indented from the marker's column + 2): moved right
+    one column, the re-opened ``1.`` has its content column 8, and a fence indented 3 past it stays
+    a fence. The limit of 3 columns counts from the parent's content column, not from the line's."""
+    assert _changed(ITEM_IN_A_DEFINITION, range(30, 160, 3)) == []
