@@ -27,15 +27,64 @@ from chunker.validator import validate
 
 def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:
     """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed),
-    else the first H1, else the file name (the last part of the document id)."""
-    title = metadata_title(metadata)
-    if title is not None:
-        return title
+    else the first H1 when it heads the document (:class:`TitleFinder`), else the file name (the
+    last part of the document id)."""
+    finder = TitleFinder(metadata, stem)
     for block in blocks:
-        title = h1_title(block)
-        if title is not None:
-            return title
-    return stem.rsplit("/", 1)[-1]
+        if finder.title is not None:
+            break
+        finder.see(block)
+    return finder.finish()
+
+
+class TitleFinder:
+    """The document title of :func:`document_title`, from the blocks as they come (:meth:`see`, in
+    order, while :attr:`title` is None; :meth:`finish` once no H1 can follow).
+
+    A document with one H1 is named by it. With several H1s (a changelog of ``# 11.2.0``,
+    ``# 11.1.0``, ...; concatenated pages; an RFC of ``# Summary``, ``# Motivation``), the first
+    names the document only when it heads it: nothing but the next H1 follows it (``# Roadmap``
+    right over ``# Summary``: a title line over sections written as H1s), or its part (up to the
+    next H1) is at least as long as the text after that part (``# Awesome Go`` and its list, then
+    ``# Resources``). Else the H1s are peers, the title is the file name, and each chunk's own H1
+    is in its heading path (and so in its context line)."""
+
+    __slots__ = ("_first", "_start", "_stem", "_whole", "title")
+
+    def __init__(self, metadata: dict[str, Any], stem: str) -> None:
+        self.title = metadata_title(metadata)
+        """The title once decided."""
+        self._stem = stem.rsplit("/", 1)[-1]
+        self._first: str | None = None
+        """The first H1's text, while the title waits on the next H1."""
+        self._start = 0
+        """The first H1's start offset."""
+        self._whole = True
+        """Whether nothing has followed the first H1 yet."""
+
+    def see(self, block: Block) -> None:
+        """The next block of the document."""
+        text = h1_title(block)
+        first = self._first
+        if first is None:
+            self._first = text
+            self._start = block.start_offset
+            return
+        if text is not None:  # the next H1: the first heads the document, or the H1s are peers
+            at = block.start_offset
+            heads = self._whole or at - self._start >= len(block.source) - at
+            self.title = first if heads else self._stem
+            return
+        self._whole = False
+        end = block.end_offset
+        if end - self._start >= len(block.source) - end:  # its part is that long wherever the next H1 comes
+            self.title = first
+
+    def finish(self) -> str:
+        """The title, with no H1 after the blocks seen."""
+        if self.title is None:
+            self.title = self._first if self._first is not None else self._stem
+        return self.title
 
 
 def metadata_title(metadata: dict[str, Any]) -> str | None:

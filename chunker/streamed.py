@@ -12,11 +12,13 @@ is kept compact: key bases seen (:class:`chunker.pack.keys.SectionKeys`), covere
 findings. Chunks, findings and metrics are the whole pipeline's, byte for byte (``bench/identity.py
 --streamed``, ``tests/test_streamed.py``).
 
-The context line names the document by its first H1, which may come late: sections wait until it
-is found, or until no line ahead could start one (:data:`_H1_LINE`: a document with no such line
-never waits). What reads the whole document keeps the whole pipeline (:func:`streamable`): plain
-text, strategies other than ``headings`` (``recursive`` makes the document one section, ``faq`` and
-``pages`` read all blocks), ``section_level: auto`` (chosen from the text under every heading).
+The context line names the document by its title, which an H1 may decide late (the first H1, and
+with several the second: :class:`chunker.pipeline.TitleFinder`): sections wait until it is decided,
+or until no line ahead could start an H1 (:data:`_H1_LINE`: a document with no such line never waits;
+the first H1's part reaching half of the text after it decides too). What reads the whole document
+keeps the whole pipeline (:func:`streamable`): plain text, strategies other than ``headings``
+(``recursive`` makes the document one section, ``faq`` and ``pages`` read all blocks),
+``section_level: auto`` (chosen from the text under every heading).
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ from chunker.parse.mdx import esm_left_out
 from chunker.parse.pieces import PIECE_CHARS as WHOLE_PIECE_CHARS
 from chunker.parse.pulldown import PulldownTokens
 from chunker.pipeline import (
+    TitleFinder,
     _with_syntax,
     empty_findings,
-    h1_title,
     metadata_title,
     syntax_of,
     unclosed_findings,
@@ -125,7 +127,7 @@ class StreamedChunks:
             blocks = _without_esm(blocks, esm)
         filler: list[SkippedRange] = []
         blocks = without_filler_page(blocks, filler)
-        watch = _Watch(text, metadata_title(doc.metadata), stem)
+        watch = _Watch(text, TitleFinder(doc.metadata, stem))
         skipped: list[SkippedRange] = []
         grouping_title = metadata_title(doc.metadata) or stem.rsplit("/", 1)[-1]
         sections = heading_sections(watch.watched(blocks), int(cfg.section_level), cfg, grouping_title, skipped)
@@ -138,12 +140,12 @@ class StreamedChunks:
             for section in sections:
                 waiting.append(section)
                 size += section.blocks[-1].end_offset - section.blocks[0].start_offset if section.blocks else 0
-                if watch.title is not None and size >= GROUP_CHARS:  # else the first H1 may still come
+                if watch.title is not None and size >= GROUP_CHARS:  # else an H1 may still come and decide it
                     yield from packer.sections(waiting, watch.title)
                     waiting.clear()
                     size = 0
             if waiting:
-                yield from packer.sections(waiting, watch.title or stem.rsplit("/", 1)[-1])
+                yield from packer.sections(waiting, watch.finder.finish())
 
         for chunk in _held_back(made()):
             packer.checks.emitted(chunk)
@@ -228,33 +230,37 @@ def _held_back(chunks: Iterator[Chunk]) -> Iterator[Chunk]:
 
 class _Watch:
     """What the whole pipeline reads off all blocks, read as they pass: the findings on untitled
-    headings and unclosed containers, and the document's title (its first H1)."""
+    headings and unclosed containers, and the document's title (:class:`chunker.pipeline.TitleFinder`:
+    decided at the second H1, or once no line ahead could start one)."""
 
-    def __init__(self, text: str, title: str | None, stem: str) -> None:
+    def __init__(self, text: str, finder: TitleFinder) -> None:
         self.text = text
-        self.title = title
-        """The document's title, once known (``None`` while an H1 may still come)."""
-        self.stem = stem
+        self.finder = finder
         self.untitled: list[Diagnostic] = []
         self.unclosed: list[Diagnostic] = []
         self.ahead: int | None = -1
         """Start of the next line that could hold an H1 (``-1``: not looked for; ``None``: none)."""
 
+    @property
+    def title(self) -> str | None:
+        """The document's title, once known (``None`` while an H1 may still come and decide it)."""
+        return self.finder.title
+
     def watched(self, blocks: Iterator[Block]) -> Iterator[Block]:
+        finder = self.finder
         for block in blocks:
             if block.kind == "heading":
                 finding = untitled_finding(block)
                 if finding is not None:
                     self.untitled.append(finding)
-                if self.title is None:
-                    self.title = h1_title(block)
             else:
                 self.unclosed.extend(unclosed_findings(block))
-            if self.title is None and not self._h1_ahead(block.end_offset):
-                self.title = self.stem.rsplit("/", 1)[-1]
+            if finder.title is None:
+                finder.see(block)
+                if finder.title is None and not self._h1_ahead(block.end_offset):
+                    finder.finish()
             yield block
-        if self.title is None:
-            self.title = self.stem.rsplit("/", 1)[-1]
+        finder.finish()
 
     def _h1_ahead(self, offset: int) -> bool:
         """Whether a line starting at ``offset`` or later could hold an H1 (every block before
