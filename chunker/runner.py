@@ -100,7 +100,7 @@ def run(
         cache = None if check or not out_dir.is_dir() else _stat_cache(out_dir)
         done = False
         try:
-            outcomes = _execute(tasks, jobs, progress, batch, cache, auto)
+            outcomes = _execute(tasks, jobs, progress, batch, cache, auto, notes)
             outcomes.extend(left_out)
             walked = walk_output(out_dir) if out_dir.is_dir() else None  # one walk for orphans and leftovers
             if not stems and not keep_orphans:
@@ -182,6 +182,7 @@ def _execute(
     batch: SyncBatch | None = None,
     cache: StatCache | None = None,
     auto: bool = False,
+    notes: list[str] | None = None,
 ) -> list[DocOutcome]:
     """The outcome of every task, in task order: in this process, or in ``jobs`` workers (largest
     documents first; a document whose worker dies is run again alone, and named if it dies again).
@@ -213,7 +214,7 @@ def _execute(
         return outcomes
     from chunker.runner_workers import run_jobs
 
-    return run_jobs(tasks, jobs, progress, batch, cache, auto)
+    return run_jobs(tasks, jobs, progress, batch, cache, auto, notes)
 
 
 def _flush(

@@ -25,7 +25,7 @@ from chunker.errors import EXIT_INTERNAL, EXIT_SOURCE
 from chunker.runner import _flush, _Task, source_size
 from chunker.runner_document import process_document, unchanged_by_stat
 from chunker.summary import DocOutcome
-from chunker.workers import auto_jobs, run_in_workers
+from chunker.workers import WorkersUnavailableError, auto_jobs, run_in_workers
 from chunker.writer_batch import Held, SyncBatch
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ def run_jobs(
     batch: SyncBatch | None,
     cache: StatCache | None = None,
     auto: bool = False,
+    notes: list[str] | None = None,
 ) -> list[DocOutcome]:
     """The outcome of every task, in task order, chunked by ``jobs`` workers taking the largest
     documents first; a document whose worker dies is run again alone, and named if it dies again
@@ -57,7 +58,8 @@ def run_jobs(
     worker; each worker looks up and records its document's entries
     (:meth:`~chunker.stat_cache.StatCache.part`), merged here as its outcome arrives. ``auto`` (no
     ``--jobs``): the documents left after the unchanged ones are chunked here, one after the other,
-    when they are too few for workers (:func:`~chunker.workers.auto_jobs`)."""
+    when they are too few for workers (:func:`~chunker.workers.auto_jobs`); so are those left when
+    the system refuses to start worker processes (a process limit), said in ``notes``."""
     done: dict[int, DocOutcome] = {}
     waiting: dict[Path | str, int] = {}  # the folders staged since the last flush: their task
 
@@ -78,22 +80,17 @@ def run_jobs(
             _unchanged_here(tasks, batch, cache, progress, done, waiting)
         sizes = {k: source_size(tasks[k][0].path) for k in range(len(tasks)) if k not in done}
         order = sorted(sizes, key=lambda k: -sizes[k])
-        if order:
-            work: list[_Work] = [
-                (tasks[k], cache.part(tasks[k][0].stem) if cache is not None else None, batch is not None)
-                for k in order
-            ]
-            count = min(jobs, auto_jobs(jobs, sum(sizes.values()), len(order)) if auto else len(order))
-            if count <= 1 and auto:  # too little left to chunk for workers
-                for i, item in enumerate(work):
-                    arrived(order[i], _run_one(item))
-                    if progress is not None:
-                        progress()
-            else:
-                _warm(tasks[order[0]][1])
-                run_in_workers(
-                    _run_one, work, range(len(work)), count, _died, progress, lambda i, r: arrived(order[i], r)
-                )
+        work: list[_Work] = [
+            (tasks[k], cache.part(tasks[k][0].stem) if cache is not None else None, batch is not None) for k in order
+        ]
+        count = min(jobs, auto_jobs(jobs, sum(sizes.values()), len(order)) if auto else len(order))
+        if order and (count > 1 or not auto):
+            _in_workers(work, order, count, progress, arrived, notes)
+        for i, item in enumerate(work):  # none left, unless too few for workers or none could start
+            if order[i] not in done:
+                arrived(order[i], _run_one(item))
+                if progress is not None:
+                    progress()
         if batch is not None:
             _flush(batch, waiting, done, cache)
     except BaseException:
@@ -104,6 +101,25 @@ def run_jobs(
         if batch is not None:
             batch.close()
     return [done[k] for k in range(len(tasks))]
+
+
+def _in_workers(
+    work: list[_Work],
+    order: list[int],
+    count: int,
+    progress: Callable[[], Any] | None,
+    arrived: Callable[[int, _Done], _Done],
+    notes: list[str] | None,
+) -> None:
+    """``work`` (the tasks ``order`` names) in ``count`` workers, forked warm; when the system refuses
+    to start any (a process limit, no memory to fork), the tasks without an outcome are left to the
+    caller and ``notes`` says so."""
+    _warm(work[0][0][1])
+    try:
+        run_in_workers(_run_one, work, range(len(work)), count, _died, progress, lambda i, r: arrived(order[i], r))
+    except WorkersUnavailableError as exc:
+        if notes is not None:
+            notes.append(f"no worker process could be started ({exc}): the documents left are chunked in this process")
 
 
 def _warm(cfg: ChunkerConfig) -> None:

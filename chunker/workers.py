@@ -230,7 +230,9 @@ def run_in_workers(
     again in a process of its own, one after the other, after the others; a task whose process
     dies again gets ``died(task, cause, killed)`` (``killed``: by SIGKILL, the out-of-memory
     killer's signal). ``on_result(k, result)``: called in this process as each task's result
-    arrives (in the order they complete); what it returns is kept instead."""
+    arrives (in the order they complete); what it returns is kept instead. When no worker runs and
+    the system refuses to start one, :class:`WorkersUnavailableError` is raised: the results that
+    arrived went to ``on_result``, the other tasks are the caller's."""
     from multiprocessing.connection import wait
 
     results: dict[int, R] = {}
@@ -239,8 +241,8 @@ def run_in_workers(
     workers: list[_Worker] = []
     done: list[_Worker] = []  # told to end: joined at the end
     try:
-        while queue and len(workers) < jobs:
-            _start(fn, workers, tasks, queue)
+        while queue and len(workers) < jobs and _start(fn, workers, tasks, queue):
+            pass  # fewer when the system refuses more processes: those started take the queue on
         while workers:
             busy = {w.conn: w for w in workers}
             for conn in wait(list(busy)):
@@ -290,13 +292,25 @@ def _alone(fn: Callable[[T], R], task: T, died: Callable[[T, str, bool], R]) -> 
     return result
 
 
-def _start(fn: Callable[[Any], Any], workers: list[_Worker], tasks: Sequence[Any], queue: list[int]) -> None:
-    """A new worker, handed the next task of ``queue``; one that cannot take it is replaced."""
+class WorkersUnavailableError(Exception):
+    """No worker process runs and the system refuses to start one (a process limit, no memory to
+    fork): the tasks without a result are left to the caller (:func:`run_in_workers`)."""
+
+
+def _start(fn: Callable[[Any], Any], workers: list[_Worker], tasks: Sequence[Any], queue: list[int]) -> bool:
+    """A new worker, handed the next task of ``queue``; one that cannot take it is replaced. False
+    when the system refuses a new process while other workers run (they take the queue on);
+    :class:`WorkersUnavailableError` when none runs."""
     for _ in range(3):
-        worker = _Worker(fn, tasks)
+        try:
+            worker = _Worker(fn, tasks)
+        except OSError as exc:  # EAGAIN (a process limit), ENOMEM
+            if workers:
+                return False
+            raise WorkersUnavailableError(f"{exc.strerror or exc}") from exc
         workers.append(worker)
         if _hand(worker, queue):
-            return
+            return True
         _retire(worker, workers, kill=True)
     raise OSError("the workers cannot be handed their tasks")
 

@@ -3,7 +3,9 @@ chunk, this process alone otherwise; the CPUs a cgroup quota allows."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_stat_cache import tick_past
@@ -118,3 +120,43 @@ def test_an_incremental_run_with_one_changed_document_chunks_it_without_a_worker
     assert started == []  # the one document left is chunked in the run's process
     assert run(SETTINGS, sources, tmp_path / "serial", jobs=1).exit_code == 0
     assert artifacts(out) == artifacts(tmp_path / "serial")
+
+
+def refusing_forks(monkeypatch: pytest.MonkeyPatch, allowed: int) -> list[int]:
+    """Let ``allowed`` workers start, then refuse new processes as a process limit does (EAGAIN)."""
+    real = workers._Worker.__init__
+    started: list[int] = []
+
+    def limited(self: workers._Worker, *args: Any, **kwargs: Any) -> None:
+        if len(started) >= allowed:
+            raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+        real(self, *args, **kwargs)
+        started.append(self.process.pid or 0)
+
+    monkeypatch.setattr(workers._Worker, "__init__", limited)
+    return started
+
+
+@pytest.mark.parametrize("jobs", [2, None])
+def test_a_run_whose_workers_cannot_start_chunks_in_its_own_process_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int | None
+) -> None:
+    sources = sources_with(tmp_path, 5)
+    monkeypatch.setattr(workers, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(workers, "AUTO_MIN_BYTES", 1)
+    refusing_forks(monkeypatch, allowed=0)
+    summary = run(SETTINGS, sources, tmp_path / "refused", jobs=jobs)
+    assert summary.exit_code == 0 and [d.status for d in summary.documents] == ["new"] * 5
+    assert any("no worker process could be started (Resource temporarily unavailable)" in n for n in summary.warnings)
+    assert run(SETTINGS, sources, tmp_path / "serial", jobs=1).exit_code == 0
+    assert artifacts(tmp_path / "refused") == artifacts(tmp_path / "serial")
+
+
+def test_a_run_that_gets_fewer_workers_than_asked_goes_on_with_those_it_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = sources_with(tmp_path, 5)
+    started = refusing_forks(monkeypatch, allowed=1)
+    summary = run(SETTINGS, sources, tmp_path / "chunks", jobs=2, force_jobs=True)
+    assert summary.exit_code == 0 and [d.status for d in summary.documents] == ["new"] * 5
+    assert len(started) == 1 and not summary.warnings  # one worker chunked all five
