@@ -18,7 +18,8 @@ source is gone or switched off). Only a file the manifest records, with bytes un
 is ever overwritten or removed: any other file is left alone and reported, and a file to be
 written that is someone else's stops the export unless forced (:mod:`chunker.ownership`).
 
-Every file is written atomically; the same chunks give the same bytes.
+Every file is written atomically and on disk before its rename (in batches synced at once:
+:mod:`chunker.writer_batch`); the same chunks give the same bytes.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunker.doc_ids import validate_stem
 from chunker.errors import OutputError, UsageError
@@ -41,6 +42,9 @@ from chunker.export_manifest import (
 )
 from chunker.export_render import ChunkedDocument, Renderer, render, render_jsonl, render_markdown
 from chunker.ownership import Files, exists, sha256_bytes
+
+if TYPE_CHECKING:
+    from chunker.writer_batch import SyncBatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,10 +231,12 @@ def _refuse_foreign(out_dir: Path, plans: Sequence[_Plan], manifest: ExportManif
         )
 
 
-def _write(out_dir: Path, key: str, data: bytes) -> bool:
+def _write(out_dir: Path, key: str, data: bytes, batch: SyncBatch | None = None) -> bool:
     """Write ``data`` to ``out_dir/key`` atomically, unless the file holds these bytes already
-    (reading a file back is far cheaper than an fsync'd replace); whether it was written."""
-    from chunker.writer import write_atomic
+    (reading a file back is far cheaper than an fsync'd replace); whether it was written.
+    ``batch``: the file is staged unsynced and renamed at the batch's flush, after one sync of all
+    the batch holds (:mod:`chunker.writer_batch`), not fsync'd and renamed on its own."""
+    from chunker.writer import stage_parts, write_atomic
 
     path = out_dir / key
     try:
@@ -242,8 +248,20 @@ def _write(out_dir: Path, key: str, data: bytes) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create the export folder: {exc.strerror or exc}", path=str(path.parent)) from None
-    write_atomic(path, data, display=str(path))
+    if batch is None:
+        write_atomic(path, data, display=str(path))
+        return True
+    batch.add(path, [(stage_parts(path, (data,), str(path), sync=False), path, str(path))], len(data))
+    if batch.due:
+        _flush(batch)
     return True
+
+
+def _flush(batch: SyncBatch) -> None:
+    """Sync and rename what ``batch`` holds; the first file that could not be renamed stops the export."""
+    failed = batch.flush()
+    if failed:
+        raise next(iter(failed.values()))
 
 
 def _remove(out_dir: Path, key: str) -> None:
@@ -259,17 +277,35 @@ def _remove(out_dir: Path, key: str) -> None:
 def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> set[str]:
     """Write and remove as planned; the keys left as they were (same bytes). The manifest is
     written first with the new hashes next to the old ones, so a kill at any point leaves every
-    touched file recorded as ours."""
+    touched file recorded as ours. The files are written in batches, each synced at once before its
+    renames (one ``syncfs`` for many files: an export of a tree writes thousands); the stale files
+    are removed once every new file is in place."""
+    from chunker.writer import sync_written
+    from chunker.writer_batch import SyncBatch
+
     unchanged: set[str] = set()
     for plan in plans:
         for key, data in plan.files:
             manifest.files.expect(key, sha256_bytes(data))
     _write(out_dir, MANIFEST, manifest.to_bytes())
+    batch = SyncBatch(out_dir)
+    folders: set[Path] = set()
+    try:
+        for plan in plans:
+            for key, data in plan.files:
+                if _write(out_dir, key, data, batch):
+                    folders.add((out_dir / key).parent)
+                else:
+                    unchanged.add(key)
+                manifest.files.settle(key, sha256_bytes(data))
+        _flush(batch)
+    except BaseException:
+        batch.discard()
+        raise
+    finally:
+        batch.close()
+    sync_written(out_dir, folders, "run" if batch.synced_file_system else "full")
     for plan in plans:
-        for key, data in plan.files:
-            if not _write(out_dir, key, data):
-                unchanged.add(key)
-            manifest.files.settle(key, sha256_bytes(data))
         for key in plan.stale:
             _remove(out_dir, key)
             manifest.files.forget(key)

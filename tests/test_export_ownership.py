@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -98,11 +99,11 @@ def test_an_export_killed_part_way_is_redone_without_force(tmp_path: Path, monke
     real = export_module._write
     calls = {"n": 0}
 
-    def dying(root: Path, key: str, data: bytes) -> bool:
+    def dying(root: Path, key: str, data: bytes, *batch: Any) -> bool:
         calls["n"] += 1
         if calls["n"] == 3:  # the manifest, one new file, then the kill
             raise KeyboardInterrupt
-        return real(root, key, data)
+        return real(root, key, data, *batch)
 
     monkeypatch.setattr(export_module, "_write", dying)
     with pytest.raises(KeyboardInterrupt):
