@@ -169,3 +169,13 @@ def test_such_a_container_takes_the_empty_line_in_as_markdown_its_javascript_rul
     assert [(t.type, t.map) for t in tokens if t.nesting == 1] == [
         ("blockquote_open", [0, 3]), ("container_block_open", [0, 3]), ("paragraph_open", [1, 2])
     ]  # fmt: skip
+
+
+def test_a_container_closed_before_the_empty_last_line_ends_there() -> None:
+    """Closed on the line before that empty quote line, the container ends at its closing line, as
+    it does where more lines follow: a piece ending there renders as the document."""
+    from chunker.parse import markdown_parser
+
+    for tail in (">", ">\n", ">\n> more"):
+        tokens = markdown_parser(64).parse("> :::note\n> text\n> :::\n" + tail)
+        assert [t.map for t in tokens if t.type == "container_block_open"] == [[0, 2]], tail

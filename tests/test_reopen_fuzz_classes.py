@@ -74,3 +74,15 @@ def test_a_re_opened_marker_moves_right_from_its_parents_content_column() -> Non
     one column, the re-opened ``1.`` has its content column 8, and a fence indented 3 past it stays
     a fence. The limit of 3 columns counts from the parent's content column, not from the line's."""
     assert _changed(ITEM_IN_A_DEFINITION, range(30, 160, 3)) == []
+
+
+CONTAINER_CLOSED_IN_A_QUOTE = (
+    "# T\n\n> * ::: warning Careful\n>   Alpha beta gamma.\n>   :::\n>\n>   + Title line\n>\n"
+    ">     ```\n>     theta lambda iota nu omicron theta\n>     nu zeta iota lambda alpha pi\n>     ```\n"
+)
+
+
+def test_a_piece_ending_after_a_container_closed_in_a_quote_renders_as_the_document() -> None:
+    """A piece ending with the container's closing line and the quote's empty line after it: the
+    parse of a text ending there kept the container open through that line."""
+    assert _changed(CONTAINER_CLOSED_IN_A_QUOTE, range(30, 200, 3)) == []

@@ -133,13 +133,15 @@ def _past_empty_tail(original: Any, state: Any, start_line: int, end_line: int, 
     reads the first character of each line, past the end of the text on a last line that a quote's
     ``>`` leaves empty (``> :::note`` / ``>``: an IndexError); markdown-it's JavaScript rule reads
     no marker there and goes on to the end. So the rule is asked up to that line, and a container
-    it leaves open there takes the empty line in, as the JavaScript rule's does."""
+    it leaves open there (its map reaching that line) takes the empty line in, as the JavaScript
+    rule's does; one closed on the line before does not (a piece of a quote ending with ``> :::`` and
+    ``>`` parsed otherwise than the document, where more lines follow)."""
     tail = end_line - 1
     if silent or tail <= start_line or state.bMarks[tail] + state.tShift[tail] < len(state.src):
         return bool(original(state, start_line, end_line, silent))
     first = len(state.tokens)
     found = bool(original(state, start_line, tail, silent))
-    if found and state.line == tail and first < len(state.tokens):
+    if found and state.line == tail and first < len(state.tokens) and state.tokens[first].map[1] == tail:
         state.tokens[first].map = [start_line, end_line]
         state.line = end_line
     return found
