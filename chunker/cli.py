@@ -276,10 +276,10 @@ def view_command(
 @app.command("schema")
 def schema_command(
     name: Annotated[
-        str | None, typer.Argument(help="chunks, meta, report or export; without it, the list of schemas.")
+        str | None, typer.Argument(help="chunks, meta, report, export or summary; without it, the list of schemas.")
     ] = None,
 ) -> None:
-    """Print the JSON Schema of an artifact: chunks.json, meta.json, report.json or an export record."""
+    """Print the JSON Schema of an artifact (chunks.json, meta.json, report.json, an export record) or of --json."""
     from chunker.schemas import SCHEMA_NAMES, SCHEMA_TITLES, schema_text
 
     if name is None:

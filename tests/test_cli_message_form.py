@@ -82,7 +82,7 @@ def test_the_totals_count_the_warnings_of_the_run_itself(work: Path, capsys: pyt
     [
         (["export", "--format", "xml"], "error: --format must be one of md, jsonl, got 'xml'"),
         (["--durability", "fast"], "error: --durability must be one of full, run, none, got 'fast'"),
-        (["schema", "chunk"], "error: the schema must be one of chunks, meta, report, export, got 'chunk'"),
+        (["schema", "chunk"], "error: the schema must be one of chunks, meta, report, export, summary, got 'chunk'"),
     ],
 )
 def test_a_value_outside_a_choice_is_said_one_way(

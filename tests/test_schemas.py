@@ -219,4 +219,4 @@ def test_chunker_schema_without_a_name_lists_them_and_an_unknown_one_exits_2(
     listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert listed == list(SCHEMA_NAMES)
     assert run_cli(["schema", "chunk"]) == 2
-    assert "the schema must be one of chunks, meta, report, export, got 'chunk'" in capsys.readouterr().err
+    assert "the schema must be one of chunks, meta, report, export, summary, got 'chunk'" in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """JSON Schemas of the artifacts, shipped with the package: ``chunks.json``, ``meta.json``,
-``report.json`` and the records of ``chunker export --format jsonl``.
+``report.json``, the records of ``chunker export --format jsonl``, and the run summary that
+``chunker --json`` and ``chunker batch --json`` print.
 
 Every object in them is closed (``additionalProperties: false``): a field the writers add without
 declaring it here fails the schema tests, so the published schema cannot fall behind the output.
@@ -13,12 +14,13 @@ from typing import Any
 
 __all__ = ["SCHEMA_NAMES", "SCHEMA_TITLES", "load_schema", "schema_text"]
 
-SCHEMA_NAMES: tuple[str, ...] = ("chunks", "meta", "report", "export")
+SCHEMA_NAMES: tuple[str, ...] = ("chunks", "meta", "report", "export", "summary")
 SCHEMA_TITLES: dict[str, str] = {
     "chunks": "chunks/<id>/chunks.json: the chunks of one document",
     "meta": "chunks/<id>/meta.json: source, options and frontmatter of one document",
     "report": "chunks/<id>/report.json: diagnostics, metrics, skipped ranges, artifact hashes",
     "export": "one line of chunks/_export/<id>.jsonl (chunker export --format jsonl)",
+    "summary": "what chunker --json and chunker batch --json print: the run's documents, statuses, findings",
 }
 
 
