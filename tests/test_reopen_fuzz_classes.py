@@ -5,8 +5,10 @@ and the columns of :mod:`chunker.pack.containers` they needed."""
 from __future__ import annotations
 
 from chunker.config import ChunkerConfig
+from chunker.pack.reopen import Structure
 from chunker.parse import markdown_parser
 from chunker.pipeline import chunk_markdown
+from chunker.rendering import shapes
 
 
 def _changed(text: str, budgets: range, syntax: str = "markdown") -> list[str]:
@@ -86,3 +88,35 @@ def test_a_piece_ending_after_a_container_closed_in_a_quote_renders_as_the_docum
     """A piece ending with the container's closing line and the quote's empty line after it: the
     parse of a text ending there kept the container open through that line."""
     assert _changed(CONTAINER_CLOSED_IN_A_QUOTE, range(30, 200, 3)) == []
+
+
+def _piece_paths(text: str, line: int) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The paths of the source's lines from ``line`` on, and of the same lines in the piece starting
+    at that line's start with what the block's structure re-opens before it."""
+    parse = markdown_parser(64, False).parse
+    offset = sum(len(x) + 1 for x in text.split("\n")[:line])
+    added = Structure(text, [t for t in parse(text) if t.type != "inline"]).reopened("", offset)
+    assert added is not None
+    source, piece = shapes(parse(text), 0), shapes(parse(added + text[offset:]), 0)
+    shift = added.count("\n")
+    rest = range(line, text.count("\n"))
+    return [source[k][0] for k in rest], [piece[k - line + shift][0] for k in rest]
+
+
+def test_a_piece_starting_at_a_lazy_lines_spaces_puts_its_text_at_the_paragraphs_column() -> None:
+    """A lazy continuation line re-opens its paragraph's prefix as spaces; a piece starting before the
+    line's own spaces kept them too, and its text, 9 columns past the item's content, read as code."""
+    text = "- [^3]: 1. | epsilon lambda | beta nu |\n         |---|---|\n         | delta lambda | alpha mu |\n"
+    source, piece = _piece_paths(text, 1)
+    assert piece == source
+    assert source[0][-1] == "paragraph"
+
+
+FOOTNOTE_ON_A_DEFINITIONS_LINE = (
+    "# T\n\nOmicron\n:   Alpha beta.\n\n    Theta xi\n    :   [^4]: Zeta epsilon alpha iota epsilon\n"
+)
+
+
+def test_no_piece_starts_inside_a_nested_footnotes_label() -> None:
+    """A piece ending inside ``[^4]:`` left ``[`` alone: a paragraph, where the source has a footnote."""
+    assert _changed(FOOTNOTE_ON_A_DEFINITIONS_LINE, range(30, 120, 3)) == []

@@ -118,6 +118,10 @@ class Containers:
                 self.firsts[k] = first
         self.footnote = bool(self.opens) and self.opens[0].type == FOOTNOTE and self.firsts[0] == 0
         """Whether the block is a footnote definition (its first line holds the label)."""
+        self.labels = {
+            f: self.lines[f].find("]:") + 2 for f, t in zip(self.firsts, self.opens, strict=True) if t.type == FOOTNOTE
+        }
+        """The first line of each footnote in the block, and the column past its label's ``]:``."""
         self.definitions = frozenset(f for f, t in zip(self.firsts, self.opens, strict=True) if t.type == DEFINITION)
         """Lines where a definition's marker is."""
         self.closers = frozenset(self._closing_lines())
@@ -244,13 +248,17 @@ class Containers:
         fence line), past the start of its text (a piece starting there would cut a heading's text,
         or a setext heading's text from its underline, a fence's marker run, and both parts would
         render as something else); at a ``:::`` line closing a container (it goes with what it
-        closes); at a definition's marker (its term would end the piece before, alone); at a term
+        closes); at a definition's marker (its term would end the piece before, alone); inside a
+        footnote's label (``[^4]:``); at a term
         read as another block at a piece's start (:meth:`read_first`)."""
         line, column = self.position(offset)
         text = self.lines[line]
         at_text = column <= len(text) - len(text.lstrip(" \t>"))
         if at_text and (line in self.closers or line in self.definitions or line in self.read_first()):
             return True
+        label = self.labels.get(line)
+        if label is not None and 0 <= text.rfind("[^", 0, label) < column < label:
+            return True  # inside a footnote's label: the part before it would be no label
         if not self.whole_lines:
             return False
         k = bisect_right(self.whole_starts, line) - 1  # the ranges do not overlap

@@ -216,13 +216,18 @@ class Structure(Containers):
             return "".join([_after(pending, self.lines[fence] + "\n"), text[:keep]])
         if content is None and pending is not None:
             return pending[0]  # a lazy line: paragraph text right after the definition's marker
-        if content is None:  # a lazy continuation line: the prefix of its paragraph's first line
+        if content is None:  # a lazy continuation line: the prefix of its paragraph's first line,
+            # less the spaces the piece starts with (its text at the paragraph's column, not past it)
             a, b = around(self.paragraphs, line)
             start = a if a < line < b else None
             prefix = self.lines[start][: self.walk(start, chain) or 0] if start is not None else ""
             if prefix and start == 0 and self.footnote:
                 prefix = self._unlabelled(prefix)
-            return "".join(c if c in "> " else " " for c in prefix) or None
+            masked = "".join(c if c in "> " else " " for c in prefix)
+            if not masked:
+                return None
+            own = len(text) - column - len(text[column:].lstrip(" "))  # the piece's own spaces before its text
+            return masked[: len(masked) - min(own, len(masked) - len(masked.rstrip(" ")))]
         whole = column <= content or not text[content:column].strip()
         a, b = around(self.code, line)
         code = a <= line < b
