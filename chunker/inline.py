@@ -8,9 +8,12 @@ short and capped, and over a block when a caller asks for its ``plain_text``.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from functools import lru_cache
+from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
 MAX_HEADING_CHARS = 1000
@@ -43,6 +46,33 @@ _MARKUP = re.compile(r"[*_`\[\]!<&\\$]")
 of the time of ten ``in`` tests over the corpus's 16,780 headings)."""
 
 
+_BRACKETED = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](\[((?:[^\[\]\\]|\\.)*)\])?")
+"""Bracketed text (group 1), with the label of a full or collapsed reference after it (group 3:
+``[text][label]``, ``[text][]``)."""
+_DEFINITION_LINE = re.compile(r"^ {0,3}\[((?:[^\[\]\\\n]|\\.)+)\]:", re.MULTILINE)
+"""A line shaped like a link reference definition's start (``[label]:``)."""
+
+
+def definition_labels(text: str) -> frozenset[str]:
+    """The labels (normalised as markdown-it compares them) of the lines of ``text`` shaped like link
+    reference definitions: what makes a shortcut reference ``[label]`` in a heading a link."""
+    return frozenset(normalizeReference(m.group(1)) for m in _DEFINITION_LINE.finditer(text))
+
+
+def _references(raw: str, labels: Container[str]) -> dict[str, Any]:
+    """markdown-it's ``env`` for a heading's inline parse: the reference links it holds as defined
+    (the heading alone knows no definitions). A full or collapsed reference (``[Field()][pydantic.Field]``,
+    ``[text][]``) is a link whatever the document defines (MkDocs' autorefs resolves labels from the
+    API reference); a shortcut (``[1.2.0]``) only with a label in ``labels``."""
+    found: dict[str, dict[str, str]] = {}
+    for match in _BRACKETED.finditer(raw):
+        label = match.group(3) or match.group(1)
+        key = normalizeReference(label)
+        if key and (match.group(2) is not None or key in labels):
+            found[key] = {"href": "", "title": ""}
+    return {"references": found} if found else {}
+
+
 @lru_cache(maxsize=1)
 def _inline_parser() -> MarkdownIt:
     from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -62,11 +92,14 @@ def _collect(tokens: list[Token], out: list[str]) -> None:
             out.append(token.content)
 
 
-def heading_text(raw: str) -> str:
+def heading_text(raw: str, labels: Container[str] = frozenset()) -> str:
     """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
     A closing ``[#id]`` goes too. Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo
     shortcodes are removed (template outputs, ``{{ name }}``, are kept as written; a heading of HTML
-    comments only is their text); inline markup is rendered to its text by markdown-it."""
+    comments only is their text); inline markup is rendered to its text by markdown-it. Reference
+    links are their text (:func:`_references`; ``labels``: the document's definitions,
+    :func:`definition_labels`): ``## [1.2.0] - 2024-05-01`` of a keep-a-changelog file is
+    ``1.2.0 - 2024-05-01`` when the file defines ``[1.2.0]:``, ``[switch] parameters`` stays."""
     raw = raw[:MAX_HEADING_CHARS]
     kept: list[str] = []
     if "[#" in raw:
@@ -89,7 +122,8 @@ def heading_text(raw: str) -> str:
         text = raw
     else:
         out: list[str] = []
-        _collect(_inline_parser().parseInline(raw), out)
+        env = _references(raw, labels) if "]" in raw else {}
+        _collect(_inline_parser().parseInline(raw, env), out)
         text = "".join(out)
     if kept:
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from chunker.config import ChunkerConfig
 from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
 from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
-from chunker.inline import heading_text
+from chunker.inline import definition_labels, heading_text
 from chunker.models import Block, BlockKind, Heading
 from chunker.numbered import markdown_numbered_heading
 from chunker.outline import Outline, budget, make_outline
@@ -101,6 +101,7 @@ class _Blocks:
         "attrs_from",
         "blocks",
         "count",
+        "definitions",
         "doc",
         "last_end",
         "nested",
@@ -138,6 +139,8 @@ class _Blocks:
         """Lines of the document's first block, a paragraph of images only, waiting for the next block."""
         self.outline_left = budget(len(self.text))
         """How many more tokens the document's outlines may keep (:func:`chunker.outline.budget`)."""
+        self.definitions: frozenset[str] | None = None
+        """The document's link reference labels, read once a heading holds a ``]`` (most never do)."""
 
     def piece(self, tokens: Sequence[BlockToken], covered: int) -> int:
         """Adds the blocks of one piece's top-level tokens (and of the lines no token covers before
@@ -269,15 +272,24 @@ class _Blocks:
                 raw = token.content
             else:
                 raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
-            level, title = int(token.tag[1:]), heading_text(raw)
+            level, title = int(token.tag[1:]), heading_text(raw, self.labels(raw))
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "paragraph" and self.numbered and last - first == 1 and (found := self.numbered_line(first)):
-            self.add("heading", first, last, level=found[0], title=heading_text(found[1]), begin=begin)
+            title = heading_text(found[1], self.labels(found[1]))
+            self.add("heading", first, last, level=found[0], title=title, begin=begin)
         elif kind == "code" and token.type == "fence":
             fence = fence_lines(token, self.text, self.starts, first, last, self.doc)
             self.add(kind, first, last, inner=inner, joints=joints, fence=fence, begin=begin)
         else:
             self.add(kind, first, last, inner=inner, joints=joints, frame=frame, begin=begin, outline=outline)
+
+    def labels(self, raw: str) -> frozenset[str]:
+        """The labels a shortcut reference in heading line ``raw`` may name (:func:`heading_text`)."""
+        if "]" not in raw:
+            return frozenset()
+        if self.definitions is None:
+            self.definitions = definition_labels(self.text)
+        return self.definitions
 
     def label(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 are a paragraph or HTML block of named anchors only

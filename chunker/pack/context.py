@@ -21,8 +21,20 @@ MAX_PREFIX_SHARE = 4
 """A context prefix takes at most 1/MAX_PREFIX_SHARE of max_chars (long headings are shortened)."""
 
 _FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+_OPENS_ATX = re.compile(r"\s*#")
+"""Content that starts with an ATX heading line (after blank lines)."""
 _MARKUP = re.compile(r"[{<*_`\[&\\]")
 """A character of markup :func:`chunker.inline.heading_text` may remove from a heading line."""
+
+
+class _AnyLabel:
+    """Every label: :func:`chunker.inline.heading_text` with each shortcut reference taken as a link."""
+
+    def __contains__(self, label: object) -> bool:
+        return True
+
+
+_ANY_LABEL = _AnyLabel()
 
 
 def context_prefix(path: Sequence[Heading], section: Section, title: str, content: str, cfg: ChunkerConfig) -> str:
@@ -42,7 +54,7 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     if not texts:
         name = title if cfg.context_title and title else section.title
         return "" if not name or opens_with(content, name) else _no_fence(_shorten(name, limit))
-    if texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
+    if texts[-1] in content or _OPENS_ATX.match(content):  # else it is no leading heading either
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
             texts.pop()  # the chunk starts with that very heading line: never say it twice
@@ -96,7 +108,8 @@ class SectionContext:
         texts, made = entry[1], entry[2]
         title = self.title
         dropped = 0
-        if texts and texts[-1] in content:  # else it is no leading heading either (they are pieces of content)
+        if texts and (texts[-1] in content or _OPENS_ATX.match(content)):  # else no leading heading either
+            # (a heading with markup inside, ``## `a` of b``, is no substring of its line)
             leading = _leading_headings(content)
             while dropped < len(texts) and texts[-1 - dropped] in leading:
                 dropped += 1  # the chunk starts with that very heading line: never said twice
@@ -187,6 +200,8 @@ def _leading_headings(content: str) -> set[str]:
                 found.add(raw)
                 if _MARKUP.search(raw):
                     found.add(heading_text(raw))  # as the heading path has it: markup, tags removed
+                    if "]" in raw:  # and with its shortcut references as links, if the document defines them
+                        found.add(heading_text(raw, _ANY_LABEL))
             elif seen == 0:
                 found.add(stripped)  # a setext or plain-text heading line, or a bold one (numbered_headings)
                 if stripped[:1] in "*_":
