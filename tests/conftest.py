@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="rewrite tests/golden/*.json from the current output (review the diff before committing)",
+    )
+
+
+@pytest.fixture
+def make_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
+    """``make_work(files, config=None)``: ``tmp_path`` made the working directory, with ``sources/``
+    holding ``files`` (a path below ``sources/`` -> its text; folders made as needed) and, given
+    ``config``, that text as ``config.yaml``; returns ``tmp_path``. The modules' ``work`` and
+    ``sources`` fixtures make their trees with it."""
+
+    def make(files: Mapping[str, str], config: str | None = None) -> Path:
+        sources = tmp_path / "sources"
+        sources.mkdir()
+        for name, text in files.items():
+            path = sources / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        if config is not None:
+            (tmp_path / "config.yaml").write_text(config, encoding="utf-8")
+        monkeypatch.chdir(tmp_path)
+        return tmp_path
+
+    return make
+
+
+@pytest.fixture
+def two_docs(make_work: Callable[..., Path]) -> Path:
+    """A working directory whose ``sources/`` holds ``guides/setup.md`` and ``faq.md`` (:func:`make_work`)."""
+    return make_work(
+        {"guides/setup.md": "# Setup\n\nInstall it first.\n", "faq.md": "# FAQ\n\nQuestions and answers.\n"}
     )
 
 

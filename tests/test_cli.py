@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,8 @@ CLINIC = Path(__file__).resolve().parent / "fixtures" / "general_info.md"
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources").mkdir()
-    (tmp_path / "sources" / "guide.md").write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "sources" / "clinic.md").write_text(CLINIC.read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def work(make_work: Callable[..., Path]) -> Path:
+    return make_work({"guide.md": GUIDE.read_text(encoding="utf-8"), "clinic.md": CLINIC.read_text(encoding="utf-8")})
 
 
 def cli(*args: str) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,16 +21,15 @@ TABLE_CHARS = frozenset("┏┃┡│└━┳╇┴─")
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    (sources / "good.md").write_text("# Good\n\n## Part\n\nText of the part.\n", encoding="utf-8")
-    (sources / "fence.md").write_text("# Fence\n\n```python\nnever closed\n", encoding="utf-8")
-    (sources / "empty-heading.md").write_text("# Title\n\n## \n\nText under no name.\n", encoding="utf-8")
-    os.symlink("gone.md", sources / "broken.md")
-    (tmp_path / "config.yaml").write_text("documents:\n  nothere:\n    strategy: faq\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def work(make_work: Callable[..., Path]) -> Path:
+    files = {
+        "good.md": "# Good\n\n## Part\n\nText of the part.\n",
+        "fence.md": "# Fence\n\n```python\nnever closed\n",
+        "empty-heading.md": "# Title\n\n## \n\nText under no name.\n",
+    }
+    work = make_work(files, config="documents:\n  nothere:\n    strategy: faq\n")
+    os.symlink("gone.md", work / "sources" / "broken.md")
+    return work
 
 
 def _messages(text: str) -> list[str]:

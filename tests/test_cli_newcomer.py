@@ -14,21 +14,12 @@ import pytest
 from chunker.cli import run_cli
 
 
-@pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources" / "guides").mkdir(parents=True)
-    (tmp_path / "sources" / "guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n", encoding="utf-8")
-    (tmp_path / "sources" / "faq.md").write_text("# FAQ\n\nQuestions and answers.\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _err(capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().err.strip()
 
 
 def test_a_doc_that_matches_nothing_names_the_option_what_was_looked_for_and_the_closest_id(
-    work: Path, capsys: pytest.CaptureFixture[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run_cli(["--doc", "guides/setpu"]) == 2
     err = _err(capsys)
@@ -42,14 +33,14 @@ def test_a_doc_that_matches_nothing_names_the_option_what_was_looked_for_and_the
     assert err.endswith("did you mean 'setup' (guides/setup)?")
 
 
-def test_a_doc_written_as_a_path_is_told_the_id_it_names(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_doc_written_as_a_path_is_told_the_id_it_names(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for given in ("guides/setup.md", "sources/guides/setup.md"):
         assert run_cli(["--doc", given]) == 2
         err = _err(capsys)
         assert err.endswith("an id is the path below sources/ without extension: did you mean 'guides/setup'?"), err
 
 
-def test_a_doc_that_is_no_id_names_the_option(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_doc_that_is_no_id_names_the_option(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(["--doc", "my guide"]) == 2
     assert _err(capsys).startswith("error: --doc 'my guide': not a document id")
     assert run_cli(["--doc", ""]) == 2
@@ -58,7 +49,7 @@ def test_a_doc_that_is_no_id_names_the_option(work: Path, capsys: pytest.Capture
 
 @pytest.mark.parametrize("command", [["export", "--format", "jsonl"], ["view"]])
 def test_export_and_view_suggest_close_chunked_ids_and_a_command_that_works(
-    work: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:
     assert run_cli(["--quiet"]) == 0
     assert run_cli([*command, "--doc", "guides/setpu"]) == 2
@@ -71,18 +62,22 @@ def test_export_and_view_suggest_close_chunked_ids_and_a_command_that_works(
     assert _err(capsys).endswith("run `chunker --stem nosuch` first")
 
 
-def test_a_broken_symlink_names_the_link_and_its_missing_target(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    os.symlink("drafts/gone.md", work / "sources" / "guides" / "broken.md")
+def test_a_broken_symlink_names_the_link_and_its_missing_target(
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    os.symlink("drafts/gone.md", two_docs / "sources" / "guides" / "broken.md")
     assert run_cli(["--quiet"]) == 3
     err = _err(capsys)
     assert "sources/guides/broken.md: a broken symlink: it points to drafts/gone.md, which does not exist" in err
-    os.symlink(str(work / "elsewhere.md"), work / "sources" / "outside.md")
+    os.symlink(str(two_docs / "elsewhere.md"), two_docs / "sources" / "outside.md")
     assert run_cli(["--quiet"]) == 3
-    assert f"(to {work / 'elsewhere.md'}, which does not exist)" in _err(capsys)
+    assert f"(to {two_docs / 'elsewhere.md'}, which does not exist)" in _err(capsys)
 
 
-def test_a_documents_key_that_matches_nothing_names_its_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (work / "config.yaml").write_text(
+def test_a_documents_key_that_matches_nothing_names_its_line(
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (two_docs / "config.yaml").write_text(
         "max_chars: 1000\n\ndocuments:\n  guides/*:\n    strategy: faq\n  giudes/*:\n    max_chars: 900\n",
         encoding="utf-8",
     )
@@ -92,9 +87,9 @@ def test_a_documents_key_that_matches_nothing_names_its_line(work: Path, capsys:
 
 
 def test_check_repeats_no_warning_of_documents_it_finds_fresh_as_a_no_op_run_does(
-    work: Path, capsys: pytest.CaptureFixture[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (work / "sources" / "faq.md").write_text("# FAQ\n\n## \n\nAn answer under a heading without text.\n", "utf-8")
+    (two_docs / "sources" / "faq.md").write_text("# FAQ\n\n## \n\nAn answer under a heading without text.\n", "utf-8")
     assert run_cli([]) == 0
     assert "warning: sources/faq.md:3: empty-heading: " in capsys.readouterr().out  # printed when chunked
     for argv in ([], ["--check"]):
@@ -117,11 +112,11 @@ def test_check_repeats_no_warning_of_documents_it_finds_fresh_as_a_no_op_run_doe
     ],
 )
 def test_an_empty_path_option_is_refused_before_anything_is_written(
-    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     # a CI variable that was not set (--out "$OUT") must not write chunks into the working folder
-    before = sorted(p.name for p in work.iterdir())
+    before = sorted(p.name for p in two_docs.iterdir())
     assert run_cli(argv) == 2
     option = next(a for a in argv if a.startswith("--") and a not in ("--force",)).rstrip("=")
     assert _err(capsys) == f"error: {option} is empty: give a file or folder ('.' for the working folder)"
-    assert sorted(p.name for p in work.iterdir()) == before
+    assert sorted(p.name for p in two_docs.iterdir()) == before

@@ -11,15 +11,6 @@ import pytest
 from chunker.cli import run_cli
 
 
-@pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources" / "guides").mkdir(parents=True)
-    (tmp_path / "sources" / "guides" / "setup.md").write_text("# Setup\n\nInstall it first.\n", encoding="utf-8")
-    (tmp_path / "sources" / "faq.md").write_text("# FAQ\n\nQuestions and answers.\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
@@ -33,7 +24,7 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     ],
 )
 def test_a_command_line_mistake_is_one_line_and_exit_2(
-    work: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+    two_docs: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
 ) -> None:
     assert run_cli(argv) == 2
     captured = capsys.readouterr()
@@ -42,14 +33,14 @@ def test_a_command_line_mistake_is_one_line_and_exit_2(
     assert captured.out == ""
 
 
-def test_help_and_version_still_exit_0(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_and_version_still_exit_0(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(["--help"]) == 0
     assert "Usage:" in capsys.readouterr().out
     assert run_cli(["--version"]) == 0
     assert capsys.readouterr().out.startswith("chunker ")
 
 
-def test_the_summary_table_has_no_title_line(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_summary_table_has_no_title_line(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli([]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("2 documents (2 new)")
@@ -73,9 +64,9 @@ def test_the_summary_table_has_no_title_line(work: Path, capsys: pytest.CaptureF
     ],
 )
 def test_a_documents_key_that_matches_nothing_gets_the_closest_id(
-    work: Path, capsys: pytest.CaptureFixture[str], key: str, hint: str
+    two_docs: Path, capsys: pytest.CaptureFixture[str], key: str, hint: str
 ) -> None:
-    (work / "config.yaml").write_text(f"documents:\n  {key}:\n    strategy: faq\n", encoding="utf-8")
+    (two_docs / "config.yaml").write_text(f"documents:\n  {key}:\n    strategy: faq\n", encoding="utf-8")
     capsys.readouterr()
     assert run_cli(["--json"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -83,36 +74,36 @@ def test_a_documents_key_that_matches_nothing_gets_the_closest_id(
 
 
 def test_a_run_over_an_empty_sources_folder_is_refused_and_removes_nothing(
-    work: Path, capsys: pytest.CaptureFixture[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run_cli(["--quiet"]) == 0
-    (work / "empty").mkdir()
+    (two_docs / "empty").mkdir()
     capsys.readouterr()
     assert run_cli(["--sources", "empty"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: no source documents (.md, .markdown, .mdx, .txt) in empty/: nothing to chunk;")
     assert "--allow-empty" in err and len(err.strip().splitlines()) == 1
-    assert (work / "chunks" / "faq" / "chunks.json").is_file()  # not removed as orphans
+    assert (two_docs / "chunks" / "faq" / "chunks.json").is_file()  # not removed as orphans
     assert run_cli(["--sources", "empty", "--check"]) == 2
     assert run_cli(["--sources", "empty", "--allow-empty", "--quiet"]) == 0
-    assert not (work / "chunks" / "faq").exists()  # asked for: the output of sources that are gone goes
+    assert not (two_docs / "chunks" / "faq").exists()  # asked for: the output of sources that are gone goes
 
 
 def test_a_batch_over_an_empty_listing_is_refused_before_the_manifest_is_written(
-    work: Path, capsys: pytest.CaptureFixture[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("pyarrow")
     assert run_cli(["batch", "--out", "build", "--jobs", "1", "--quiet"]) == 0
-    manifest = (work / "build" / "documents" / "manifest.parquet").read_bytes()
-    (work / "empty").mkdir()
+    manifest = (two_docs / "build" / "documents" / "manifest.parquet").read_bytes()
+    (two_docs / "empty").mkdir()
     capsys.readouterr()
     assert run_cli(["batch", "--sources", "empty", "--out", "build", "--jobs", "1"]) == 2
     assert "no source documents" in capsys.readouterr().err
-    assert (work / "build" / "documents" / "manifest.parquet").read_bytes() == manifest
+    assert (two_docs / "build" / "documents" / "manifest.parquet").read_bytes() == manifest
     assert run_cli(["batch", "--sources", "empty", "--out", "build", "--jobs", "1", "--allow-empty", "--quiet"]) == 0
 
 
-def test_a_path_given_as_stem_is_told_the_id_to_give_to_doc(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_path_given_as_stem_is_told_the_id_to_give_to_doc(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert run_cli(["--stem", "./sources/guides/setup.md"]) == 2
     assert "select the document at that path with --doc 'guides/setup' (its id:" in capsys.readouterr().err
@@ -120,18 +111,20 @@ def test_a_path_given_as_stem_is_told_the_id_to_give_to_doc(work: Path, capsys: 
 
 
 @pytest.mark.parametrize("out", ["sources", "sources/guides/exported", "./sources/"])
-def test_an_export_into_the_sources_folder_is_refused(work: Path, capsys: pytest.CaptureFixture[str], out: str) -> None:
+def test_an_export_into_the_sources_folder_is_refused(
+    two_docs: Path, capsys: pytest.CaptureFixture[str], out: str
+) -> None:
     assert run_cli(["--quiet"]) == 0
     capsys.readouterr()
     assert run_cli(["export", "--format", "md", "--out", out]) == 2
     err = capsys.readouterr().err
     assert f"the export folder {Path(out)} lies inside the sources folder sources (of " in err
-    assert sorted(p.name for p in (work / "sources").rglob("*")) == ["faq.md", "guides", "setup.md"]
+    assert sorted(p.name for p in (two_docs / "sources").rglob("*")) == ["faq.md", "guides", "setup.md"]
     assert run_cli(["export", "--format", "md", "--out", "exported", "--quiet"]) == 0
 
 
-def test_an_output_path_that_is_a_file_is_named_as_such(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (work / "afile").write_text("x", encoding="utf-8")
+def test_an_output_path_that_is_a_file_is_named_as_such(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (two_docs / "afile").write_text("x", encoding="utf-8")
     capsys.readouterr()
     assert run_cli(["--out", "afile"]) == 4
     assert capsys.readouterr().err.strip() == (
@@ -139,15 +132,17 @@ def test_an_output_path_that_is_a_file_is_named_as_such(work: Path, capsys: pyte
     )
 
 
-def test_check_names_a_document_that_was_never_chunked_as_such(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_names_a_document_that_was_never_chunked_as_such(
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_cli(["--quiet"]) == 0
-    (work / "sources" / "new.md").write_text("# New\n\nText.\n", encoding="utf-8")
+    (two_docs / "sources" / "new.md").write_text("# New\n\nText.\n", encoding="utf-8")
     capsys.readouterr()
     assert run_cli(["--check", "--quiet"]) == 1
     assert (
         capsys.readouterr().err.strip() == "error: sources/new.md: stale: not chunked (no chunks/new yet); run chunker"
     )
-    (work / "chunks" / "new").mkdir()
+    (two_docs / "chunks" / "new").mkdir()
     assert run_cli(["--check", "--quiet"]) == 1
     assert "not chunked (its artifacts in chunks/new are missing or unreadable)" in capsys.readouterr().err
     assert run_cli(["--quiet"]) == 0
@@ -155,7 +150,7 @@ def test_check_names_a_document_that_was_never_chunked_as_such(work: Path, capsy
 
 
 def test_a_folder_given_as_a_document_lists_the_documents_inside(
-    work: Path, capsys: pytest.CaptureFixture[str]
+    two_docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     capsys.readouterr()
     assert run_cli(["--doc", "guides"]) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,8 @@ CLINIC_CASES = FIXTURES / "general_info.cases.jsonl"
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources").mkdir()
-    (tmp_path / "sources" / "general_info.md").write_text(CLINIC.read_text(encoding="utf-8"), encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def work(make_work: Callable[..., Path]) -> Path:
+    return make_work({"general_info.md": CLINIC.read_text(encoding="utf-8")})
 
 
 def cli(*args: str) -> int:

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,11 +34,8 @@ def case_line(n: int, section: str = "Install") -> str:
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources").mkdir()
-    (tmp_path / "sources" / "guide.md").write_text(DOC, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def work(make_work: Callable[..., Path]) -> Path:
+    return make_work({"guide.md": DOC})
 
 
 def test_invalid_utf8_in_a_case_file_is_named_by_line_and_column(tmp_path: Path) -> None:

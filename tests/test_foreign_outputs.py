@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +17,10 @@ DOC = "# Title\n\nSome text here.\n\n## Section\n\nMore text.\n"
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources").mkdir()
-    (tmp_path / "sources" / "a.md").write_text(DOC, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+def work(make_work: Callable[..., Path]) -> Path:
+    work = make_work({"a.md": DOC})
     assert run_cli([]) == 0
-    return tmp_path
+    return work
 
 
 class Blocked(BaseException):

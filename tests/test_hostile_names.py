@@ -3,6 +3,7 @@ that take a folder chunker keeps for its own commands in another case."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,8 @@ def touch(path: Path, text: str = "# T\n\nBody.\n") -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    folder = tmp_path / "sources"
-    folder.mkdir()
-    return folder
+def sources(make_work: Callable[..., Path]) -> Path:
+    return make_work({}) / "sources"
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ and the options fingerprint holds only what changes the chunks."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -79,11 +80,8 @@ def test_a_tokenizer_file_counts_by_its_content_not_its_path(tmp_path: Path) -> 
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "sources").mkdir()
-    (tmp_path / "sources" / "orphan.md").write_text(ORPHAN, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def work(make_work: Callable[..., Path]) -> Path:
+    return make_work({"orphan.md": ORPHAN})
 
 
 def _state(folder: Path) -> tuple[int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,11 +23,8 @@ def touch(path: Path, text: str = "# T\n") -> Path:
 
 
 @pytest.fixture
-def sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    folder = tmp_path / "sources"
-    folder.mkdir()
-    return folder
+def sources(make_work: Callable[..., Path]) -> Path:
+    return make_work({}) / "sources"
 
 
 # -- stems ----------------------------------------------------------------------

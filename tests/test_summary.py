@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,15 +26,9 @@ LONG = "a-very-long-document-name-that-a-narrow-terminal-would-cut-in-the-middle
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    for k in range(6):
-        (sources / f"doc-{k}.md").write_text(GUIDE.replace("Chunker guide", f"Guide {k}"), encoding="utf-8")
-    (sources / "kitchen.md").write_text(KITCHEN, encoding="utf-8")
-    (tmp_path / "config.yaml").write_text("max_chars: 200\ntarget_chars: 150\nmin_chars: 20\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def work(make_work: Callable[..., Path]) -> Path:
+    files = {f"doc-{k}.md": GUIDE.replace("Chunker guide", f"Guide {k}") for k in range(6)}
+    return make_work({**files, "kitchen.md": KITCHEN}, config="max_chars: 200\ntarget_chars: 150\nmin_chars: 20\n")
 
 
 def output(capsys: pytest.CaptureFixture[str], *args: str, code: int | None = None) -> tuple[str, str]:

@@ -6,6 +6,7 @@ import itertools
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -67,16 +68,12 @@ def parse(path: Path) -> Elements:
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    (sources / "guide.md").write_text(GUIDE.read_text(encoding="utf-8"), encoding="utf-8")
-    (sources / "kitchen.md").write_text((TESTS / "fixtures" / "kitchen_sink.md").read_text(encoding="utf-8"))
-    (sources / "hostile.md").write_text(HOSTILE, encoding="utf-8")
-    (tmp_path / "config.yaml").write_text("max_chars: 200\ntarget_chars: 150\nmin_chars: 20\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
+def work(make_work: Callable[..., Path]) -> Path:
+    kitchen = (TESTS / "fixtures" / "kitchen_sink.md").read_text(encoding="utf-8")
+    files = {"guide.md": GUIDE.read_text(encoding="utf-8"), "kitchen.md": kitchen, "hostile.md": HOSTILE}
+    work = make_work(files, config="max_chars: 200\ntarget_chars: 150\nmin_chars: 20\n")
     assert run_cli(["--quiet"]) == 1  # the kitchen sink has an unclosed fence
-    return tmp_path
+    return work
 
 
 def chunks_of(work: Path, stem: str) -> list[dict[str, object]]:
