@@ -78,3 +78,17 @@ def test_the_streamed_pipeline_decides_the_title_as_the_whole_one(late: str) -> 
         text = head + "".join(f"## Part {k}\n\nText of part {k}.\n\n" for k in range(400)) + late
         whole = chunk_markdown(text, CFG, "doc", "doc.md").chunks
         assert list(StreamedChunks(text, CFG, "doc", "doc.md")) == list(whole)
+
+
+def test_a_title_line_over_h1_sections_goes_with_the_first_section() -> None:
+    text = (
+        "# Roadmap 2021\n\n# Summary\n\nThe plans for the year.\n\n# Motivation\n\n" + "Growth of the language. " * 30
+    )
+    chunks = chunk_markdown(text, CFG, "roadmap", "roadmap.md").chunks
+    assert [c.section for c in chunks] == ["Summary", "Motivation"]  # no chunk of the title alone
+    assert chunks[0].content_original.startswith("# Roadmap 2021\n\n# Summary\n\nThe plans")
+    assert chunks[1].content_for_embedding.startswith("Roadmap 2021\n\n# Motivation\n\n")
+    assert list(StreamedChunks(text, CFG, "roadmap", "roadmap.md")) == list(chunks)
+    # an empty H1 further down is no title line: it stays a section of its own
+    later = "# A\n\nText of a.\n\n# B\n\n# C\n\nText of c.\n"
+    assert [c.section for c in chunk_markdown(later, CFG, "d", "d.md").chunks] == ["A", "B", "C"]

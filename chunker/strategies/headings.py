@@ -52,6 +52,8 @@ def heading_sections(
     subtree: list[Block] = []
     """The blocks of a skipped heading's subtree, while inside it."""
     subtree_reason = ""
+    seen = 0
+    """Blocks read so far."""
 
     def close() -> Section | None:
         if not current:
@@ -65,6 +67,7 @@ def heading_sections(
         return section
 
     for block in blocks:
+        seen += 1
         if subtree:
             if block.kind != "heading" or block.heading_level > subtree[0].heading_level:
                 subtree.append(block)
@@ -81,7 +84,8 @@ def heading_sections(
                 current_title, current_level = _heading_text(block), block.heading_level
         elif block.kind == "heading" and block.heading_level <= level:
             # a parent heading with no body of its own opens this section
-            carried = list(current) if _carried(current, current_level, block.heading_level, cfg) else []
+            carry = _carried(current, current_level, block.heading_level, cfg) or _title_line(current, seen, block)
+            carried = list(current) if carry else []
             if not carried and (section := close()) is not None:
                 yield section
             current[:] = [*carried, block]
@@ -118,6 +122,20 @@ def _carried(current: list[Block], current_level: int, opening_level: int, cfg: 
     if current_level and carry_headings(current, opening_level):
         return True
     return (bool(current_level) or not cfg.skip_pre_heading) and carry_filler(current, opening_level)
+
+
+def _title_line(current: list[Block], seen: int, block: Block) -> bool:
+    """Whether ``current`` is the document's first block, an H1 with no body, and ``block`` (the
+    second) an H1 too: a title line over sections written as H1s (``# Roadmap 2021`` right over
+    ``# Summary``), the document's title (:class:`chunker.pipeline.TitleFinder`). It goes with the
+    first section rather than make a chunk of a heading alone."""
+    return (
+        seen == 2
+        and len(current) == 1
+        and current[0].kind == "heading"
+        and current[0].heading_level == 1
+        and block.heading_level == 1
+    )
 
 
 def _skipped(skip: dict[str, str], text: str) -> str | None:
