@@ -284,11 +284,24 @@ def _check_levels(cfg: ChunkerConfig) -> None:
         raise _bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
 
 
-_BACKTRACKS = (
-    "can backtrack without end: it can read one run of text in many ways (a repeat of a repeat with nothing "
-    "fixed between the repeats, (a+)+ or (\\w+\\s?)+, or of alternatives that overlap, (a|aa)+); drop the outer "
-    "repeat, make the alternatives exclusive, or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
-)
+_BACKTRACKS = {
+    "exponential": (
+        "can backtrack without end: it can read one run of text in many ways (a repeat of a repeat with nothing "
+        "fixed between the repeats, (a+)+ or (\\w+\\s?)+, or of alternatives that overlap, (a|aa)+); drop the outer "
+        "repeat, make the alternatives exclusive, or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
+    ),
+    "polynomial": (
+        "can backtrack for hours on one long line: two repeats read the same characters with nothing fixed "
+        "between them that they cannot read (x\\s*-?\\s*\\d+ on an x and a run of spaces, .*a.*a.*a), so every "
+        "way to share a run between them is tried (n^2 and more); make the repeats read different characters, "
+        "put a fixed character between them, or make one atomic, (?>\\s*)"
+    ),
+    "searched": (
+        "can backtrack for hours on one long line: it is searched for at every position of a document, and a "
+        "repeat near its start reads the same run again from each position (\\d+x or [ \\t]*<!-- over a long run "
+        "of digits or spaces, n^2); start it with a fixed character, or anchor it to a line's start, (?m)^"
+    ),
+}
 
 
 def _check_limits(cfg: ChunkerConfig) -> None:
@@ -312,14 +325,18 @@ def _check_limits(cfg: ChunkerConfig) -> None:
         re.compile(cfg.page_marker_pattern)
     except re.error as exc:
         raise _bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
-    if backtracking_risk(cfg.page_marker_pattern):
-        raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} {_BACKTRACKS}")
+    risk = backtracking_risk(cfg.page_marker_pattern, searched=True)
+    if risk:
+        raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} {_BACKTRACKS[risk]}")
     if matches_empty(cfg.page_marker_pattern):
         raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} matches the empty string")
-    for pattern in cfg.embedding_drop_lines:
+    for k, pattern in enumerate(cfg.embedding_drop_lines, 1):
+        item = f"item {k}, " if len(cfg.embedding_drop_lines) > 1 else ""
         try:
             re.compile(pattern)
         except re.error as exc:
-            raise _bad("embedding_drop_lines", f"{shown(pattern)} is not a valid regular expression: {exc}") from None
-        if backtracking_risk(pattern):
-            raise _bad("embedding_drop_lines", f"{shown(pattern)} {_BACKTRACKS}")
+            message = f"{item}{shown(pattern)} is not a valid regular expression: {exc}"
+            raise _bad("embedding_drop_lines", message) from None
+        risk = backtracking_risk(pattern)
+        if risk:
+            raise _bad("embedding_drop_lines", f"{item}{shown(pattern)} {_BACKTRACKS[risk]}")

@@ -1,4 +1,4 @@
-"""Regular expressions of the config that could backtrack without end on some line.
+"""Regular expressions of the config that could backtrack without end, or for hours, on some line.
 
 Python's ``re`` backtracks: when the rest of a pattern fails, it tries every way the pattern can
 match the text so far. A pattern that can read one string along two different paths, both of which
@@ -16,8 +16,19 @@ search of the pairs of positions for two paths that read one string and meet aga
 ambiguity) so that the config refuses the pattern, naming the option. A fixed item between the
 repeats that the inner repeat cannot read (``(\\d+\\.)+``, a section number), an atomic group or a
 possessive repeat (``(?>\\w+\\s?)+``, ``(?:a+)++``) is fine, and so are alternatives that ``re``
-merges into one character class (``(\\w|\\d)+``). A polynomial cost (``\\s*\\d*\\s*x``: n^3 on a
-line of n spaces) is not refused; the check catches the exponential shapes, it proves nothing else.
+merges into one character class (``(\\w|\\d)+``).
+
+A pattern that reads one run in polynomially many ways costs a power of the run's length, which is
+as bad on a long line: ``x\\s*-?\\s*\\d+`` tries every way to share a run of n spaces after the ``x``
+between its two ``\\s*`` (n^2: 0.4 s at 8,000 spaces, about 2 hours at a million), ``.*a.*a.*a`` n^3
+(``embedding_drop_lines`` strips a line first: a ``\\s*`` at its start reads nothing). Such patterns
+(:func:`_loops_polynomially`: two loops p and q, and one string read from p back to p, from p to q
+and from q back to q; a ``.*`` at the end of a line's pattern reads whatever follows, so no match
+fails after it) are refused too. A page marker is searched for at every position of a document:
+a loop at its start reads each run once per position (``\\d+x``, ``[ \\t]*<!--``, ``(?m)^\\s*\\d+$``
+over a million blank lines), unless the search would have matched already. Bounded repeats
+(``\\d{1,3}``) cannot make the cost grow with the text. The check proves nothing beyond these shapes
+(patterns over 300 positions, a fixed count of an optional item, ``(a?){25}a{25}``, pass).
 """
 
 from __future__ import annotations
@@ -25,35 +36,29 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Literal
+
+from chunker.regex_positions import (
+    LONG,
+    PROBE,
+    Positions,
+    TooBigError,
+    components,
+    elastic,
+    label_of,
+    loops,
+    probe_of,
+)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
-    import sre_compile
     import sre_constants as const
     import sre_parse
 
 __all__ = ["backtracking_risk", "matches_empty"]
 
 _REPEATS = (const.MAX_REPEAT, const.MIN_REPEAT)
-_WIDE = 10
-"""A repeat that may iterate this many more times than its minimum counts as elastic; a repeat of
-a fixed count up to this many times (or one optional copy more) is unrolled, any other is a loop."""
-_MAX_POSITIONS = 300
 _MAX_STEPS = 200_000
-_ATOMIC = tuple(getattr(const, n) for n in ("ATOMIC_GROUP", "POSSESSIVE_REPEAT") if hasattr(const, n))
-_EMPTY_OPS = (const.AT, const.ASSERT, const.ASSERT_NOT, const.GROUPREF)
-_PROBE = "".join(map(chr, range(128))) + "\u00a0\u00e9\u00df\u03a9\u0663\u2028\u4e2d\U0001f600"
-"""Characters that stand for every character when two items are asked whether they read a common one."""
-
-
-class _TooBigError(Exception):
-    pass
-
-
-def _elastic(lo: int, hi: int) -> bool:
-    return hi == const.MAXREPEAT or hi - lo >= _WIDE
 
 
 def _flat(items: Any) -> list[tuple[Any, Any]]:
@@ -67,26 +72,26 @@ def _flat(items: Any) -> list[tuple[Any, Any]]:
     return out
 
 
-def _has_elastic(items: Any) -> bool:
+def _haselastic(items: Any) -> bool:
     """A repeat that may iterate many times, backtracked into (not inside an atomic group)."""
     for op, av in _flat(items):
-        if op in _REPEATS and (_elastic(av[0], av[1]) or _has_elastic(av[2])):
+        if op in _REPEATS and (elastic(av[0], av[1]) or _haselastic(av[2])):
             return True
-        if op is const.BRANCH and any(_has_elastic(branch) for branch in av[1]):
+        if op is const.BRANCH and any(_haselastic(branch) for branch in av[1]):
             return True
     return False
 
 
-def _all_elastic(items: Any) -> bool:
+def _allelastic(items: Any) -> bool:
     """Every item of the sequence may take more or fewer characters (or none): nothing fixed
     separates the iterations of a repeat around it."""
     flat = [(op, av) for op, av in _flat(items) if op is not const.AT]
     if not flat:
         return False
     for op, av in flat:
-        if op in _REPEATS and (av[0] != av[1] or _all_elastic(av[2])):
+        if op in _REPEATS and (av[0] != av[1] or _allelastic(av[2])):
             continue
-        if op is const.BRANCH and all(_all_elastic(branch) for branch in av[1]):
+        if op is const.BRANCH and all(_allelastic(branch) for branch in av[1]):
             continue
         return False
     return True
@@ -96,7 +101,7 @@ def _risky(items: Any) -> bool:
     for op, av in _flat(items):
         if op in _REPEATS:
             lo, hi, body = av
-            if _elastic(lo, hi) and _has_elastic(body) and _all_elastic(body):
+            if elastic(lo, hi) and _haselastic(body) and _allelastic(body):
                 return True
             if _risky(body):
                 return True
@@ -106,130 +111,12 @@ def _risky(items: Any) -> bool:
 
 
 # ---------------------------------------------------------------- ambiguous loops
-Counts = dict[int, int]
-
-
-def _add(into: Counts, key: int, n: int) -> None:
-    if n:  # no way is no entry (a link of no way is no link)
-        into[key] = min(2, into.get(key, 0) + n)  # one way or more than one: all that matters
-
-
-class _Frag:
-    """What a part of the pattern can start and end on (positions, each with its number of ways,
-    capped at 2) and in how many ways it can read nothing."""
-
-    __slots__ = ("empty", "first", "last")
-
-    def __init__(self, first: Counts, last: Counts, empty: int) -> None:
-        self.first, self.last, self.empty = first, last, empty
-
-
-class _Positions:
-    """Glushkov's construction over the parsed pattern: each character item is a position with the
-    characters it reads (of :data:`_PROBE` and the pattern's characters beyond ASCII);
-    ``follow[(p, q)]`` counts the ways the pattern can read q right after p (two ways are two paths a
-    backtracking matcher tries)."""
-
-    def __init__(self, state: Any, pattern: str) -> None:
-        self.state = state
-        self.labels: list[frozenset[str]] = []
-        self.follow: dict[tuple[int, int], int] = {}
-        self.probe = _PROBE + "".join(sorted({c for c in pattern if c > "\x7f"} - set(_PROBE)))
-        self.caseless = bool(state.flags & const.SRE_FLAG_IGNORECASE)
-        self._seen: dict[str, frozenset[str]] = {}
-
-    def _position(self, label: frozenset[str]) -> _Frag:
-        if len(self.labels) >= _MAX_POSITIONS:
-            raise _TooBigError
-        self.labels.append(label)
-        p = len(self.labels) - 1
-        return _Frag({p: 1}, {p: 1}, 0)
-
-    def _char_item(self, item: tuple[Any, Any]) -> _Frag:
-        op, av = item
-        if op is const.LITERAL and not self.caseless:
-            return self._position(frozenset({chr(av)}))
-        key = repr(item)
-        label = self._seen.get(key)
-        if label is None:
-            compiled = sre_compile.compile(sre_parse.SubPattern(self.state, [item]), self.state.flags)
-            label = self._seen[key] = frozenset(c for c in self.probe if compiled.fullmatch(c))
-        return self._position(label)
-
-    def _link(self, a: Counts, b: Counts) -> None:
-        for p, n in a.items():
-            for q, m in b.items():
-                if n * m:
-                    self.follow[(p, q)] = min(2, self.follow.get((p, q), 0) + n * m)
-
-    def _then(self, a: _Frag, b: _Frag) -> _Frag:
-        """``a`` followed by ``b``."""
-        self._link(a.last, b.first)
-        first = dict(a.first)
-        for p, n in b.first.items():
-            _add(first, p, n * a.empty)
-        last = dict(b.last)
-        for p, n in a.last.items():
-            _add(last, p, n * b.empty)
-        return _Frag(first, last, min(2, a.empty * b.empty))
-
-    def seq(self, items: Any) -> _Frag:
-        frag = _Frag({}, {}, 1)
-        for item in items:
-            frag = self._then(frag, self.item(item))
-        return frag
-
-    def _either(self, frags: list[_Frag]) -> _Frag:
-        first: Counts = {}
-        last: Counts = {}
-        for f in frags:
-            for p, n in f.first.items():
-                _add(first, p, n)
-            for p, n in f.last.items():
-                _add(last, p, n)
-        return _Frag(first, last, min(2, sum(f.empty for f in frags)))
-
-    def _repeat(self, lo: int, hi: int, body: Any) -> _Frag:
-        if _loops(lo, hi):  # x{1,3}: as many ways to split a run as x+
-            frag = self.seq(body)
-            self._link(frag.last, frag.first)  # the loop back to the next iteration
-            return _Frag(frag.first, frag.last, max(frag.empty, 1 if lo == 0 else 0))
-        tail = _Frag({}, {}, 1)  # the hi - lo optional copies, nested as x(x(x)?)?
-        for _ in range(hi - lo):
-            tail = self._either([self._then(self.seq(body), tail), _Frag({}, {}, 1)])
-        frag = _Frag({}, {}, 1)
-        for _ in range(lo):
-            frag = self._then(frag, self.seq(body))
-        return self._then(frag, tail)
-
-    def item(self, item: tuple[Any, Any]) -> _Frag:
-        op, av = item
-        if op is const.SUBPATTERN:
-            return self.seq(av[3])
-        if op is const.BRANCH:
-            return self._either([self.seq(branch) for branch in av[1]])
-        if op in _REPEATS:
-            return self._repeat(av[0], av[1], av[2])
-        if op in _ATOMIC:  # one way through, whatever it holds: a position no other item shares
-            return self._position(frozenset({f"\x00atomic{len(self.labels)}"}))
-        if op is const.GROUPREF_EXISTS:
-            return self._either([self.seq(av[1]), self.seq(av[2]) if av[2] else _Frag({}, {}, 1)])
-        if op in _EMPTY_OPS:
-            return _Frag({}, {}, 1)
-        return self._char_item(item)
-
-
-def _loops(lo: int, hi: int) -> bool:
-    """Whether a repeat is read as a loop (else unrolled): see :meth:`_Positions._repeat`."""
-    return _elastic(lo, hi) or hi > _WIDE or hi - lo > 1
-
-
 def _simple_loops(items: Any) -> bool:
     """Every loop of the sequence repeats one character item (``\\d+``, ``\\s*``, ``[a-z]{2,}``) and
     none is inside another: each loop is a position of its own, which two paths cannot split (the
     common page-number and running-header patterns skip the search)."""
     for op, av in _flat(items):
-        if op in _REPEATS and _loops(av[0], av[1]):
+        if op in _REPEATS and loops(av[0], av[1]):
             body = _flat(av[2])
             if len(body) != 1 or body[0][0] in (*_REPEATS, const.BRANCH, const.GROUPREF_EXISTS):
                 return False
@@ -242,19 +129,17 @@ def _simple_loops(items: Any) -> bool:
     return True
 
 
-def _loops_ambiguously(parsed: Any, pattern: str) -> bool:
+def _loops_ambiguously(graph: Positions) -> bool:
     """Whether two different paths through the pattern's positions read the same string from one
     position back to that position (a cycle of the pair graph through a pair that differs):
     the exponential ambiguity that makes a backtracking matcher try 2^n ways. Both paths stay in
     the position's own strongly connected part, so only pairs inside one part are searched."""
-    graph = _Positions(parsed.state, pattern)
-    graph.seq(parsed)
     labels = graph.labels
     succ: dict[int, list[int]] = {}
     for p, q in graph.follow:
         succ.setdefault(p, []).append(q)
     part_of: dict[int, int] = {}
-    for n, part in enumerate(_components(list(succ), lambda p: succ.get(p, ()))):
+    for n, part in enumerate(components(list(succ), lambda p: succ.get(p, ()))):
         for p in part:
             part_of[p] = n
     steps = 0
@@ -272,7 +157,7 @@ def _loops_ambiguously(parsed: Any, pattern: str) -> bool:
             for q2 in succ.get(q, ()):
                 steps += 1
                 if steps > _MAX_STEPS:
-                    raise _TooBigError
+                    raise TooBigError
                 if part_of.get(q2) != home or (q2 < p2 and p == q) or not labels[p2] & labels[q2]:
                     continue  # (p2, q2) and (q2, p2) are the same pair of paths from (p, p)
                 split = p != q or p2 != q2 or graph.follow[(p, p2)] > 1
@@ -280,7 +165,7 @@ def _loops_ambiguously(parsed: Any, pattern: str) -> bool:
                 if (p2, q2) not in seen:
                     seen.add((p2, q2))
                     stack.append((p2, q2))
-    for pairs in _components(list(edges), lambda n: [nxt for nxt, _ in edges.get(n, [])]):
+    for pairs in components(list(edges), lambda n: [nxt for nxt, _ in edges.get(n, [])]):
         if any(p == q for p, q in pairs) and any(
             split and nxt in pairs for n in pairs for nxt, split in edges.get(n, [])
         ):
@@ -288,66 +173,234 @@ def _loops_ambiguously(parsed: Any, pattern: str) -> bool:
     return False
 
 
-_Node = TypeVar("_Node", int, tuple[int, int])
+# ---------------------------------------------------------------- polynomial loops
+def _searched_from_anywhere(graph: Positions, parsed: Any, frag: Any) -> None:
+    """Add what a search adds: it tries the pattern at every position of the text, as if the pattern
+    began with a loop that reads any character (a ``(?m)^`` at its start: any text up to a line end
+    first; a ``^`` or ``\\A``: nothing, the pattern is tried once)."""
+    items = _flat(parsed)
+    head = items[0] if items else None
+    if head is not None and head[0] is const.AT and head[1] in (const.AT_BEGINNING, const.AT_BEGINNING_STRING):
+        if head[1] is const.AT_BEGINNING_STRING or not parsed.state.flags & const.SRE_FLAG_MULTILINE:
+            return
+        anywhere = graph.position(frozenset(graph.probe))
+        newline = graph.position(frozenset("\n"))
+        graph.link(anywhere.last, anywhere.first)
+        graph.link(anywhere.last, newline.first)
+        graph.link(newline.last, frag.first)
+        return
+    anywhere = graph.position(frozenset(graph.probe))
+    graph.link(anywhere.last, anywhere.first)
+    graph.link(anywhere.last, frag.first)
 
 
-def _components(nodes: list[_Node], succ: Callable[[_Node], Iterable[_Node]]) -> list[set[_Node]]:
-    """The strongly connected parts of a graph (Tarjan's algorithm, without recursion)."""
-    index: dict[_Node, int] = {}
-    low: dict[_Node, int] = {}
-    on_stack: set[_Node] = set()
-    stack: list[_Node] = []
-    parts: list[set[_Node]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work: list[tuple[_Node, list[_Node], int]] = [(root, list(succ(root)), 0)]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, out, i = work.pop()
-            if i < len(out):
-                work.append((node, out, i + 1))
-                nxt = out[i]
-                if nxt not in index:
-                    index[nxt] = low[nxt] = len(index)
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, list(succ(nxt)), 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
+def _loops_polynomially(graph: Positions, barred: set[int], ends_anything: set[int]) -> bool:
+    """Whether two positions p != q, each on a loop a run of any length can take, read one string v
+    from p back to p, from p to q and from q back to q (the pattern's ambiguity grows with a power of
+    the text's length: the cost of a failing match by backtracking grows with that power, n^2 for
+    ``x\\s*-?\\s*\\d+`` on an ``x`` and n spaces). The three paths stay off ``barred`` (positions
+    where a search would have matched already, or that no stripped line reaches); a q in
+    ``ends_anything`` (``.*`` at the end of a line's pattern) accepts whatever follows, so the match
+    cannot fail after it."""
+    labels = graph.labels
+    succ: dict[int, list[int]] = {}
+    for p, q in graph.unbounded:
+        if p not in barred and q not in barred:
+            succ.setdefault(p, []).append(q)
+    part_of: dict[int, int] = {}
+    for n, part in enumerate(components(list(succ), lambda p: succ.get(p, ()))):
+        for p in part:
+            part_of[p] = n
+    looping = [p for p in succ if any(part_of.get(q) == part_of[p] for q in succ[p])]
+    pred: dict[int, list[int]] = {}
+    for p, nexts in succ.items():
+        for q in nexts:
+            pred.setdefault(q, []).append(p)
+    reach = {p: _reachable(p, succ) for p in looping}
+    coreach = {q: _reachable(q, pred) for q in looping}
+    budget = [_MAX_STEPS]
+    for p in looping:
+        for q in looping:
+            if q == p or q not in reach[p] or q in ends_anything or not labels[p] & labels[q]:
                 continue
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                part: set[_Node] = set()
-                while True:
-                    top = stack.pop()
-                    on_stack.discard(top)
-                    part.add(top)
-                    if top == node:
-                        break
-                parts.append(part)
-    return parts
+            if _three_paths(p, q, succ, labels, part_of, reach[p] & coreach[q], budget):
+                return True
+    return False
+
+
+def _three_paths(
+    p: int,
+    q: int,
+    succ: dict[int, list[int]],
+    labels: list[frozenset[str]],
+    part_of: dict[int, int],
+    between: set[int],
+    budget: list[int],
+) -> bool:
+    """Whether one string leads from p back to p (inside p's part), from p to q (through
+    ``between``) and from q back to q (inside q's part): a search of the triples of positions.
+    ``budget``: the steps left (:class:`TooBigError` when they run out)."""
+    seen = {(p, p, q)}
+    todo = [(p, p, q)]
+    while todo:
+        a, b, c = todo.pop()
+        for a2 in succ.get(a, ()):
+            if part_of.get(a2) != part_of[p]:
+                continue
+            for c2 in succ.get(c, ()):
+                common = labels[a2] & labels[c2] if part_of.get(c2) == part_of[q] else None
+                if not common:
+                    continue
+                budget[0] -= len(succ.get(b, ()))
+                if budget[0] < 0:
+                    raise TooBigError
+                for b2 in succ.get(b, ()):
+                    if b2 not in between or not common & labels[b2]:
+                        continue
+                    if (a2, b2, c2) == (p, q, q):
+                        return True
+                    if (a2, b2, c2) not in seen:
+                        seen.add((a2, b2, c2))
+                        todo.append((a2, b2, c2))
+    return False
+
+
+def _dead(graph: Positions, frag: Any) -> set[int]:
+    """The positions no stripped line reaches (its first character is no space): ``\\s*`` at the start
+    of ``\\s*-?\\s*\\d+`` reads nothing of a line that ``embedding_drop_lines`` strips before matching."""
+    succ: dict[int, list[int]] = {}
+    for p, q in graph.follow:
+        succ.setdefault(p, []).append(q)
+    live: set[int] = set()
+    for p in frag.first:
+        if p not in live and any(not c.isspace() for c in graph.labels[p]):
+            live |= _reachable(p, succ)
+    return set(range(len(graph.labels))) - live
+
+
+def _reachable(start: int, succ: dict[int, list[int]]) -> set[int]:
+    found, todo = {start}, [start]
+    while todo:
+        for y in succ.get(todo.pop(), ()):
+            if y not in found:
+                found.add(y)
+                todo.append(y)
+    return found
+
+
+Risk = Literal["exponential", "polynomial", "searched"]
 
 
 @functools.lru_cache(maxsize=256)
-def backtracking_risk(pattern: str) -> bool:
-    """Whether ``pattern`` (valid) can read one string in two ways around a loop: a repeat of a
-    repeat with nothing fixed between its iterations, or a repeat of overlapping alternatives."""
+def backtracking_risk(pattern: str, searched: bool = False) -> Risk | None:
+    """How ``pattern`` (valid) can read one string in many ways, if it can: ``exponential`` (two
+    ways around a loop: a repeat of a repeat with nothing fixed between its iterations, or a repeat
+    of overlapping alternatives), ``polynomial`` (two loops that read the same run with nothing
+    fixed between them) or ``searched`` (``searched``: the pattern is looked for at every position of
+    a text, and a loop at its start reads the same run as the search). Else None. Without
+    ``searched`` the pattern is matched against one whole line (``re.fullmatch``)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         parsed = sre_parse.parse(pattern)
         if _risky(parsed):
-            return True
-        if _simple_loops(parsed):
-            return False
+            return "exponential"
         try:
-            return _loops_ambiguously(parsed, pattern)
-        except _TooBigError:  # a pattern of hundreds of items: the check proves nothing either way
+            graph = None
+            if not _simple_loops(parsed):
+                graph = Positions(parsed.state, pattern, line=not searched)
+                frag = graph.seq(parsed)
+                if _loops_ambiguously(graph):
+                    return "exponential"
+            if not _unbounded_loops(parsed, 1 if searched else 2) or _separated(parsed, pattern, searched):
+                return None
+            if graph is None:
+                graph = Positions(parsed.state, pattern, line=not searched)
+                frag = graph.seq(parsed)
+            barred: set[int] = set()
+            ends_anything: set[int] = set()
+            if searched:
+                barred = set(frag.free)
+                size = len(graph.labels)
+                _searched_from_anywhere(graph, parsed, frag)
+                if _loops_polynomially(graph, barred, ends_anything):
+                    searched_loop = _loops_polynomially(graph, barred | set(range(size, len(graph.labels))), set())
+                    return "polynomial" if searched_loop else "searched"
+                return None
+            anything = set(PROBE) - {"\n"}
+            ends_anything = {p for p in frag.free if anything <= graph.labels[p]}
+            return "polynomial" if _loops_polynomially(graph, _dead(graph, frag), ends_anything) else None
+        except TooBigError:  # a pattern of hundreds of items: the check proves nothing either way
+            return None
+
+
+_CHAR_OPS = (const.LITERAL, const.NOT_LITERAL, const.IN, const.ANY, const.CATEGORY)
+
+
+def _separated(parsed: Any, pattern: str, searched: bool) -> bool:
+    """A quick answer for a plain sequence (``Seite \\d+ von \\d+``, ``<!--\\s*page:?\\s*(\\d+)\\s*-->``):
+    every two loops of one character item (and, when ``searched``, the search before a loop) have an
+    item between them that must read a character the two cannot both read. Then no two paths can
+    share a run between them; False when the pattern is not such a sequence, or a pair is not
+    separated (the search of the positions decides)."""
+    probe = probe_of(pattern)
+    loops_at: list[tuple[int, frozenset[str]]] = []  # (index among the items that must be read, label)
+    must: list[str | frozenset[str]] = []  # the items that must be read: a literal's character, or a label
+    items = _flat(parsed)
+    multiline = parsed.state.flags & const.SRE_FLAG_MULTILINE
+    head = items[0] if items else None
+    start = (const.AT, const.AT_BEGINNING)
+    anchored = head == (const.AT, const.AT_BEGINNING_STRING) or (head == start and not multiline)
+    if searched and not anchored:
+        loops_at.append((0, frozenset(probe)))
+    caseless = parsed.state.flags & const.SRE_FLAG_IGNORECASE
+    for op, av in items:
+        if op is const.AT:
+            continue
+        if op in _REPEATS:
+            body = _flat(av[2])
+            if len(body) != 1 or body[0][0] not in _CHAR_OPS:
+                return False
+            label = label_of(body[0], parsed.state, probe)
+            if av[1] == const.MAXREPEAT or av[1] - av[0] > LONG:
+                for at, before in loops_at:
+                    common = before & label
+                    if common and all(
+                        (item in common) if isinstance(item, str) else bool(common & item) for item in must[at:]
+                    ):
+                        return False  # nothing between them that the run cannot be read by
+                loops_at.append((len(must) + 1 if av[0] else len(must), label))
+                if av[0]:
+                    must.append(label)  # \d+ reads a digit at least
+                continue
+            if av[0] == 0:
+                continue
+            must.append(label)
+        elif op is const.LITERAL and not caseless:
+            must.append(chr(av))
+        elif op in _CHAR_OPS:
+            must.append(label_of((op, av), parsed.state, probe))
+        else:
             return False
+    return True
+
+
+def _unbounded_loops(items: Any, enough: int) -> bool:
+    """Whether the pattern holds at least ``enough`` repeats that a run of any length can take."""
+    count = 0
+    stack = [items]
+    while stack:
+        for op, av in _flat(stack.pop()):
+            if op in _REPEATS:
+                if av[1] == const.MAXREPEAT or av[1] - av[0] > LONG:
+                    count += 1
+                    if count >= enough:
+                        return True
+                stack.append(av[2])
+            elif op is const.BRANCH:
+                stack.extend(av[1])
+            elif op is const.GROUPREF_EXISTS:
+                stack.extend(x for x in (av[1], av[2]) if x)
+    return False
 
 
 @functools.lru_cache(maxsize=256)

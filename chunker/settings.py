@@ -187,6 +187,7 @@ def load_settings(path: str | Path | None) -> Settings:
 
 
 _QUOTED = re.compile(r"^(?:unknown (?:eval )?option )?'([^']+)'")
+_ITEM = re.compile(r"^'[^']+': item (\d+), ")
 
 
 def _key_line(exc: ConfigError, where: str, lines: Mapping[str, int]) -> tuple[str, int | None]:
@@ -200,7 +201,9 @@ def _key_line(exc: ConfigError, where: str, lines: Mapping[str, int]) -> tuple[s
     quoted = _QUOTED.match(exc.detail)
     keys = [*parts, quoted.group(1)] if quoted else parts
     named = [[*parts, word] for word in re.findall(r"[a-z_]+", exc.detail)]  # keys the error names
-    for tried in [keys, *named, *(keys[:n] for n in range(len(keys) - 1, 0, -1))]:
+    item = _ITEM.match(exc.detail)  # 'embedding_drop_lines': item 2, ...: the line of that item
+    tried_first = [[*keys, f"#{item.group(1)}"]] if item and quoted else []
+    for tried in [*tried_first, keys, *named, *(keys[:n] for n in range(len(keys) - 1, 0, -1))]:
         line = lines.get(".".join(tried))
         if line is not None:
             return ": ".join(parts), line
@@ -220,6 +223,9 @@ def _key_lines(node: Any, prefix: str = "", out: dict[str, int] | None = None, d
         if isinstance(key_node, yaml.ScalarNode):
             path = f"{prefix}.{key_node.value}" if prefix else str(key_node.value)
             out.setdefault(path, key_node.start_mark.line + 1)
+            if isinstance(value_node, yaml.SequenceNode):  # a list's items: path.#1, path.#2, ...
+                for k, item in enumerate(value_node.value, 1):
+                    out.setdefault(f"{path}.#{k}", item.start_mark.line + 1)
             _key_lines(value_node, path, out, depth + 1)
     return out
 
