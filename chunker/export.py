@@ -3,6 +3,11 @@
 Reads ``<chunks>/<stem>/chunks.json`` and ``meta.json`` as the main command wrote them (it does
 not chunk: run ``chunker`` first) and writes, under ``<out>`` (the CLI's default: ``_export`` in the chunks folder):
 
+File names are collision-free by construction: a folder of the id named like an exported file
+(``001-intro.md``, ``data.jsonl``) is written with a ``+`` after it
+(:func:`~chunker.export_manifest.export_folder`), so that no folder is a file's name and no two ids
+share a folder or a file, in either format or both in one folder.
+
 - ``md``: ``<out>/<stem>/NNN-<slug>.md`` per chunk: YAML frontmatter (kind, parent, parent_hash,
   section, section_path, ziffer, chunk_index, chunk_key, content_hash, page, then the document's
   own frontmatter fields under their own keys; a field whose name clashes goes under
@@ -37,6 +42,7 @@ from chunker.export_manifest import (
     FORMATS,
     MANIFEST,
     ExportManifest,
+    export_base,
     export_keys_by_stem,
     read_manifest,
 )
@@ -175,15 +181,16 @@ class _Plan:
     """Files named like exports that are not provably ours: never touched, reported."""
 
 
-def _listed_exports(out_dir: Path, stem: str, fmt: str) -> list[str]:
-    """Keys of the files that look like ``fmt`` exports of ``stem`` (whoever wrote them)."""
+def _listed_exports(out_dir: Path, base: str, fmt: str) -> list[str]:
+    """Keys of the files that look like ``fmt`` exports of the document exported at ``base``
+    (:func:`~chunker.export_manifest.export_base`), whoever wrote them."""
     if fmt == "jsonl":
-        return [f"{stem}.jsonl"] if exists(out_dir / f"{stem}.jsonl") else []
+        return [f"{base}.jsonl"] if exists(out_dir / f"{base}.jsonl") else []
     try:
-        names = sorted(p.name for p in (out_dir / stem).iterdir())
+        names = sorted(p.name for p in (out_dir / base).iterdir())
     except OSError:
         return []
-    return [f"{stem}/{name}" for name in names if EXPORTED_MD.match(name)]
+    return [f"{base}/{name}" for name in names if EXPORTED_MD.match(name)]
 
 
 def _plan(
@@ -197,8 +204,9 @@ def _plan(
     """What exporting ``stem`` writes, removes (its earlier files: ``recorded`` in the manifest, by
     :func:`~chunker.export_manifest.export_keys_by_stem`, or found in its folder) and leaves alone."""
     keep = {key for key, _ in files}
-    candidates = set(recorded.get(stem, ()))
-    candidates.update(_listed_exports(out_dir, stem, fmt))
+    base = export_base(stem, fmt)
+    candidates = set(recorded.get(base, ()))
+    candidates.update(_listed_exports(out_dir, base, fmt))
     stale: list[str] = []
     left: list[str] = []
     for key in sorted(candidates - keep):
@@ -313,7 +321,7 @@ def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> s
             manifest.files.forget(key)  # edited since it was written: it is not ours any more
         if not plan.files:
             with contextlib.suppress(OSError):
-                (out_dir / plan.stem).rmdir()  # an md folder, only when nothing else is left in it
+                (out_dir / export_base(plan.stem, "md")).rmdir()  # an md folder, only when nothing else is in it
     return unchanged
 
 

@@ -16,6 +16,27 @@ from chunker.regular import read_regular
 FORMATS: tuple[str, ...] = ("md", "jsonl")
 EXPORTED_MD = re.compile(r"^\d{3,}-[^/]*\.md$")
 """Names of the files an ``md`` export writes (removed as stale only when the manifest says they are ours)."""
+_FILE_LIKE = re.compile(r"(?:\d{3,}-[^/]*\.md|[^/]*\.jsonl)\+*", re.IGNORECASE)
+"""Folder names that would be, or could be mistaken for, the name of an exported file, in any case."""
+
+
+def export_folder(parts: str) -> str:
+    """The export's folder for the id parts ``a/b``: each part as it is, save a part named like an
+    exported file (``001-intro.md``, ``data.jsonl``, any case) or like such a part already escaped
+    (``001-intro.md+``), which gets one ``+`` more. No folder is then named like a file an export
+    writes (files end in ``.md`` or ``.jsonl``, never ``+``), and no two ids share a folder: the
+    document ``x`` (``x/001-intro.md``) and the document ``x/001-intro.md`` (``x/001-intro.md+/...``),
+    ``y`` (``y.jsonl``) and ``y.jsonl/z`` (``y.jsonl+/z.jsonl``), in one export folder for both formats."""
+    return "/".join(part + "+" if _FILE_LIKE.fullmatch(part) else part for part in parts.split("/"))
+
+
+def export_base(stem: str, fmt: str) -> str:
+    """Where ``fmt`` exports the document ``stem``: the folder of its ``md`` files, or its ``jsonl``
+    file without the extension (:func:`export_folder` of the id's folders, then its name)."""
+    if fmt == "md":
+        return export_folder(stem)
+    head, _, name = stem.rpartition("/")
+    return f"{export_folder(head)}/{name}" if head else name
 
 
 MANIFEST = ".chunker-export.json"
@@ -74,9 +95,10 @@ def read_manifest(out_dir: Path) -> ExportManifest | None:
 
 
 def export_keys_by_stem(keys: Iterable[str], fmt: str) -> dict[str, list[str]]:
-    """The keys among ``keys`` that are ``fmt`` exports, by the document id they export: ``<id>.jsonl``,
-    ``<id>/NNN-<slug>.md`` (an id may hold ``/``: the file's folder is the id). Made once per export, so
-    that finding a document's earlier files costs a lookup, not a pass over every key of the manifest."""
+    """The keys among ``keys`` that are ``fmt`` exports, by the :func:`export_base` of the document they
+    export: ``<base>.jsonl``, ``<base>/NNN-<slug>.md`` (an id may hold ``/``: the file's folder is the
+    base). Made once per export, so that finding a document's earlier files costs a lookup, not a pass
+    over every key of the manifest."""
     found: dict[str, list[str]] = {}
     for key in keys:
         if fmt == "jsonl":

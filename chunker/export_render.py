@@ -83,10 +83,14 @@ def markdown_file(doc: ChunkedDocument, chunk: dict[str, Any]) -> bytes:
 
 
 def render_markdown(doc: ChunkedDocument) -> list[tuple[str, bytes]]:
-    """``(<stem>/NNN-<slug>.md, bytes)`` per chunk."""
+    """``(<stem>/NNN-<slug>.md, bytes)`` per chunk (the folder as
+    :func:`~chunker.export_manifest.export_base` names it)."""
+    from chunker.export_manifest import export_base
+
     width = max(3, len(str(len(doc.chunks))))
+    base = export_base(doc.stem, "md")
     return [
-        (f"{doc.stem}/{file_name(chunk, position, width)}", markdown_file(doc, chunk))
+        (f"{base}/{file_name(chunk, position, width)}", markdown_file(doc, chunk))
         for position, chunk in enumerate(doc.chunks)
     ]
 
@@ -110,10 +114,13 @@ def jsonl_record(doc: ChunkedDocument, chunk: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_jsonl(doc: ChunkedDocument) -> list[tuple[str, bytes]]:
-    """``(<stem>.jsonl, bytes)``."""
+    """``(<stem>.jsonl, bytes)`` (its folders as :func:`~chunker.export_manifest.export_base` names them)."""
     import orjson
 
-    return [(f"{doc.stem}.jsonl", b"".join(orjson.dumps(jsonl_record(doc, c)) + b"\n" for c in doc.chunks))]
+    from chunker.export_manifest import export_base
+
+    records = b"".join(orjson.dumps(jsonl_record(doc, c)) + b"\n" for c in doc.chunks)
+    return [(f"{export_base(doc.stem, 'jsonl')}.jsonl", records)]
 
 
 def render(renderer: Renderer, doc: ChunkedDocument, out_dir: Path) -> list[tuple[str, bytes]]:

@@ -247,3 +247,76 @@ def test_export_keys_are_indexed_by_the_id_they_export_nested_ids_too() -> None:
     assert export_keys_by_stem(keys, "jsonl") == {"a": ["a.jsonl"], "guides/cms/umbraco": ["guides/cms/umbraco.jsonl"]}
     by_id = export_keys_by_stem(keys, "md")
     assert by_id == {"a": ["a/001-intro.md"], "guides/cms/umbraco": ["guides/cms/umbraco/002-x.md"]}
+
+
+def _tree(tmp_path: Path, names: list[str]) -> Path:
+    sources = tmp_path / "sources"
+    for i, name in enumerate(names):
+        (sources / name).parent.mkdir(parents=True, exist_ok=True)
+        (sources / name).write_text(f"# Doc {i}\n\nText of document {i} ZQX{i}.\n", encoding="utf-8")
+    out = tmp_path / "chunks"
+    assert run(Settings(defaults=ChunkerConfig()), sources, out).exit_code == 0
+    return out
+
+
+def test_ids_named_like_exported_files_export_into_folders_of_their_own(tmp_path: Path) -> None:
+    """``x.md`` beside ``x/001-intro.md.md``: the first document's file ``x/001-intro.md`` was the second's
+    folder (exit 4, "cannot create the export folder: File exists"); ``y.md`` beside ``y.jsonl/z.md``, both
+    formats in one folder, the same. A folder named like an exported file gets a ``+``."""
+    out = _tree(tmp_path, ["x.md", "x/001-intro.md.md", "y.md", "y.jsonl/z.md", "DATA.JSONL.md", "data/k.md"])
+    target = tmp_path / "export"
+    for fmt in ("md", "jsonl"):
+        assert run_cli(["export", "--format", fmt, "--chunks", str(out), "--out", str(target)]) == 0
+    files = sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file())
+    assert files == [
+        ".chunker-export.json",
+        "DATA.JSONL+/001-doc-4.md",
+        "DATA.JSONL.jsonl",
+        "data/k.jsonl",
+        "data/k/001-doc-5.md",
+        "x.jsonl",
+        "x/001-doc-0.md",
+        "x/001-intro.md+/001-doc-1.md",
+        "x/001-intro.md.jsonl",
+        "y.jsonl",
+        "y.jsonl+/z.jsonl",
+        "y.jsonl+/z/001-doc-3.md",
+        "y/001-doc-2.md",
+    ]
+    texts = "\n".join(p.read_text(encoding="utf-8") for p in target.rglob("*") if p.is_file())
+    assert all(f"ZQX{i}" in texts for i in range(6))
+
+
+def test_an_escaped_folder_is_kept_and_removed_like_any_other(tmp_path: Path) -> None:
+    """A second export rewrites nothing; a document gone removes its files from the escaped folder."""
+    out = _tree(tmp_path, ["x.md", "x/001-intro.md.md"])
+    target = tmp_path / "export"
+    export(out, target, "md")
+    again = export(out, target, "md")
+    assert all(doc.unchanged == doc.written for doc in again)
+    (tmp_path / "sources" / "x" / "001-intro.md.md").unlink()
+    assert run(Settings(defaults=ChunkerConfig()), tmp_path / "sources", out).exit_code == 0
+    done = {doc.stem: doc for doc in export(out, target, "md")}
+    assert done["x/001-intro.md"].gone
+    assert [p.relative_to(target).as_posix() for p in done["x/001-intro.md"].removed] == [
+        "x/001-intro.md+/001-doc-1.md"
+    ]
+    assert not (target / "x" / "001-intro.md+").exists()
+    assert (target / "x" / "001-doc-0.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("stem", "md", "jsonl"),
+    [
+        ("a/b", "a/b", "a/b"),
+        ("001-x.md", "001-x.md+", "001-x.md"),
+        ("a.jsonl/b", "a.jsonl+/b", "a.jsonl+/b"),
+        ("A.JSONL+/b", "A.JSONL++/b", "A.JSONL++/b"),
+        ("v/0001-X.MD/w", "v/0001-X.MD+/w", "v/0001-X.MD+/w"),
+        ("01-x.md/w", "01-x.md/w", "01-x.md/w"),
+    ],
+)
+def test_export_bases_escape_exactly_the_file_like_folders(stem: str, md: str, jsonl: str) -> None:
+    from chunker.export_manifest import export_base
+
+    assert (export_base(stem, "md"), export_base(stem, "jsonl")) == (md, jsonl)
