@@ -56,6 +56,7 @@ def remove_folder(
     artifact_names: Iterable[str] = ARTIFACT_NAMES,
     timeout: float = 30.0,
     keep_subfolders: bool = False,
+    keep_others: bool = False,
 ) -> None:
     """Remove an orphaned document folder that holds only what chunker writes.
 
@@ -64,7 +65,9 @@ def remove_folder(
     untouched and :class:`OutputError` names what is in the way; a symlink in
     place of the folder is refused. A missing folder is fine. With
     ``keep_subfolders`` subfolders (the folders of documents whose id lies below
-    this one's) are not in the way: the artifacts go, the folder stays for them.
+    this one's) are not in the way: the artifacts go, the folder stays for them. With
+    ``keep_others`` nothing is in the way: only what chunker writes goes (a document's artifacts in
+    a folder ``chunker view`` writes its pages into), and the folder when nothing else is left.
     """
     where = display or str(folder)
     if not _existing_folder(folder, where):
@@ -75,9 +78,11 @@ def remove_folder(
             entries = list(os.scandir(folder))
         except OSError as exc:
             raise _error("cannot list the output folder", where, exc) from None
-        _refuse_foreign(entries, ours, keep_subfolders, where)
+        if not keep_others:
+            _refuse_foreign(entries, ours, keep_subfolders, where)
         for entry in entries:
-            if entry.name != LOCK_NAME and not entry.is_dir(follow_symlinks=False):
+            mine = _ours(entry.name, ours) or not keep_others
+            if mine and entry.name != LOCK_NAME and not entry.is_dir(follow_symlinks=False):
                 try:
                     os.unlink(entry.path)
                 except FileNotFoundError:

@@ -24,8 +24,12 @@ def orphan_outcomes(
     stale: list[DocOutcome] = []
     for entry in orphan_folders(out_dir, stems, candidates):
         display = output_display(entry)
-        message = f"{display}: stale: its source no longer exists (a run would remove the folder)"
         stem = _doc_id(entry, out_dir)
+        message = f"{display}: stale: " + (
+            f"{_RESERVED_NOTE} (a run would remove its artifacts)"
+            if _in_reserved(stem)
+            else "its source no longer exists (a run would remove the folder)"
+        )
         stale.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
     return stale
 
@@ -38,7 +42,13 @@ def gone_outcomes(
     leaves the folders they name)."""
     candidates = orphan_candidates(out_dir, stems, walked)
     notes.extend(foreign_folder_notes(out_dir, stems, candidates))
-    return orphan_outcomes(out_dir, stems, check, candidates)
+    outcomes = orphan_outcomes(out_dir, stems, check, candidates)
+    notes.extend(
+        f"{o.display}: removed {_RESERVED_NOTE}; the folder's other files stay"
+        for o in outcomes
+        if o.status == "removed" and _in_reserved(o.stem)
+    )
+    return outcomes
 
 
 def kept_orphan_notes(out_dir: Path, stems: set[str], walked: OutputWalk | None = None) -> list[str]:
@@ -102,13 +112,28 @@ def leftover_outcomes(
     return stale
 
 
+_RESERVED_NOTE = "artifacts of an earlier release, whose id is now one of chunker's own folders (_view, _export, _eval)"
+
+
+def _in_reserved(stem: str) -> bool:
+    from chunker.sources import RESERVED_IDS
+
+    return stem.split("/", 1)[0] in RESERVED_IDS
+
+
 def orphan_candidates(out_dir: Path, stems: set[str], walked: OutputWalk | None = None) -> list[Path]:
-    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first.
-    ``walked``: the walk of ``out_dir``, when the caller has it."""
+    """Folders below ``out_dir`` holding a meta.json whose id is not in ``stems``, deepest first, and
+    the document folders an earlier release wrote into chunker's own folders (``chunks/_view`` of a
+    ``sources/_view.md``, :attr:`OutputWalk.reserved`) that it provably wrote: their ids are never
+    chunked again, and whatever reads ``chunks/*/chunks.json`` would read them. ``walked``: the walk of
+    ``out_dir``, when the caller has it."""
+    from chunker.leftovers import owned
+
     if not out_dir.is_dir():
         return []
-    documents = (walk_output(out_dir) if walked is None else walked).documents
-    gone = [out_dir / stem for stem in documents if stem not in stems]
+    found = walk_output(out_dir) if walked is None else walked
+    gone = [out_dir / stem for stem in found.documents if stem not in stems]
+    gone += [out_dir / stem for stem in found.reserved if owned(out_dir / stem, stem)]
     return sorted(gone, key=lambda p: (-len(p.parts), p))
 
 
@@ -140,7 +165,8 @@ def remove_document_folder(folder: Path, out_dir: Path) -> None:
     in it, and so do the folders above it that are left empty (up to ``out_dir``)."""
     from chunker.folder_removal import remove_folder
 
-    remove_folder(folder, output_display(folder), keep_subfolders=True)
+    stem = _doc_id(folder, out_dir)
+    remove_folder(folder, output_display(folder), keep_subfolders=True, keep_others=_in_reserved(stem))
     parent = folder.parent
     root = out_dir.resolve()
     while parent.resolve() != root and root in parent.resolve().parents:

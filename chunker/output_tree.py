@@ -100,6 +100,10 @@ class OutputWalk:
     """The writer's temporary files in folders below the top (:data:`~chunker.leftovers.TEMPORARY`), sorted."""
     ownerless: list[Path] = field(default_factory=list)
     """Folders below the top with chunks.json or report.json but no meta.json, sorted."""
+    reserved: list[str] = field(default_factory=list)
+    """Ids of the document folders inside chunker's own folders at the top (``_view``, ``_export``,
+    ``_eval``): left by a release that still chunked documents of those names (``sources/_view.md``),
+    sorted. Below an export folder (``_export`` holding the export's manifest) only ``_export`` itself."""
 
 
 def walk_output(out_dir: Path) -> OutputWalk:
@@ -109,42 +113,59 @@ def walk_output(out_dir: Path) -> OutputWalk:
     from chunker.leftovers import ARTIFACTS, TEMPORARY
 
     found = OutputWalk()
-    stack: list[tuple[str, str, int]] = [(str(out_dir), "", 0)]
+    stack: list[tuple[str, str, int, bool]] = [(str(out_dir), "", 0, False)]
     while stack:
-        folder, prefix, depth = stack.pop()
+        folder, prefix, depth, reserved = stack.pop()
+        documents = found.reserved if reserved else found.documents
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             if depth and os.path.isfile(os.path.join(folder, "meta.json")):
-                found.documents.append(prefix[:-1])  # listed as a document folder all the same
+                documents.append(prefix[:-1])  # listed as a document folder all the same
             continue
         names: set[str] = set()
         meta = False
         for entry in entries:
             if entry.is_dir(follow_symlinks=False):
-                if entry.name.startswith(".") or (depth == 0 and entry.name in RESERVED_IDS):
+                if entry.name.startswith("."):
                     continue
                 stem = prefix + entry.name
-                if depth < MAX_DEPTH:
-                    stack.append((entry.path, stem + "/", depth + 1))
+                if depth == 0 and entry.name in RESERVED_IDS:
+                    _reserved_top(entry, found, stack)
+                elif depth < MAX_DEPTH:
+                    stack.append((entry.path, stem + "/", depth + 1, reserved))
                 elif os.path.isfile(os.path.join(entry.path, "meta.json")):
-                    found.documents.append(stem)  # not listed: too deep to search below
+                    documents.append(stem)  # not listed: too deep to search below
                 continue
             names.add(entry.name)
             if not depth:
                 continue
             if entry.name == "meta.json":
                 meta = _is_file(entry)
-            elif TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False):
+            elif TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False) and not reserved:
                 found.temporary.append(Path(entry.path))
         if depth and meta:
-            found.documents.append(prefix[:-1])
-        if depth and "meta.json" not in names and any(name in names for name in ARTIFACTS):
+            documents.append(prefix[:-1])
+        if depth and not reserved and "meta.json" not in names and any(name in names for name in ARTIFACTS):
             found.ownerless.append(Path(folder))
     found.documents.sort()
     found.temporary.sort()
     found.ownerless.sort()
+    found.reserved.sort()
     return found
+
+
+def _reserved_top(entry: os.DirEntry[str], found: OutputWalk, stack: list[tuple[str, str, int, bool]]) -> None:
+    """One of chunker's own folders at the top: searched for the document folders of an earlier
+    release (``reserved``), all of it, save an export folder (its manifest says so), whose folders
+    are the exports of every id: there only the folder itself is looked at (one stat a run)."""
+    from chunker.export_manifest import MANIFEST
+
+    if os.path.isfile(os.path.join(entry.path, MANIFEST)):
+        if os.path.isfile(os.path.join(entry.path, "meta.json")):
+            found.reserved.append(entry.name)
+        return
+    stack.append((entry.path, entry.name + "/", 1, True))
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
