@@ -210,3 +210,26 @@ def test_chunker_help_does_not_import_jinja2() -> None:
     code = "import sys; from chunker.cli import run_cli; run_cli(['--help']); print('jinja2' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "False"
+
+
+@pytest.mark.parametrize("value", ["abc", None, [1], {"a": 1}, 10**30, 1e308])
+def test_hand_edited_numbers_in_chunks_json_are_shown_not_an_internal_error(work: Path, value: object) -> None:
+    """``"start_offset": "abc"`` was exit 5 (ValueError in int()); now the page is written."""
+    chunks = chunks_of(work, "guide")
+    chunks[0].update(start_offset=value, end_offset=value, start_line=value, size=value)
+    (work / "chunks" / "guide" / "chunks.json").write_text(json.dumps(chunks), encoding="utf-8")
+    assert run_cli(["view", "--stem", "guide", "--quiet"]) == 0
+    page = parse(work / "chunks" / "_view" / "docs" / "guide.html")
+    assert len(page.with_class("section", "chunk")) == len(chunks)
+
+
+def test_a_source_path_to_a_huge_file_is_not_read(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """meta.json naming a 3 GB file made view read all of it (MemoryError, exit 5, under a 4 GB limit)."""
+    meta_path = work / "chunks" / "guide" / "meta.json"
+    meta = json.loads(meta_path.read_bytes())
+    meta["source_path"] = "big.md"
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    with open(work / "big.md", "wb") as fh:
+        fh.truncate(3 * 2**30)  # sparse: no disk used
+    assert run_cli(["view", "--stem", "guide"]) == 0
+    assert "the source big.md is 3,221,225,472 bytes, more than max_file_bytes" in capsys.readouterr().err

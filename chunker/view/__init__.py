@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chunker.regular import read_regular
+from chunker.view.model import number
 
 __all__ = ["ViewResult", "build_view"]
 
@@ -51,11 +52,11 @@ def _row(doc: Any, page: str | None, note: str) -> dict[str, Any]:
         "source_path": str(doc.meta.get("source_path", "")),
         "strategy": str(doc.meta.get("strategy", "")),
         "chunks": len(doc.chunks),
-        "chars": int(metrics.get("total_chars", 0) or 0),
+        "chars": number(metrics.get("total_chars")),
         "avg": metrics.get("avg_chars", 0),
         "max": metrics.get("max_chars_actual", 0),
         "compliance": metrics.get("size_compliance", 0),
-        "overflow": int(metrics.get("overflow_count", 0) or 0),
+        "overflow": number(metrics.get("overflow_count")),
         "skipped": metrics.get("skipped_lines", 0),
         "histogram": list(doc.histogram),
         "errors": doc.errors,

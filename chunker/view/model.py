@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from chunker.config import ChunkerConfig
 from chunker.regular import read_regular
 from chunker.text import compute_line_starts, normalise_newlines
 
@@ -81,10 +82,10 @@ class DocumentView:
         config = self.meta.get("config")
         config = config if isinstance(config, dict) else {}
         return {
-            "min": config.get("min_chars"),
-            "target": config.get("target_chars"),
-            "max": config.get("max_chars"),
-            "unit": config.get("size_unit", "chars"),
+            "min": number(config.get("min_chars"), 0),
+            "target": number(config.get("target_chars"), 0),
+            "max": number(config.get("max_chars"), 0),
+            "unit": str(config.get("size_unit", "chars")),
         }
 
 
@@ -99,15 +100,36 @@ def page_name(stem: str) -> str:
     return f"{safe[:80]}-{hashlib.sha256(stem.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}.html"
 
 
+def number(value: Any, default: int = 0) -> int:
+    """An integer field of the artifacts as a page uses it; a hand-edited value that is no number
+    (``"abc"``, null, a list) is ``default``, not an internal error."""
+    try:
+        return max(-(2**63), min(2**63 - 1, int(value)))  # the JSON writer takes 64 bits
+    except (TypeError, ValueError, OverflowError):
+        return default
+
+
+_MAX_FILE_BYTES = ChunkerConfig().max_file_bytes
+
+
 def read_source(meta: dict[str, Any], base: Path) -> tuple[str | None, str]:
-    """The normalised source text the chunks' offsets refer to, or None and why not."""
+    """The normalised source text the chunks' offsets refer to, or None and why not. A file larger
+    than the ``max_file_bytes`` the chunks were made with is not read (meta.json may name any file)."""
     source_path = meta.get("source_path")
     if not isinstance(source_path, str) or not source_path:
         return None, "meta.json names no source file"
     path = Path(source_path)
     if not path.is_absolute():
         path = base / path
+    config = meta.get("config")
+    limit = number(config.get("max_file_bytes"), _MAX_FILE_BYTES) if isinstance(config, dict) else _MAX_FILE_BYTES
     try:
+        size = path.stat().st_size
+        if size > limit:
+            return None, (
+                f"the source {source_path} is {size:,} bytes, more than max_file_bytes ({limit:,}): not the file "
+                "these chunks were made from; only the chunks are shown"
+            )
         raw = read_regular(path)
     except OSError as exc:
         return None, f"the source {source_path} cannot be read ({exc.strerror or exc}); only the chunks are shown"
@@ -122,10 +144,10 @@ def read_source(meta: dict[str, Any], base: Path) -> tuple[str | None, str]:
 def _intervals(chunks: Sequence[dict[str, Any]], skipped: Sequence[dict[str, Any]], size: int) -> list[Any]:
     found: list[tuple[int, int, RegionKind, int, str]] = []
     for index, chunk in enumerate(chunks):
-        start, end = int(chunk.get("start_offset", 0)), int(chunk.get("end_offset", 0))
+        start, end = number(chunk.get("start_offset")), number(chunk.get("end_offset"))
         found.append((start, end, "chunk", index, ""))
     for skip in skipped:
-        start, end = int(skip.get("start_offset", 0)), int(skip.get("end_offset", 0))
+        start, end = number(skip.get("start_offset")), number(skip.get("end_offset"))
         found.append((start, end, "skip", -1, str(skip.get("reason", ""))))
     found.sort(key=lambda item: (item[0], item[2] != "chunk"))
     regions: list[tuple[int, int, RegionKind, int, str]] = []
@@ -172,7 +194,7 @@ def chunk_regions(chunks: Sequence[dict[str, Any]]) -> tuple[Region, ...]:
     out: list[Region] = []
     last = 0
     for index, chunk in enumerate(chunks):
-        first = int(chunk.get("start_line", 1))
+        first = number(chunk.get("start_line"), 1)
         text = str(chunk.get("content_original", ""))
         lines = tuple(Line(first + i, piece, first + i <= last) for i, piece in enumerate(text.split("\n")))
         last = max(last, first + len(lines) - 1)
@@ -186,7 +208,7 @@ def outline(chunks: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
     entries: dict[tuple[str, ...], dict[str, Any]] = {}
     for index, chunk in enumerate(chunks):
         path = tuple(str(h.get("text", "")) for h in chunk.get("header_path") or () if isinstance(h, dict))
-        levels = [int(h.get("level", 1)) for h in chunk.get("header_path") or () if isinstance(h, dict)]
+        levels = [number(h.get("level"), 1) for h in chunk.get("header_path") or () if isinstance(h, dict)]
         for depth in range(1, len(path) + 1):
             key = path[:depth]
             entry = entries.get(key)
@@ -202,7 +224,7 @@ def histogram(chunks: Sequence[dict[str, Any]], max_size: int) -> tuple[int, ...
     bins = [0] * (HISTOGRAM_BINS + 1)
     top = max(1, max_size)
     for chunk in chunks:
-        size = int(chunk.get("size", chunk.get("chars", 0)))
+        size = number(chunk.get("size", chunk.get("chars")))
         bins[HISTOGRAM_BINS if size > top else min(HISTOGRAM_BINS - 1, size * HISTOGRAM_BINS // top)] += 1
     return tuple(bins)
 
@@ -238,12 +260,26 @@ def checked_report(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _shown(chunk: dict[str, Any]) -> dict[str, Any]:
+    """A chunk as the page template reads it: the fields it computes with of the types it needs (a
+    hand-edited ``"size": "abc"`` or ``"flags": []`` is shown, not an internal error)."""
+    shown = dict(chunk)
+    if "size" in shown and not isinstance(shown["size"], int):
+        shown["size"] = number(shown["size"])
+    for key in ("part", "parts"):
+        if shown.get(key) is not None and not isinstance(shown[key], int):
+            shown[key] = number(shown[key])
+    if "flags" in shown and not isinstance(shown["flags"], dict):
+        shown["flags"] = {}
+    return shown
+
+
 def build_document(
     stem: str, meta: dict[str, Any], report: dict[str, Any], chunks: Sequence[dict[str, Any]], base: Path
 ) -> DocumentView:
     """The page of one document; ``base`` is the folder meta.json's source_path is relative to."""
     report = checked_report(report)
-    view = DocumentView(stem, page_name(stem), meta, report, tuple(chunks))
+    view = DocumentView(stem, page_name(stem), meta, report, tuple(map(_shown, chunks)))
     view.diagnostics = diagnostics(report)
     severities: dict[int, str] = {}
     for d in view.diagnostics:
