@@ -94,3 +94,26 @@ def test_a_batch_whose_globs_leave_nothing_is_refused_saying_so(
     args = ["batch", "--sources", str(src), "--out", str(tmp_path / "b"), "--config", str(tmp_path / "config.yaml")]
     assert run_cli(args) == 2
     assert "(1 left out by the include/exclude globs)" in capsys.readouterr().err
+
+
+def test_batch_ids_are_the_main_commands_ids_for_names_an_id_does_not_keep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "docs"
+    for rel in ("Über uns/Café & Bar.md", "guide/CON.md", "ref/[.md", "plain/page.md"):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(f"# {rel}\n\n## Part\n\nText of {rel}.\n", encoding="utf-8")
+    assert run_cli(["--sources", str(src), "--out", str(tmp_path / "chunks"), "--json"]) == 0
+    main = {d["stem"] for d in _json(capsys)["documents"]}
+    assert main == {"Über-uns/Café-Bar", "guide/CON_", "ref/_left-square-bracket", "plain/page"}
+    assert run_cli(["batch", "--sources", str(src), "--out", str(tmp_path / "b"), "--jobs", "1", "--json"]) == 0
+    assert {d["stem"] for d in _json(capsys)["documents"]} == main
+    from chunker.batch import read_chunks
+
+    keys = set(read_chunks(str(tmp_path / "b")).column("chunk_key").to_pylist())
+    written = (tmp_path / "chunks").glob("**/chunks.json")
+    expected = {c["chunk_key"] for p in written for c in orjson.loads(p.read_bytes())}
+    assert keys == expected and "Über-uns/Café-Bar/part" in keys
+    listing = entries_to_listing([("/s/-.-.md", 1, 1), ("/s/ok.md", 1, 1)], "/s", lambda rel: rel)
+    assert [x.doc_id for x in listing.found] == ["ok"]
+    assert [(x.display, x.reason) for x in listing.left_out] == [("-.-.md", "invalid-name")]

@@ -3,7 +3,9 @@
 modification time) is kept; the bytes are read later, inside the map step.
 
 A document's id is its path relative to the sources root without the extension
-(``guides/cms/umbraco``). Hidden files and folders (a name starting with ``.``) are skipped. The
+(``guides/cms/umbraco``), each name made an id part as in the main command (``Über uns/Café & Bar.md``
+is ``Über-uns/Café-Bar``; a name that gives none is left out as ``invalid-name``). Hidden files and
+folders (a name starting with ``.``) are skipped. The
 config's ``include`` and ``exclude`` globs select the sources as in the main command
 (:mod:`chunker.selection`); a source file they leave out is listed with its reason. When two files
 give the same id (``a.md`` and ``a.txt``) the extension that comes first in
@@ -17,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from chunker.doc_ids import id_segment
 from chunker.errors import UsageError
 from chunker.path_display import display_path, shown_path
 from chunker.selection import Selection
@@ -103,18 +106,22 @@ def entries_to_listing(
     shadowed: list[tuple[Listed, str]] = []
     left_out: list[LeftOut] = []
     select = _Select(selection) if selection is not None and (selection.include or selection.exclude) else None
+    ids = _Ids()
     for path, size, mtime in entries:
         rel = path[len(prefix) :] if path.startswith(prefix) else path
         name = rel.rsplit("/", 1)[-1]
         stem, dot, ext = name.rpartition(".")
         if not dot or not stem or "." + ext not in rank or any(p.startswith(".") for p in rel.split("/")):
             continue
-        doc_id = rel[: -(len(ext) + 1)]
+        doc_id = ids.of(rel[: -(len(ext) + 1)])
         if select is not None:
             why = select.left_out(rel)
             if why is not None:
-                left_out.append(LeftOut(display(rel), why[0], why[1], doc_id))
+                left_out.append(LeftOut(display(rel), why[0], why[1], doc_id or ""))
                 continue
+        if doc_id is None:
+            left_out.append(LeftOut(display(rel), "invalid-name", "nothing usable is left of it"))
+            continue
         item = Listed(doc_id, path, display(rel), size, mtime)
         order = rank["." + ext]
         old = chosen.get(doc_id)
@@ -128,6 +135,34 @@ def entries_to_listing(
     found = tuple(item for _, (_, item) in sorted(chosen.items()))
     kept_out = tuple(sorted(left_out, key=lambda x: x.display))
     return Listing(found, tuple(sorted(shadowed, key=lambda s: s[0].path)), kept_out)
+
+
+class _Ids:
+    """Document ids of paths as the main command makes them (:func:`chunker.doc_ids.id_segment` of
+    each folder and file name: ``Über uns/Café & Bar`` is ``Über-uns/Café-Bar``), each folder's once;
+    None for a path with a name that gives no id."""
+
+    __slots__ = ("folders",)
+
+    def __init__(self) -> None:
+        self.folders: dict[str, str | None] = {"": ""}
+
+    def _folder(self, rel: str) -> str | None:
+        if rel in self.folders:
+            return self.folders[rel]
+        parent, _, name = rel.rpartition("/")
+        above = self._folder(parent)
+        segment = id_segment(name) if above is not None else None
+        found = None if above is None or segment is None else f"{above}{segment}/"
+        self.folders[rel] = found
+        return found
+
+    def of(self, path: str) -> str | None:
+        """The id of ``path`` (relative, ``/``-separated, without the extension)."""
+        folder, _, name = path.rpartition("/")
+        above = self._folder(folder)
+        segment = id_segment(name) if above is not None else None
+        return None if above is None or segment is None else above + segment
 
 
 class _Select:
