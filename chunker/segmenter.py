@@ -8,14 +8,14 @@ top-level token for become ``raw`` blocks, so the parser cannot lose text.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
+from chunker.block_builder import BlockBuilder
 from chunker.config import ChunkerConfig
 from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
 from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
-from chunker.models import Block, BlockKind, Heading
+from chunker.models import Block, BlockKind
 from chunker.numbered import markdown_numbered_heading
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
@@ -28,28 +28,12 @@ _NO_OUTLINE = frozenset({"paragraph", "code", "table", "raw"})
 """Kinds whose blocks keep no outline: a paragraph or a code block is one leaf, a split table's
 rows have their shapes without tokens (and a table's cells would be most of its tokens)."""
 
-_NON_SPACE = re.compile(r"\S")
-"""A character :meth:`_Blocks.line_blank` does not take for blank (``\\s`` is ``str.isspace``)."""
-
 _NO_KINDS: frozenset[str] = frozenset()
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (_NO_KINDS, ())
 
 _WITH_NEXT = frozenset({"attrs_block", "myst_target"})
 """Lines that belong to the block below them: an attribute line (``{#id .class}``), a MyST target
 (``(name)=``, the label of the heading or block below)."""
-
-_ANCHOR = r"<a\s[^<>]*?\b(?:name|id)[ \t]*=[^<>]*?(?:/>|>[ \t]*</a[ \t]*>)"
-_ANCHORS = re.compile(rf"[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*(?:[ \t]*\n[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*)*\s*", re.I)
-"""A paragraph or HTML block of named anchors only (``<a name="install"></a>``, ``<a id="x"/>``): the
-label of the block below it (the heading it precedes, mostly), which belongs with that block like a
-MyST target: left before the cut, its name (the next heading's slug, a release's number) would be
-text of the chunk before."""
-_IMAGE = r"(?:\[[ \t]*)?!\[[^\[\]\n]*\]\([^()\s]*(?:[ \t]+\"[^\"\n]*\")?\)(?:[ \t]*\]\([^()\s]*\))?"
-_IMAGES = re.compile(rf"[ \t]*{_IMAGE}(?:\s*{_IMAGE})*\s*")
-"""A paragraph of Markdown images only (``![TOML Logo](logos/toml-200.png)``), linked or not (badges:
-``[![CI](badge.svg)](https://ci...)``): a logo or banner above the title belongs with its section."""
-_ANCHORS_SPAN = 600
-"""A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
 
 
 def segment(doc: ParsedDocument, pieces: Iterable[Sequence[BlockToken]], cfg: ChunkerConfig) -> tuple[Block, ...]:
@@ -93,50 +77,16 @@ _Extent = tuple[int, BlockKind, int, frozenset[str], tuple[int, ...], tuple[str,
 joints, frame)."""
 
 
-class _Blocks:
-    """The blocks of one document as they are found, and the heading path they sit under."""
+class _Blocks(BlockBuilder):
+    """The blocks of one document as its block tokens are read (:class:`BlockBuilder` makes them)."""
 
-    __slots__ = (
-        "atomic_kinds",
-        "attrs_from",
-        "blocks",
-        "count",
-        "definitions",
-        "doc",
-        "last_end",
-        "nested",
-        "nlines",
-        "numbered",
-        "outline_left",
-        "path",
-        "pending",
-        "shared_path",
-        "starts",
-        "text",
-    )
+    __slots__ = ("definitions", "nested", "numbered", "outline_left")
 
     def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig) -> None:
-        self.doc = doc
-        self.text = doc.text
-        self.starts = doc.line_starts
-        self.nlines = len(self.starts)
-        self.atomic_kinds = frozenset(cfg.atomic_types)
+        super().__init__(doc, cfg)
         self.numbered = cfg.numbered_headings
-        self.blocks: list[Block] = []
-        """The blocks made and not yet handed on."""
-        self.count = 0
-        """How many blocks were made (the last one's number)."""
-        self.path: list[Heading] = []
-        self.shared_path: tuple[Heading, ...] = ()
-        """The current heading path as one tuple, shared by every block under the same heading."""
-        self.last_end = doc.line_end(self.nlines - 1) if self.nlines else 0
-        self.attrs_from: int | None = None
-        """First line of the attribute lines (``{.class}``) or MyST targets (``(name)=``) waiting for
-        the block they apply to."""
         self.nested = False
         """Whether the tokens of the current piece are the parse's whole stream (nested tokens too)."""
-        self.pending: tuple[int, int] | None = None
-        """Lines of the document's first block, a paragraph of images only, waiting for the next block."""
         self.outline_left = budget(len(self.text))
         """How many more tokens the document's outlines may keep (:func:`chunker.outline.budget`)."""
         self.definitions: frozenset[str] | None = None
@@ -291,137 +241,8 @@ class _Blocks:
             self.definitions = definition_labels(self.text)
         return self.definitions
 
-    def label(self, kind: BlockKind, first: int, last: int) -> bool:
-        """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
-        (:data:`_ANCHORS`); if so, they are kept for the block below them."""
-        if kind != "paragraph" and kind != "html":
-            return False
-        text, start = self.text, self.starts[first]
-        if text[start : start + 4].lstrip(" \t")[:2].lower() != "<a":
-            return False
-        end = self.starts[last] - 1 if last < self.nlines else self.last_end
-        if end - start > _ANCHORS_SPAN or _ANCHORS.fullmatch(text, start, end) is None:
-            return False
-        if self.attrs_from is None:
-            self.attrs_from = first
-        return True
-
-    def banner(self, kind: BlockKind, first: int, last: int) -> bool:
-        """Whether lines first..last-1, the document's first block, are a paragraph of images only
-        (a logo, badges: :data:`_IMAGES`); if so, they wait for the next block: a heading takes them
-        (they open its section; alone, they were a chunk of a logo before the title), any other block
-        does not (:meth:`settle`). Decided on the next block, not on the next token, so that the
-        blocks do not depend on where the parse was cut into pieces."""
-        if kind != "paragraph" or self.count or self.attrs_from is not None or self.pending is not None:
-            return False
-        start = self.starts[first]
-        end = self.starts[last] - 1 if last < self.nlines else self.last_end
-        if end - start > _ANCHORS_SPAN or _IMAGES.fullmatch(self.text, start, end) is None:
-            return False
-        self.attrs_from, self.pending = first, (first, last)
-        return True
-
-    def settle(self, kind: BlockKind | None, covered: int) -> int:
-        """The images-only paragraph waiting (:meth:`banner`) given to the block of ``kind`` after it
-        when that is a heading, else made a block of its own; returns the line covered so far."""
-        assert self.pending is not None
-        first, last = self.pending
-        self.pending = None
-        if kind == "heading":
-            return covered
-        if self.attrs_from == first:
-            self.attrs_from = None
-        self.add("paragraph", first, last)
-        return last
-
     def numbered_line(self, index: int) -> tuple[int, str] | None:
         """(level, title) when line ``index``, a paragraph of its own, is a numbered heading written as
         a plain or bold line (``numbered_headings``)."""
         line = doc_line(self.doc, index)
         return markdown_numbered_heading(line, self.path) if line.lstrip(" ")[:1] in "*_0123456789" else None
-
-    def line_blank(self, index: int) -> bool:
-        starts, text = self.starts, self.text
-        start = starts[index]
-        end = starts[index + 1] - 1 if index + 1 < self.nlines else self.last_end
-        # the last character first: most lines are not blank, and then no slice is made
-        return start >= end or (text[end - 1].isspace() and text[start:end].isspace())
-
-    def add(
-        self,
-        kind: BlockKind,
-        first: int,
-        last: int,
-        *,
-        level: int = 0,
-        title: str = "",
-        inner: frozenset[str] = frozenset(),
-        joints: tuple[int, ...] = (),
-        fence: tuple[str, str] | None = None,
-        frame: tuple[str, str] | None = None,
-        begin: int | None = None,
-        outline: Outline | None = None,
-    ) -> None:
-        """Add lines first..last-1 (0-based), trailing blank lines trimmed; the block starts at
-        line ``begin`` when given (attribute lines before its first line)."""
-        while last - 1 > first and self.line_blank(last - 1):
-            last -= 1
-        if begin is None:
-            begin = first
-        if outline is not None:
-            outline.end = last - begin
-        starts = self.starts
-        start = starts[begin]
-        end = starts[last] - 1 if last < self.nlines else self.last_end
-        if kind == "heading":
-            self.enter_heading(level, title, first)
-        self.count += 1
-        self.blocks.append(
-            Block(
-                id="blk_" + str(self.count).zfill(4),
-                kind=kind,
-                start_offset=start,
-                end_offset=end,
-                start_line=begin + 1,
-                end_line=last,
-                header_path=self.shared_path,
-                atomic=kind in self.atomic_kinds or kind == "container",
-                source=self.text,
-                heading_level=level,
-                inner=inner,
-                joints=tuple(j for j in joints if start < j < end) if joints else (),
-                fence=fence,
-                frame=frame,
-                outline=outline,
-            )
-        )
-
-    def enter_heading(self, level: int, title: str, first: int) -> None:
-        """The heading path with the heading of ``level`` on line ``first`` (0-based) at its end."""
-        path = self.path
-        while path and path[-1].level >= level:
-            path.pop()
-        if title:
-            path.append(Heading(level, title, first + 1))
-        else:  # named from its position: the parent's name (or the line) and the line
-            where = f"{path[-1].text}, line {first + 1}" if path else f"line {first + 1}"
-            path.append(Heading(level, f"({where})", first + 1, untitled=True))
-        self.shared_path = tuple(path)
-
-    def add_raw(self, first: int, last: int) -> None:
-        """Non-blank runs of lines first..last-1 that no token covered."""
-        if first >= last:
-            return
-        end = self.starts[last] if last < self.nlines else self.last_end
-        if _NON_SPACE.search(self.text, self.starts[first], end) is None:
-            return  # blank lines only (the lines between blocks): one search instead of a test per line
-        run_start: int | None = None
-        for index in range(first, last):
-            if self.line_blank(index):
-                if run_start is not None:
-                    self.add("raw", run_start, index)
-                    run_start = None
-            elif run_start is None:
-                run_start = index
-        if run_start is not None:
-            self.add("raw", run_start, last)

@@ -97,16 +97,16 @@ def test_heading_text_turns_every_run_of_unicode_whitespace_into_one_space() -> 
 def test_blank_lines_between_blocks_are_not_tested_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lines no token covers are looked through with one search when they are blank (the lines
     between blocks): only the last line of each block is tested for blank, to trim it."""
-    import chunker.segmenter as segmenter
+    from chunker.block_builder import BlockBuilder
 
     tested: list[int] = []
-    original = segmenter._Blocks.line_blank
+    original = BlockBuilder.line_blank
 
-    def line_blank(self: segmenter._Blocks, index: int) -> bool:
+    def line_blank(self: BlockBuilder, index: int) -> bool:
         tested.append(index)
         return original(self, index)
 
-    monkeypatch.setattr(segmenter._Blocks, "line_blank", line_blank)
+    monkeypatch.setattr(BlockBuilder, "line_blank", line_blank)
     text = "".join(f"Paragraph {k}\n\n\n\n \n\t\n" for k in range(20)) + "stray\n"
     blocks = blocks_of(text)
     assert [b.start_line for b in blocks] == [1 + 6 * k for k in range(20)] + [121]

@@ -1,0 +1,201 @@
+"""Blocks from line ranges (the segmenter's second half, :mod:`chunker.segmenter`): a block's lines
+with trailing blank lines trimmed, its id, offsets and heading path; the runs of non-blank lines no token
+covered (``raw`` blocks, so that no text is lost); and the lines waiting for the block below them
+(attribute lines, MyST targets, named anchors; a banner of images before the first heading).
+"""
+
+from __future__ import annotations
+
+import re
+
+from chunker.config import ChunkerConfig
+from chunker.models import Block, BlockKind, Heading
+from chunker.outline import Outline
+from chunker.parse import ParsedDocument
+
+__all__ = ["BlockBuilder"]
+
+_NON_SPACE = re.compile(r"\S")
+"""A character :meth:`BlockBuilder.line_blank` does not take for blank (``\\s`` is ``str.isspace``)."""
+
+
+_ANCHOR = r"<a\s[^<>]*?\b(?:name|id)[ \t]*=[^<>]*?(?:/>|>[ \t]*</a[ \t]*>)"
+_ANCHORS = re.compile(rf"[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*(?:[ \t]*\n[ \t]*{_ANCHOR}(?:[ \t]*{_ANCHOR})*)*\s*", re.I)
+"""A paragraph or HTML block of named anchors only (``<a name="install"></a>``, ``<a id="x"/>``): the
+label of the block below it (the heading it precedes, mostly), which belongs with that block like a
+MyST target: left before the cut, its name (the next heading's slug, a release's number) would be
+text of the chunk before."""
+_IMAGE = r"(?:\[[ \t]*)?!\[[^\[\]\n]*\]\([^()\s]*(?:[ \t]+\"[^\"\n]*\")?\)(?:[ \t]*\]\([^()\s]*\))?"
+_IMAGES = re.compile(rf"[ \t]*{_IMAGE}(?:\s*{_IMAGE})*\s*")
+"""A paragraph of Markdown images only (``![TOML Logo](logos/toml-200.png)``), linked or not (badges:
+``[![CI](badge.svg)](https://ci...)``): a logo or banner above the title belongs with its section."""
+_ANCHORS_SPAN = 600
+"""A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
+
+
+class BlockBuilder:
+    """The blocks of one document as they are added, and the heading path they sit under."""
+
+    __slots__ = (
+        "atomic_kinds",
+        "attrs_from",
+        "blocks",
+        "count",
+        "doc",
+        "last_end",
+        "nlines",
+        "path",
+        "pending",
+        "shared_path",
+        "starts",
+        "text",
+    )
+
+    def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.starts = doc.line_starts
+        self.nlines = len(self.starts)
+        self.atomic_kinds = frozenset(cfg.atomic_types)
+        self.blocks: list[Block] = []
+        """The blocks made and not yet handed on."""
+        self.count = 0
+        """How many blocks were made (the last one's number)."""
+        self.path: list[Heading] = []
+        self.shared_path: tuple[Heading, ...] = ()
+        """The current heading path as one tuple, shared by every block under the same heading."""
+        self.last_end = doc.line_end(self.nlines - 1) if self.nlines else 0
+        self.attrs_from: int | None = None
+        """First line of the attribute lines (``{.class}``) or MyST targets (``(name)=``) waiting for
+        the block they apply to."""
+        self.pending: tuple[int, int] | None = None
+        """Lines of the document's first block, a paragraph of images only, waiting for the next block."""
+
+    def label(self, kind: BlockKind, first: int, last: int) -> bool:
+        """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
+        (:data:`_ANCHORS`); if so, they are kept for the block below them."""
+        if kind != "paragraph" and kind != "html":
+            return False
+        text, start = self.text, self.starts[first]
+        if text[start : start + 4].lstrip(" \t")[:2].lower() != "<a":
+            return False
+        end = self.starts[last] - 1 if last < self.nlines else self.last_end
+        if end - start > _ANCHORS_SPAN or _ANCHORS.fullmatch(text, start, end) is None:
+            return False
+        if self.attrs_from is None:
+            self.attrs_from = first
+        return True
+
+    def banner(self, kind: BlockKind, first: int, last: int) -> bool:
+        """Whether lines first..last-1, the document's first block, are a paragraph of images only
+        (a logo, badges: :data:`_IMAGES`); if so, they wait for the next block: a heading takes them
+        (they open its section; alone, they were a chunk of a logo before the title), any other block
+        does not (:meth:`settle`). Decided on the next block, not on the next token, so that the
+        blocks do not depend on where the parse was cut into pieces."""
+        if kind != "paragraph" or self.count or self.attrs_from is not None or self.pending is not None:
+            return False
+        start = self.starts[first]
+        end = self.starts[last] - 1 if last < self.nlines else self.last_end
+        if end - start > _ANCHORS_SPAN or _IMAGES.fullmatch(self.text, start, end) is None:
+            return False
+        self.attrs_from, self.pending = first, (first, last)
+        return True
+
+    def settle(self, kind: BlockKind | None, covered: int) -> int:
+        """The images-only paragraph waiting (:meth:`banner`) given to the block of ``kind`` after it
+        when that is a heading, else made a block of its own; returns the line covered so far."""
+        assert self.pending is not None
+        first, last = self.pending
+        self.pending = None
+        if kind == "heading":
+            return covered
+        if self.attrs_from == first:
+            self.attrs_from = None
+        self.add("paragraph", first, last)
+        return last
+
+    def line_blank(self, index: int) -> bool:
+        starts, text = self.starts, self.text
+        start = starts[index]
+        end = starts[index + 1] - 1 if index + 1 < self.nlines else self.last_end
+        # the last character first: most lines are not blank, and then no slice is made
+        return start >= end or (text[end - 1].isspace() and text[start:end].isspace())
+
+    def add(
+        self,
+        kind: BlockKind,
+        first: int,
+        last: int,
+        *,
+        level: int = 0,
+        title: str = "",
+        inner: frozenset[str] = frozenset(),
+        joints: tuple[int, ...] = (),
+        fence: tuple[str, str] | None = None,
+        frame: tuple[str, str] | None = None,
+        begin: int | None = None,
+        outline: Outline | None = None,
+    ) -> None:
+        """Add lines first..last-1 (0-based), trailing blank lines trimmed; the block starts at
+        line ``begin`` when given (attribute lines before its first line)."""
+        while last - 1 > first and self.line_blank(last - 1):
+            last -= 1
+        if begin is None:
+            begin = first
+        if outline is not None:
+            outline.end = last - begin
+        starts = self.starts
+        start = starts[begin]
+        end = starts[last] - 1 if last < self.nlines else self.last_end
+        if kind == "heading":
+            self.enter_heading(level, title, first)
+        self.count += 1
+        self.blocks.append(
+            Block(
+                id="blk_" + str(self.count).zfill(4),
+                kind=kind,
+                start_offset=start,
+                end_offset=end,
+                start_line=begin + 1,
+                end_line=last,
+                header_path=self.shared_path,
+                atomic=kind in self.atomic_kinds or kind == "container",
+                source=self.text,
+                heading_level=level,
+                inner=inner,
+                joints=tuple(j for j in joints if start < j < end) if joints else (),
+                fence=fence,
+                frame=frame,
+                outline=outline,
+            )
+        )
+
+    def enter_heading(self, level: int, title: str, first: int) -> None:
+        """The heading path with the heading of ``level`` on line ``first`` (0-based) at its end."""
+        path = self.path
+        while path and path[-1].level >= level:
+            path.pop()
+        if title:
+            path.append(Heading(level, title, first + 1))
+        else:  # named from its position: the parent's name (or the line) and the line
+            where = f"{path[-1].text}, line {first + 1}" if path else f"line {first + 1}"
+            path.append(Heading(level, f"({where})", first + 1, untitled=True))
+        self.shared_path = tuple(path)
+
+    def add_raw(self, first: int, last: int) -> None:
+        """Non-blank runs of lines first..last-1 that no token covered."""
+        if first >= last:
+            return
+        end = self.starts[last] if last < self.nlines else self.last_end
+        if _NON_SPACE.search(self.text, self.starts[first], end) is None:
+            return  # blank lines only (the lines between blocks): one search instead of a test per line
+        run_start: int | None = None
+        for index in range(first, last):
+            if self.line_blank(index):
+                if run_start is not None:
+                    self.add("raw", run_start, index)
+                    run_start = None
+            elif run_start is None:
+                run_start = index
+        if run_start is not None:
+            self.add("raw", run_start, last)
