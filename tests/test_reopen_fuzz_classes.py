@@ -120,3 +120,51 @@ FOOTNOTE_ON_A_DEFINITIONS_LINE = (
 def test_no_piece_starts_inside_a_nested_footnotes_label() -> None:
     """A piece ending inside ``[^4]:`` left ``[`` alone: a paragraph, where the source has a footnote."""
     assert _changed(FOOTNOTE_ON_A_DEFINITIONS_LINE, range(30, 120, 3)) == []
+
+
+LATER_TERM_OVER_AN_UNDERLINE = (
+    "# T\n\nAlpha\n:   Beta gamma delta epsilon zeta eta theta iota kappa.\n\n"
+    "Eta delta\n: Eta beta gamma\n  Setext\n---\n"
+)
+
+
+def test_no_piece_starts_at_a_later_term_that_a_line_of_dashes_makes_a_heading() -> None:
+    """At a piece's start the setext heading rule runs before the definition list's: the term and its
+    definition's lines over ``---`` were one heading. In the document the list's loop took the term."""
+    assert _changed(LATER_TERM_OVER_AN_UNDERLINE, range(30, 120, 3)) == []
+
+
+ADMONITION_ON_A_DEFINITIONS_LINE = (
+    "# T\n\n- Alpha beta gamma delta epsilon zeta eta theta iota.\n\n  Iota omicron\n  :   !!! note\n\n"
+    "          Title line\n"
+)
+
+
+def test_no_piece_starts_inside_a_nested_admonitions_title_line() -> None:
+    """A piece ending inside ``!!! note`` left ``!!`` behind: a paragraph, where the source has an
+    admonition; its title line is whole, as a heading nested in the block is."""
+    assert _changed(ADMONITION_ON_A_DEFINITIONS_LINE, range(30, 120, 3)) == []
+
+
+LATER_TERM_INDENTED_AS_CODE = (
+    "# T\n\nPi nu\n~ Alpha beta gamma delta.\n\nRho\n    ~ Beta gamma delta epsilon.\n\n    Eta mu\n"
+    "    :   | iota iota omicron |\n        |---|\n        | gamma omicron |\n        | alpha |\n"
+)
+
+
+def test_no_piece_starts_at_or_re_opens_a_later_term_indented_as_code() -> None:
+    """The list's loop takes a term indented 4 columns (over a marker indented as far); at a piece's
+    start, or re-opened before one, that line is indented code."""
+    assert _changed(LATER_TERM_INDENTED_AS_CODE, range(30, 160, 3)) == []
+
+
+ITEMS_ON_ONE_LINE = (
+    "# T\n\n* * *  Alpha beta gamma delta epsilon zeta.\n\n       ```js\n         xi lambda\n         epsilon xi\n"
+    "       beta rho iota alpha\n       pi mu theta pi lambda\n       ```\n"
+)
+
+
+def test_no_piece_re_opens_items_markers_that_read_as_a_thematic_break() -> None:
+    """Three items opened on one line re-open as ``* * *`` alone: a thematic break, and the fence
+    after it indented code."""
+    assert _changed(ITEMS_ON_ONE_LINE, range(30, 160, 3)) == []

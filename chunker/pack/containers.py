@@ -34,6 +34,8 @@ _ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?|===[+!]?)( *)")
 """An admonition's or content tab's marker and the spaces after it."""
 _FENCED = {"container_block_open": ":", "container_blocks_open": "/"}
 """Containers closed by a line of their marker (``:::``, ``///``), by token type: their marker."""
+_TITLED = frozenset({"admonition_open", *_FENCED})
+"""Containers opened by a title line (``!!! note``, ``:::tip``): no piece starts inside it (its marker cut)."""
 _MATH = frozenset({"math_block", "math_block_eqno", "math_block_label"})
 """Display math (``$$`` ... ``$$``): a piece starting inside it leaves its ``$$`` behind and is text."""
 _READ_FIRST = re.compile(
@@ -87,10 +89,13 @@ class Containers:
         """Lines where a list item opens."""
         self.whole_lines = [lines_of(t) for t in tokens if t.type == "heading_open" and t.map is not None]
         """Line ranges no piece may start inside: headings, a fence's opening and closing lines, display
-        math, a container's closing line, a definition's term, and HTML blocks and tables nested in the
+        math, a nested admonition's or container's title line and closing line, a definition's term,
+        and HTML blocks and tables nested in the
         block but at the lines where a piece of them renders as they do (:func:`chunker.pack.nested.leaf_lines`)."""
         self.whole_lines += [(a, a + 1) for a, _ in self.fences] + [(b - 1, b) for a, b in self.fences if b - a > 1]
         self.whole_lines += [lines_of(t) for t in tokens if t.type in _MATH and t.map is not None]
+        titled = zip(self.open_starts, self.opens, strict=True)
+        self.whole_lines += [(a, a + 1) for a, t in titled if a and t.type in _TITLED]  # not the block's own
         self.content: dict[int, int] = {}
         """Content column of a list item, or of a definition's lines after its first (by its index
         in ``opens``)."""
@@ -268,7 +273,8 @@ class Containers:
 
     def read_first(self) -> frozenset[int]:
         """Lines of the terms after the first of their list that a piece starting there would read as
-        another block (``[^1]: x``, ``- x``, ``# x`` over ``:   its definition``): the list's own loop
+        another block (``[^1]: x``, ``- x``, ``# x`` over ``:   its definition``; in a piece, a setext
+        heading's text over a line of ``-`` before the next blank line): the list's own loop
         takes any line over a definition's marker as its next term, a piece's parse runs the rules
         before the definition list's first. No piece starts at one (:meth:`uncut`), nor re-opens one."""
         if self._read_first is None:
@@ -280,10 +286,18 @@ class Containers:
                     if k not in self.content and self.opens[k].type in ("list_item_open", DEFINITION):
                         self.walk(first, [j for j in chain if self.first_line(j) <= first])
                 content = self.walk(line, chain)
-                if content is not None and _READ_FIRST.match(self.lines[line], content):
+                if content is not None and self._read_otherwise(line, content):
                     lines.append(line)
             self._read_first = frozenset(lines)
         return self._read_first
+
+    def _read_otherwise(self, line: int, content: int) -> bool:
+        """Whether term ``line`` (its container's content at column ``content``) starts another block
+        on its own: a line :data:`_READ_FIRST` matches, or indented code (4 columns past ``content``:
+        the list's loop takes such a term, a piece's first line is code, and so is its marker's)."""
+        text = self.lines[line]
+        indent = len(text) - content - len(text[content:].lstrip(" "))
+        return indent >= 4 or _READ_FIRST.match(text, content + indent) is not None
 
     def _past_marker(self, line: int, column: int) -> bool:
         """Whether ``column`` of a fence's opening line lies past its marker run (in its info)."""

@@ -34,6 +34,7 @@ is re-opened but a nested fence (the validator's rendering check reports what th
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
@@ -41,6 +42,9 @@ from chunker.outline import LineToken, Outline
 from chunker.pack.containers import DEFINITION, FOOTNOTE, Containers, around, lines_of
 from chunker.pack.setext import underlined, underlines_ahead
 from chunker.rendering import MAX_CHECKED_CHARS
+
+_RULE = re.compile(r"(?:[ ]*>)*[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
+"""A thematic break (past quote markers): a line of re-opened markers of the shape reads as one."""
 
 
 class Structure(Containers):
@@ -110,6 +114,9 @@ class Structure(Containers):
         if openers is None:
             return None
         lines, pending, term = openers
+        if any(_RULE.fullmatch(text, 0, len(text) - 1) for text in lines):
+            self.refused.add((line, column))  # items' markers alone that read as a thematic break (``* * *``)
+            return None
         head = self.table_heads.get(line)
         if head is not None and fence is None:  # a body row of a nested table: its header rows
             lines += [_after(pending, self.lines[head] + "\n"), self.lines[head + 1] + "\n"]
@@ -200,10 +207,19 @@ class Structure(Containers):
         between; in the piece a line of ``-`` or ``=`` (an empty item, a nested item's re-opened
         marker) at most 3 columns right of the term turns term and definition into a heading
         (:mod:`chunker.pack.setext`)."""
-        if self.underline_ahead is None:  # once per block
+        return underlined(added[0], (*added[1:], first), self._underlines()[line])
+
+    def _underlines(self) -> list[int]:
+        """:attr:`underline_ahead`, computed on the first call (once per block)."""
+        if self.underline_ahead is None:
             after = self.following.split("\n") if self.following else []
             self.underline_ahead = underlines_ahead([*self.lines, *after])[: len(self.lines)]
-        return underlined(added[0], (*added[1:], first), self.underline_ahead[line])
+        return self.underline_ahead
+
+    def _read_otherwise(self, line: int, content: int) -> bool:
+        """:meth:`Containers._read_otherwise`, or the term's line is a setext heading's text at a
+        piece's start: a line of ``-`` or ``=`` follows it before a blank line."""
+        return super()._read_otherwise(line, content) or underlined(self.lines[line], (), self._underlines()[line])
 
     def _tail(
         self, line: int, column: int, chain: list[int], fence: int | None, pending: tuple[str, int] | None
