@@ -88,10 +88,14 @@ def make_outline(tokens: Sequence[LineToken], start: int, stop: int, first_line:
     types: list[str] = []
     numbers: list[int] = []
     markers: dict[int, tuple[str, str]] = {}
+    body_rows = False
     for token in tokens[start:stop]:
         kind = token.type
         if kind == "inline":
             continue
+        if kind == "tbody_close" and not body_rows and types and types[-1] == "tbody_open":
+            _rows(numbers, types)  # a top-level table's body keeps no row tokens: one per line
+        body_rows = kind == "tr_open"
         if kind == "list_item_open" or (kind == "fence" and token.markup[:1] == "{"):
             markers[len(types)] = (token.info, token.markup)
         types.append(kind)
@@ -101,6 +105,17 @@ def make_outline(tokens: Sequence[LineToken], start: int, stop: int, first_line:
         else:
             numbers += (token.nesting, line_map[0] - first_line, line_map[1] - first_line)
     return Outline(tuple(types), array("i", numbers), markers)
+
+
+def _rows(numbers: list[int], types: list[str]) -> None:
+    """Row tokens of the ``tbody`` just opened in ``types``, one row per line of its map: the
+    parse keeps none in the body of a top-level table (:func:`chunker.parse.markdown.tokenize`),
+    and a container made of top-level blocks (a ``<details>`` element) reads its rows as a list
+    item's table's: where its pieces may start, and their shapes in the rendering check."""
+    first, last = numbers[-2], numbers[-1]
+    for row in range(first, last) if first >= 0 else ():
+        types += ("tr_open", "tr_close")
+        numbers += (1, row, row + 1, -1, -1, -1)
 
 
 def budget(text_chars: int) -> int:

@@ -290,6 +290,10 @@ class SectionSpace:
         when unknown."""
         return self._token_lines(block, "fence")
 
+    def table_lines(self, block: Block) -> frozenset[int] | None:
+        """Lines (0 = the block's first) where a table inside ``block`` starts; None when unknown."""
+        return self._token_lines(block, "table_open")
+
     def container_at(self, block: Block, offset: int) -> bool:
         """Whether a container (admonition, content tab, ``:::`` or ``///`` block) nested in
         ``block`` opens on the line of ``offset``."""

@@ -1,7 +1,7 @@
 """A piece of a container between two of its joints that is still over budget, cut by what its
 inner block is: a list (at its items), an HTML or JSX block (one overflow piece), fenced code (between
-its lines), a nested container (before the blocks nested in it), else text (at sentences). Each later
-piece re-opens the containers it starts in (:mod:`chunker.pack.reopen`)."""
+its lines), a nested container or a table (before the blocks or rows nested in it), else text (at
+sentences). Each later piece re-opens the containers it starts in (:mod:`chunker.pack.reopen`)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ def cut_piece(
         _overflow_child(space, out, block, start, end, strength, first, last)
     elif block.kind == "container" and _fenced_child(space, block, start):
         _split_code_child(space, out, block, start, end, strength, first, last)
-    elif block.kind == "container" and (block.frame is None or space.container_at(block, start)):
+    elif block.kind == "container" and (
+        block.frame is None or space.container_at(block, start) or _table_child(space, block, start)
+    ):
         split_nested(space, out, block, start, end, strength, first, last)
     else:
         split_text(space, out, block, start, end, strength, first, last)
@@ -48,6 +50,13 @@ def cut_piece(
 def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is an HTML or JSX block."""
     lines = space.html_lines(block)
+    return lines is not None and space.line_at(start, block) - block.start_line in lines
+
+
+def _table_child(space: SectionSpace, block: Block, start: int) -> bool:
+    """Whether the inner block of a container starting at ``start`` is a table: cut between its rows
+    (each piece re-opens the container and the table's header), not like text."""
+    lines = space.table_lines(block)
     return lines is not None and space.line_at(start, block) - block.start_line in lines
 
 
