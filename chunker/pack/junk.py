@@ -21,7 +21,9 @@ carried by the chunk before it (or after it; up to :data:`SILENT_BUDGETS` budget
 so that a chunk's text stays bounded) without counting toward its size: its units are marked
 ``silent``, kept in that chunk's ``content_original`` (where its links now resolve) and left out of
 its ``content_for_embedding`` (URLs the links already stand for). So is a piece of closing tags only
-(``</TabItem>`` ``</Tabs>``), by the chunk before it, whose elements it closes.
+(``</TabItem>`` ``</Tabs>``), by the chunk before it, whose elements it closes, and a piece of HTML
+comments only (a licence or an editor's note at a page's end, longer than a chunk), which renders as
+nothing either.
 """
 
 from __future__ import annotations
@@ -126,6 +128,22 @@ def _link_kind(source: str, start: int, end: int) -> str | None:
     return "link" if links == 1 else "links"
 
 
+def comments_only(source: str, start: int, end: int) -> bool:
+    """Whether ``source[start:end]`` is HTML comments and whitespace only (one pass, no backtracking)."""
+    pos = start
+    while True:
+        while pos < end and source[pos] in " \t\n":
+            pos += 1
+        if pos == end:
+            return True
+        if not source.startswith("<!--", pos, end):
+            return False
+        close = source.find("-->", pos + 4, end)
+        if close < 0:
+            return False
+        pos = close + 3
+
+
 def _letters(text: str, limit: int) -> int:
     """How many letters or digits ``text`` holds, counting up to ``limit``."""
     return sum(1 for _ in islice(_LETTER.finditer(text), max(limit, 0)))
@@ -211,9 +229,10 @@ def absorb_junk(
                 out[m : m + 2] = [(i, cut), (cut, out[m + 1][1])]
                 m += 1
                 continue
-        closing = kind == "filler" and m > 0 and _CLOSING.fullmatch(source, units[i].start, units[e - 1].end)
-        if kind == "definitions" or closing:  # carried by a neighbour without counting: they render as nothing
-            j = m - 1 if m > 0 else m + 1
+        start, end = units[i].start, units[e - 1].end
+        closing = kind == "filler" and m > 0 and _CLOSING.fullmatch(source, start, end)
+        if kind == "definitions" or closing or (kind == "filler" and comments_only(source, start, end)):
+            j = m - 1 if m > 0 else m + 1  # carried by a neighbour without counting: they render as nothing
             held = [k for k in range(*out[j]) if units[k].silent]
             carried = size_of(held[0], held[-1] + 1) if held else 0
             if carried + size_of(i, e) <= SILENT_BUDGETS * budget:

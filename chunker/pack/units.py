@@ -13,6 +13,7 @@ from types import MappingProxyType
 from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import join
+from chunker.pack.junk import comments_only
 from chunker.pack.split_code import split_code
 from chunker.pack.split_html import html_frame, split_html
 from chunker.pack.split_joints import split_container, split_list, split_quote, split_raw
@@ -126,6 +127,8 @@ def _split(
             return
     if block.kind in _NEVER_SPLIT or not splittable:
         out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
+        if block.kind == "html" and comments_only(space.source, block.start_offset, block.end_offset):
+            return  # carried by a neighbour without counting (pack.junk); else the validator reports its chunk
         diagnostics.append(
             Diagnostic(
                 "warning",
