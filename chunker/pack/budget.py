@@ -294,6 +294,21 @@ class SectionSpace:
         """Lines (0 = the block's first) where a table inside ``block`` starts; None when unknown."""
         return self._token_lines(block, "table_open")
 
+    def row_lines(self, block: Block) -> frozenset[int]:
+        """Lines (0 = the block's first) where a body row of a table inside ``block`` starts (none
+        when unknown)."""
+        structure = self._structure(block)
+        if structure is None:
+            return frozenset()
+        rows: set[int] = set()
+        body = False
+        for token in structure.tokens:
+            if token.type in ("tbody_open", "tbody_close"):
+                body = token.type == "tbody_open"
+            elif body and token.type == "tr_open" and token.map is not None:
+                rows.add(token.map[0])
+        return frozenset(rows)
+
     def container_at(self, block: Block, offset: int) -> bool:
         """Whether a container (admonition, content tab, ``:::`` or ``///`` block) nested in
         ``block`` opens on the line of ``offset``."""

@@ -1,5 +1,6 @@
 """One list item over budget, cut inside it like paragraphs: at its nested items and blank lines,
-then at sentences, words, hard cuts (a nested code fence only between its lines)."""
+then at sentences, words, hard cuts (a nested code fence only between its lines, a nested table
+between its body rows)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def split_item(
     tag_lines = space.tag_code_lines(block) if tagged else frozenset()  # template code: cut between its lines
     # a list inside an admonition or tab is indented by its body's columns: its items' depth counts from there
     indent = _indent(src, start) if block.kind == "container" else 0
+    rows = space.row_lines(block) if "table" in block.inner else frozenset()
     pos = src.find("\n", start, end)
     while pos != -1:
         line_start = pos + 1
@@ -65,6 +67,8 @@ def split_item(
                     cuts.append((text_start, NESTED_ITEM if text_start - line_start - indent < 4 else CODE_LINE))
             elif after_blank or (src[text_start] in _TITLE_STARTS and space.container_at(block, line_start)):
                 cuts.append((text_start, SENTENCE))  # a paragraph, or an admonition right after code
+            elif rows and space.line_at(line_start, block) - block.start_line in rows:
+                cuts.append((text_start, CODE_LINE))  # a body row of a nested table: its pieces re-open the header
         pos = src.find("\n", line_start, end)
     emit_cuts(space, out, block, cuts, end, first, last)
 
