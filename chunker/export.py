@@ -30,7 +30,7 @@ Every file is written atomically and on disk before its rename (in batches synce
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -174,7 +174,9 @@ class _Plan:
     """What an export will do to one document's files."""
 
     stem: str
-    files: tuple[tuple[str, bytes], ...]
+    files: tuple[tuple[str, str], ...]
+    """(key, sha256 of its bytes) of each file written: the bytes are rendered again to be written,
+    so that an export holds one document's files at a time, not every document's."""
     stale: tuple[str, ...]
     """Files of earlier exports that are ours and no longer produced: removed."""
     left_alone: tuple[str, ...]
@@ -199,7 +201,7 @@ def _plan(
     recorded: Mapping[str, Sequence[str]],
     stem: str,
     fmt: str,
-    files: list[tuple[str, bytes]],
+    files: list[tuple[str, str]],
 ) -> _Plan:
     """What exporting ``stem`` writes, removes (its earlier files: ``recorded`` in the manifest, by
     :func:`~chunker.export_manifest.export_keys_by_stem`, or found in its folder) and leaves alone."""
@@ -224,8 +226,8 @@ def _refuse_foreign(out_dir: Path, plans: Sequence[_Plan], manifest: ExportManif
     foreign = [
         key
         for plan in plans
-        for key, data in plan.files
-        if files.classify(out_dir, key, sha256_bytes(data)) == "foreign"
+        for key, digest in plan.files
+        if files.classify(out_dir, key, digest) == "foreign"
     ]
     if manifest is None:
         foreign.insert(0, MANIFEST)
@@ -282,8 +284,11 @@ def _remove(out_dir: Path, key: str) -> None:
         raise OutputError(f"cannot remove a stale export: {exc.strerror or exc}", path=str(path)) from None
 
 
-def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> set[str]:
-    """Write and remove as planned; the keys left as they were (same bytes). The manifest is
+def _apply(
+    out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan], files_of: Callable[[str], list[tuple[str, bytes]]]
+) -> set[str]:
+    """Write and remove as planned (``files_of``: a document's files, rendered again, one document
+    at a time); the keys left as they were (same bytes). The manifest is
     written first with the new hashes next to the old ones, so a kill at any point leaves every
     touched file recorded as ours. The files are written in batches, each synced at once before its
     renames (one ``syncfs`` for many files: an export of a tree writes thousands); the stale files
@@ -293,19 +298,25 @@ def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> s
 
     unchanged: set[str] = set()
     for plan in plans:
-        for key, data in plan.files:
-            manifest.files.expect(key, sha256_bytes(data))
+        for key, digest in plan.files:
+            manifest.files.expect(key, digest)
     _write(out_dir, MANIFEST, manifest.to_bytes())
     batch = SyncBatch(out_dir)
     folders: set[Path] = set()
     try:
         for plan in plans:
-            for key, data in plan.files:
-                if _write(out_dir, key, data, batch):
+            data = dict(files_of(plan.stem)) if plan.files else {}
+            for key, digest in plan.files:
+                if key not in data or sha256_bytes(data[key]) != digest:
+                    raise OutputError(
+                        f"the chunks of {plan.stem!r} changed while they were exported; export again",
+                        path=str(out_dir),
+                    )
+                if _write(out_dir, key, data[key], batch):
                     folders.add((out_dir / key).parent)
                 else:
                     unchanged.add(key)
-                manifest.files.settle(key, sha256_bytes(data))
+                manifest.files.settle(key, digest)
         _flush(batch)
     except BaseException:
         batch.discard()
@@ -325,33 +336,39 @@ def _apply(out_dir: Path, manifest: ExportManifest, plans: Sequence[_Plan]) -> s
     return unchanged
 
 
-def _refuse_export_into_sources(out_dir: Path, documents: Sequence[ChunkedDocument]) -> None:
-    """The export folder may not be a sources folder of the documents (their ``meta.json`` names their
-    source) or lie inside one: the next run would chunk the exported Markdown as documents."""
-    try:
-        out = out_dir.resolve()
-    except (OSError, RuntimeError):
-        return  # writing says why
-    roots: set[Path] = set()
-    for doc in documents:
+class _SourcesGuard:
+    """The export folder may not be a sources folder of the documents (their ``meta.json`` names
+    their source) or lie inside one: the next run would chunk the exported Markdown as documents.
+    :meth:`check` tests each document as it is read (each sources folder once)."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        try:
+            self.out: Path | None = out_dir.resolve()
+        except (OSError, RuntimeError):
+            self.out = None  # writing says why
+        self.roots: set[Path] = set()
+
+    def check(self, doc: ChunkedDocument) -> ChunkedDocument:
         source = doc.meta.get("source_path")
-        if not isinstance(source, str) or not source:
-            continue
+        if self.out is None or not isinstance(source, str) or not source:
+            return doc
         root = Path(source).parents[doc.stem.count("/")]
         if root.parts[-2:] == ("_output", "auto"):
             root = root.parent.parent
-        if root in roots:
-            continue
-        roots.add(root)
+        if root in self.roots:
+            return doc
+        self.roots.add(root)
         try:
             real = root.resolve()
         except (OSError, RuntimeError):
-            continue
-        if out == real or real in out.parents:
+            return doc
+        if self.out == real or real in self.out.parents:
             raise UsageError(
-                f"the export folder {out_dir} lies inside the sources folder {root} (of {doc.stem}): the next run "
-                "would chunk the exported files as documents; choose an export folder outside it (--out)"
+                f"the export folder {self.out_dir} lies inside the sources folder {root} (of {doc.stem}): the next "
+                "run would chunk the exported files as documents; choose an export folder outside it (--out)"
             )
+        return doc
 
 
 def export(
@@ -372,10 +389,17 @@ def export(
         raise UsageError(
             f"no chunked documents in {chunks_dir}; run `chunker` first, or give the folder it wrote with --chunks"
         )
-    documents = [load_document(chunks_dir, stem) for stem in names]  # all found before anything is written
-    _refuse_export_into_sources(out_dir, documents)
     renderer: Renderer = render_markdown if fmt == "md" else render_jsonl
-    rendered = [(doc.stem, render(renderer, doc, out_dir)) for doc in documents]
+
+    def files_of(stem: str) -> list[tuple[str, bytes]]:
+        return render(renderer, load_document(chunks_dir, stem), out_dir)
+
+    # every document read and rendered before anything is written; only the hashes of its files kept
+    guard = _SourcesGuard(out_dir)
+    rendered: list[tuple[str, list[tuple[str, str]]]] = []
+    for stem in names:
+        doc = guard.check(load_document(chunks_dir, stem))
+        rendered.append((stem, [(key, sha256_bytes(data)) for key, data in render(renderer, doc, out_dir)]))
     found = read_manifest(out_dir)
     if not force:
         _refuse_foreign(out_dir, [_Plan(stem, tuple(files), (), ()) for stem, files in rendered], found)
@@ -387,7 +411,7 @@ def export(
     plans += [_plan(out_dir, manifest, recorded, stem, fmt, []) for stem in gone]
     removed = set(gone)
     manifest.exports[fmt] = sorted({*before, *names}) if stems else sorted(names)
-    unchanged = _apply(out_dir, manifest, plans)
+    unchanged = _apply(out_dir, manifest, plans, files_of)
     _write(out_dir, MANIFEST, manifest.to_bytes())
     return tuple(
         ExportedDocument(
