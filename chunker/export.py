@@ -301,9 +301,8 @@ def _apply(
         for key, digest in plan.files:
             manifest.files.expect(key, digest)
     _write(out_dir, MANIFEST, manifest.to_bytes())
-    batch = SyncBatch(out_dir)
     folders: set[Path] = set()
-    try:
+    with SyncBatch(out_dir) as batch:
         for plan in plans:
             data = dict(files_of(plan.stem)) if plan.files else {}
             for key, digest in plan.files:
@@ -318,11 +317,6 @@ def _apply(
                     unchanged.add(key)
                 manifest.files.settle(key, digest)
         _flush(batch)
-    except BaseException:
-        batch.discard()
-        raise
-    finally:
-        batch.close()
     sync_written(out_dir, folders, "run" if batch.synced_file_system else "full")
     for plan in plans:
         for key in plan.stale:

@@ -192,7 +192,7 @@ def _execute(
     if jobs <= 1:
         outcomes: list[DocOutcome] = []
         held: dict[Path | str, int] = {}  # the folders of the documents since the last flush: their outcome
-        try:
+        with batch if batch is not None else nullcontext():
             for task in tasks:
                 staged = len(batch) if batch is not None else 0
                 outcomes.append(process_document(*task, batch=batch, cache=cache))
@@ -204,13 +204,6 @@ def _execute(
                     progress()
             if batch is not None:
                 _flush(batch, held, outcomes, cache)
-        except BaseException:
-            if batch is not None:
-                batch.discard()
-            raise
-        finally:
-            if batch is not None:
-                batch.close()
         return outcomes
     from chunker.runner_workers import run_jobs
 

@@ -75,7 +75,7 @@ def run_jobs(
                 _flush(batch, waiting, done, cache)
         return outcome, [], None
 
-    try:
+    with batch if batch is not None else contextlib.nullcontext():
         if cache is not None:
             _unchanged_here(tasks, batch, cache, progress, done, waiting)
         sizes = {k: source_size(tasks[k][0].path) for k in range(len(tasks)) if k not in done}
@@ -93,13 +93,6 @@ def run_jobs(
                     progress()
         if batch is not None:
             _flush(batch, waiting, done, cache)
-    except BaseException:
-        if batch is not None:
-            batch.discard()
-        raise
-    finally:
-        if batch is not None:
-            batch.close()
     return [done[k] for k in range(len(tasks))]
 
 

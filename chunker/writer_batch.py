@@ -142,6 +142,18 @@ class SyncBatch:
                 self.renamed[folder] = witnessed(staged[0][1], seen)  # right after the rename
         return failed
 
+    def __enter__(self) -> SyncBatch:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        """The end of the work that stages into the batch: on an exception the held files are
+        discarded (:meth:`discard`); the batch is closed in every case (:meth:`close`)."""
+        try:
+            if kind is not None:
+                self.discard()
+        finally:
+            self.close()
+
     def close(self) -> None:
         """Close the folder's descriptor (the held files are left: flush or discard first)."""
         if self._fd is not None:

@@ -135,6 +135,21 @@ def test_a_discarded_batch_renames_nothing_and_leaves_no_temporary_file(tmp_path
     assert temporary(out / "a") == []
 
 
+def test_a_batch_left_by_an_exception_discards_what_it_held_and_closes(tmp_path: Path) -> None:
+    """The batch as the context of the work staging into it (the run, the workers' run, the
+    export): an exception discards the staged files, renaming none, and closes the folder."""
+    out = tmp_path / "chunks"
+    with run_lock(out, "chunks"):
+        write_document(out / "a", artifact_set("old"), "chunks/a", run_locked=True)
+        with pytest.raises(KeyboardInterrupt), SyncBatch(out) as batch:
+            write_document(out / "a", artifact_set("new"), "chunks/a", run_locked=True, batch=batch)
+            raise KeyboardInterrupt
+        assert len(batch) == 0 and batch.flush() == {}
+        assert batch._fd is None
+    assert tag_of(out / "a") == "old"
+    assert temporary(out / "a") == []
+
+
 SETTINGS = Settings(defaults=ChunkerConfig(min_chars=1))
 
 
