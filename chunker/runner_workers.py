@@ -118,7 +118,7 @@ def _in_workers(
 def _warm(cfg: ChunkerConfig) -> None:
     """Import here what chunking a document imports, and build its parser, before the workers are
     forked: they inherit both instead of each doing it again (~0.2 s of CPU per worker, measured
-    in bench/E2E.md, "Workers start warm")."""
+    in bench/E2E.md, "Eighth pass: workers by default")."""
     import chunker.reader
     import chunker.runner_streamed
     import chunker.streamed

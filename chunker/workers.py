@@ -69,7 +69,7 @@ AUTO_JOBS_MAX = 8
 AUTO_MIN_BYTES = 2 * 1024 * 1024
 AUTO_MIN_DOCUMENTS = 500
 """Without ``--jobs``, a run forks workers only for at least this many bytes or documents to chunk:
-below, starting and warming them costs more than they save (bench/E2E.md, "--jobs by default")."""
+below, starting and warming them costs more than they save (bench/E2E.md, "Eighth pass: workers by default")."""
 
 
 def auto_jobs(cpus: int, pending_bytes: int, pending_documents: int) -> int:
