@@ -10,8 +10,8 @@ from pathlib import Path
 
 import orjson
 
+from chunker.chunked import chunked_stems
 from chunker.config import ChunkerConfig
-from chunker.export import chunked_stems
 from chunker.runner import run
 from chunker.settings import Settings
 from chunker.view import build_view

@@ -24,10 +24,9 @@ from chunker.outline import LineToken
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, SectionContext
 from chunker.pack.nested import InnerStarts
 from chunker.pack.reopen import Structure, block_structure
+from chunker.pack.repeats import closing_text, repeated_after, repeated_before
 from chunker.pack.strength import Unit
 from chunker.pack.tables import HEADER_SHARE, Padding, header_of
-from chunker.pack.titles import bounded_title
-from chunker.parse.templates import is_template_fence
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
@@ -376,37 +375,3 @@ class SectionSpace:
         line = memo_line + self.source.count("\n", memo_offset, offset)
         self.line_memo = (block.start_offset, offset, line)
         return line
-
-
-def repeated_before(block: Block, max_chars: int, measure: Counter = len) -> str:
-    """The text a piece of ``block`` (not its first) repeats before itself: a fenced code block's
-    opening fence line, a container's title line (a long title shortened: :mod:`chunker.pack.titles`);
-    else nothing (a table's header: :meth:`SectionSpace.table_header`)."""
-    if block.kind == "code" and block.fence is not None:
-        return block.fence[0] + "\n"
-    if block.frame is not None:
-        title = bounded_title(block.frame[0], max_chars, measure)
-        return title + ("\n\n" if block.frame[1] == "</details>" else "\n")
-    return ""
-
-
-def repeated_after(block: Block) -> str:
-    """The closing line a piece of a container (not its last) repeats after itself, if it has one;
-    for code written as template tags, the closing tag (a backtick fence is closed by the draft)."""
-    if block.kind == "code" and block.fence is not None and is_template_fence(block.fence[0]):
-        return "\n" + block.fence[1]
-    if block.frame is None or not block.frame[1]:
-        return ""
-    return ("\n\n" if block.frame[1] == "</details>" else "\n") + block.frame[1]
-
-
-def closing_text(block: Block) -> str:
-    """The fence line that closes a piece of fenced ``block`` (as a draft will add it)."""
-    if block.fence is None:
-        return ""
-    opening = block.fence[0]
-    if is_template_fence(opening):
-        return block.fence[1]  # the closing tag (:mod:`chunker.parse.templates`)
-    stripped = opening.lstrip(" ")
-    run = stripped[: len(stripped) - len(stripped.lstrip(stripped[0]))]
-    return closing_line(opening, run)

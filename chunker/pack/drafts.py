@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.filler import is_filler
 from chunker.models import AddedText, Block, Diagnostic, Heading
-from chunker.pack.budget import SectionSpace, repeated_after
+from chunker.pack.budget import SectionSpace
 from chunker.pack.context import SectionContext
+from chunker.pack.repeats import repeated_after
 from chunker.pack.strength import Unit
 from chunker.pack.tables import collapse
 from chunker.strategies import Section

@@ -7,7 +7,8 @@ import re
 from itertools import pairwise
 
 from chunker.models import Block
-from chunker.pack.budget import SectionSpace, closing_text
+from chunker.pack.budget import SectionSpace
+from chunker.pack.repeats import closing_text
 from chunker.pack.split_text import emit_cuts, split_text
 from chunker.pack.strength import CODE_LINE, CODE_LINE_LOW_INDENT, JOINT, SENTENCE, WORD, Strength, Unit
 

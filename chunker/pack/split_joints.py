@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from chunker.models import Block
-from chunker.pack.budget import SectionSpace, repeated_after
+from chunker.pack.budget import SectionSpace
+from chunker.pack.repeats import repeated_after
 from chunker.pack.split_children import cut_piece, split_nested
 from chunker.pack.split_items import split_item
 from chunker.pack.split_text import split_text

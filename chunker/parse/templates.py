@@ -13,7 +13,7 @@ inner text raw), while Markdown alone reads a ``# comment`` line in them as a he
 section in the middle of an example and put the rest of the page under it. Such a block is a
 ``fence`` token: its opening tag line is the opening fence, its closing tag line the closing marker
 (the token's ``markup``), so a piece of an oversize one re-opens and closes it with its tags
-(:mod:`chunker.frames`, :func:`chunker.pack.budget.closing_text`). An opening tag no closing tag
+(:mod:`chunker.frames`, :func:`chunker.pack.repeats.closing_text`). An opening tag no closing tag
 follows is text, as before; so is a self-closing one (``{{< code-toggle config=server />}}``, which
 renders the site's settings and has no inner text).
 """

@@ -110,8 +110,8 @@ def build_view(
     (default: the working directory, where ``chunker`` ran)."""
     import orjson
 
+    from chunker.chunked import chunked_selection, chunked_stems, load_document
     from chunker.errors import OutputError
-    from chunker.export import chunked_selection, chunked_stems, load_document
     from chunker.view.model import build_document, page_name
     from chunker.view.render import document_page, index_page
     from chunker.writer import write_atomic
