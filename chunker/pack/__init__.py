@@ -14,7 +14,8 @@ Modules, in the order a section goes through them: ``budget`` (the section and w
 padding, which does not count, in ``tables``), ``units`` (blocks and the pieces of oversize ones:
 ``split_text``, ``split_code``, ``split_table``, ``split_joints`` with ``split_children`` and ``split_items``,
 ``split_html``; strengths in ``strength``), ``fill`` (units grouped into chunks; ``subsections``: where a
-section is cut before a subsection), ``drafts`` (the text of each chunk, with the lines a piece repeats from ``repeats``),
+section is cut before a subsection), ``drafts`` (the text of each chunk, with the lines a piece repeats
+from ``repeats``),
 ``chunks`` (ids, neighbours, flags) with ``context`` (context line, overlap) and ``keys`` (Ziffer, chunk
 keys).
 """
