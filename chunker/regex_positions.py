@@ -36,10 +36,22 @@ EMPTY_OPS = (const.AT, const.ASSERT, const.ASSERT_NOT, const.GROUPREF)
 PROBE = "".join(map(chr, range(128))) + "\u00a0\u00e9\u00df\u03a9\u0663\u2028\u4e2d\U0001f600"
 """Characters that stand for every character when two items are asked whether they read a common one."""
 _LINE_ENDS = (const.AT_END, const.AT_END_LINE, const.AT_END_STRING)
+REPEATS = (const.MAX_REPEAT, const.MIN_REPEAT)
 
 
 class TooBigError(Exception):
     """The pattern has more positions, or its search more steps, than the check allows."""
+
+
+def flat(items: Any) -> list[tuple[Any, Any]]:
+    """The items of a sequence, with plain groups opened."""
+    out: list[tuple[Any, Any]] = []
+    for op, av in items:
+        if op is const.SUBPATTERN:
+            out.extend(flat(av[3]))
+        else:
+            out.append((op, av))
+    return out
 
 
 def elastic(lo: int, hi: int) -> bool:
@@ -188,7 +200,7 @@ class Positions:
             return self.seq(av[3])
         if op is const.BRANCH:
             return self._either([self.seq(branch) for branch in av[1]])
-        if op in (const.MAX_REPEAT, const.MIN_REPEAT):
+        if op in REPEATS:
             return self._repeat(av[0], av[1], av[2])
         if op in ATOMIC:  # one way through, whatever it holds: a position no other item shares
             return self.position(frozenset({f"\x00atomic{len(self.labels)}"}))

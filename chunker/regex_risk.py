@@ -22,7 +22,7 @@ A pattern that reads one run in polynomially many ways costs a power of the run'
 as bad on a long line: ``x\\s*-?\\s*\\d+`` tries every way to share a run of n spaces after the ``x``
 between its two ``\\s*`` (n^2: 0.4 s at 8,000 spaces, about 2 hours at a million), ``.*a.*a.*a`` n^3
 (``embedding_drop_lines`` strips a line first: a ``\\s*`` at its start reads nothing). Such patterns
-(:func:`_loops_polynomially`: two loops p and q, and one string read from p back to p, from p to q
+(:func:`loops_polynomially`: two loops p and q, and one string read from p back to p, from p to q
 and from q back to q; a ``.*`` at the end of a line's pattern reads whatever follows, so no match
 fails after it) are refused too. A page marker is searched for at every position of a document:
 a loop at its start reads each run once per position (``\\d+x``, ``[ \\t]*<!--``, ``(?m)^\\s*\\d+$``
@@ -38,13 +38,16 @@ import re
 import warnings
 from typing import Any, Literal
 
+from chunker.regex_poly import MAX_STEPS, dead, loops_polynomially, searched_from_anywhere
 from chunker.regex_positions import (
     LONG,
     PROBE,
+    REPEATS,
     Positions,
     TooBigError,
     components,
     elastic,
+    flat,
     label_of,
     loops,
     probe_of,
@@ -57,25 +60,11 @@ with warnings.catch_warnings():
 
 __all__ = ["backtracking_risk", "matches_empty"]
 
-_REPEATS = (const.MAX_REPEAT, const.MIN_REPEAT)
-_MAX_STEPS = 200_000
-
-
-def _flat(items: Any) -> list[tuple[Any, Any]]:
-    """The items of a sequence, with plain groups opened."""
-    out: list[tuple[Any, Any]] = []
-    for op, av in items:
-        if op is const.SUBPATTERN:
-            out.extend(_flat(av[3]))
-        else:
-            out.append((op, av))
-    return out
-
 
 def _haselastic(items: Any) -> bool:
     """A repeat that may iterate many times, backtracked into (not inside an atomic group)."""
-    for op, av in _flat(items):
-        if op in _REPEATS and (elastic(av[0], av[1]) or _haselastic(av[2])):
+    for op, av in flat(items):
+        if op in REPEATS and (elastic(av[0], av[1]) or _haselastic(av[2])):
             return True
         if op is const.BRANCH and any(_haselastic(branch) for branch in av[1]):
             return True
@@ -85,11 +74,11 @@ def _haselastic(items: Any) -> bool:
 def _allelastic(items: Any) -> bool:
     """Every item of the sequence may take more or fewer characters (or none): nothing fixed
     separates the iterations of a repeat around it."""
-    flat = [(op, av) for op, av in _flat(items) if op is not const.AT]
-    if not flat:
+    items = [(op, av) for op, av in flat(items) if op is not const.AT]
+    if not items:
         return False
-    for op, av in flat:
-        if op in _REPEATS and (av[0] != av[1] or _allelastic(av[2])):
+    for op, av in items:
+        if op in REPEATS and (av[0] != av[1] or _allelastic(av[2])):
             continue
         if op is const.BRANCH and all(_allelastic(branch) for branch in av[1]):
             continue
@@ -98,8 +87,8 @@ def _allelastic(items: Any) -> bool:
 
 
 def _risky(items: Any) -> bool:
-    for op, av in _flat(items):
-        if op in _REPEATS:
+    for op, av in flat(items):
+        if op in REPEATS:
             lo, hi, body = av
             if elastic(lo, hi) and _haselastic(body) and _allelastic(body):
                 return True
@@ -115,13 +104,13 @@ def _simple_loops(items: Any) -> bool:
     """Every loop of the sequence repeats one character item (``\\d+``, ``\\s*``, ``[a-z]{2,}``) and
     none is inside another: each loop is a position of its own, which two paths cannot split (the
     common page-number and running-header patterns skip the search)."""
-    for op, av in _flat(items):
-        if op in _REPEATS and loops(av[0], av[1]):
-            body = _flat(av[2])
-            if len(body) != 1 or body[0][0] in (*_REPEATS, const.BRANCH, const.GROUPREF_EXISTS):
+    for op, av in flat(items):
+        if op in REPEATS and loops(av[0], av[1]):
+            body = flat(av[2])
+            if len(body) != 1 or body[0][0] in (*REPEATS, const.BRANCH, const.GROUPREF_EXISTS):
                 return False
             continue
-        parts = [av[2]] if op in _REPEATS else av[1] if op is const.BRANCH else []
+        parts = [av[2]] if op in REPEATS else av[1] if op is const.BRANCH else []
         if op is const.GROUPREF_EXISTS:
             parts = [av[1], av[2] or []]
         if not all(_simple_loops(part) for part in parts):
@@ -156,7 +145,7 @@ def _loops_ambiguously(graph: Positions) -> bool:
                 continue
             for q2 in succ.get(q, ()):
                 steps += 1
-                if steps > _MAX_STEPS:
+                if steps > MAX_STEPS:
                     raise TooBigError
                 if part_of.get(q2) != home or (q2 < p2 and p == q) or not labels[p2] & labels[q2]:
                     continue  # (p2, q2) and (q2, p2) are the same pair of paths from (p, p)
@@ -171,121 +160,6 @@ def _loops_ambiguously(graph: Positions) -> bool:
         ):
             return True
     return False
-
-
-# ---------------------------------------------------------------- polynomial loops
-def _searched_from_anywhere(graph: Positions, parsed: Any, frag: Any) -> None:
-    """Add what a search adds: it tries the pattern at every position of the text, as if the pattern
-    began with a loop that reads any character (a ``(?m)^`` at its start: any text up to a line end
-    first; a ``^`` or ``\\A``: nothing, the pattern is tried once)."""
-    items = _flat(parsed)
-    head = items[0] if items else None
-    if head is not None and head[0] is const.AT and head[1] in (const.AT_BEGINNING, const.AT_BEGINNING_STRING):
-        if head[1] is const.AT_BEGINNING_STRING or not parsed.state.flags & const.SRE_FLAG_MULTILINE:
-            return
-        anywhere = graph.position(frozenset(graph.probe))
-        newline = graph.position(frozenset("\n"))
-        graph.link(anywhere.last, anywhere.first)
-        graph.link(anywhere.last, newline.first)
-        graph.link(newline.last, frag.first)
-        return
-    anywhere = graph.position(frozenset(graph.probe))
-    graph.link(anywhere.last, anywhere.first)
-    graph.link(anywhere.last, frag.first)
-
-
-def _loops_polynomially(graph: Positions, barred: set[int], ends_anything: set[int]) -> bool:
-    """Whether two positions p != q, each on a loop a run of any length can take, read one string v
-    from p back to p, from p to q and from q back to q (the pattern's ambiguity grows with a power of
-    the text's length: the cost of a failing match by backtracking grows with that power, n^2 for
-    ``x\\s*-?\\s*\\d+`` on an ``x`` and n spaces). The three paths stay off ``barred`` (positions
-    where a search would have matched already, or that no stripped line reaches); a q in
-    ``ends_anything`` (``.*`` at the end of a line's pattern) accepts whatever follows, so the match
-    cannot fail after it."""
-    labels = graph.labels
-    succ: dict[int, list[int]] = {}
-    for p, q in graph.unbounded:
-        if p not in barred and q not in barred:
-            succ.setdefault(p, []).append(q)
-    part_of: dict[int, int] = {}
-    for n, part in enumerate(components(list(succ), lambda p: succ.get(p, ()))):
-        for p in part:
-            part_of[p] = n
-    looping = [p for p in succ if any(part_of.get(q) == part_of[p] for q in succ[p])]
-    pred: dict[int, list[int]] = {}
-    for p, nexts in succ.items():
-        for q in nexts:
-            pred.setdefault(q, []).append(p)
-    reach = {p: _reachable(p, succ) for p in looping}
-    coreach = {q: _reachable(q, pred) for q in looping}
-    budget = [_MAX_STEPS]
-    for p in looping:
-        for q in looping:
-            if q == p or q not in reach[p] or q in ends_anything or not labels[p] & labels[q]:
-                continue
-            if _three_paths(p, q, succ, labels, part_of, reach[p] & coreach[q], budget):
-                return True
-    return False
-
-
-def _three_paths(
-    p: int,
-    q: int,
-    succ: dict[int, list[int]],
-    labels: list[frozenset[str]],
-    part_of: dict[int, int],
-    between: set[int],
-    budget: list[int],
-) -> bool:
-    """Whether one string leads from p back to p (inside p's part), from p to q (through
-    ``between``) and from q back to q (inside q's part): a search of the triples of positions.
-    ``budget``: the steps left (:class:`TooBigError` when they run out)."""
-    seen = {(p, p, q)}
-    todo = [(p, p, q)]
-    while todo:
-        a, b, c = todo.pop()
-        for a2 in succ.get(a, ()):
-            if part_of.get(a2) != part_of[p]:
-                continue
-            for c2 in succ.get(c, ()):
-                common = labels[a2] & labels[c2] if part_of.get(c2) == part_of[q] else None
-                if not common:
-                    continue
-                budget[0] -= len(succ.get(b, ()))
-                if budget[0] < 0:
-                    raise TooBigError
-                for b2 in succ.get(b, ()):
-                    if b2 not in between or not common & labels[b2]:
-                        continue
-                    if (a2, b2, c2) == (p, q, q):
-                        return True
-                    if (a2, b2, c2) not in seen:
-                        seen.add((a2, b2, c2))
-                        todo.append((a2, b2, c2))
-    return False
-
-
-def _dead(graph: Positions, frag: Any) -> set[int]:
-    """The positions no stripped line reaches (its first character is no space): ``\\s*`` at the start
-    of ``\\s*-?\\s*\\d+`` reads nothing of a line that ``embedding_drop_lines`` strips before matching."""
-    succ: dict[int, list[int]] = {}
-    for p, q in graph.follow:
-        succ.setdefault(p, []).append(q)
-    live: set[int] = set()
-    for p in frag.first:
-        if p not in live and any(not c.isspace() for c in graph.labels[p]):
-            live |= _reachable(p, succ)
-    return set(range(len(graph.labels))) - live
-
-
-def _reachable(start: int, succ: dict[int, list[int]]) -> set[int]:
-    found, todo = {start}, [start]
-    while todo:
-        for y in succ.get(todo.pop(), ()):
-            if y not in found:
-                found.add(y)
-                todo.append(y)
-    return found
 
 
 Risk = Literal["exponential", "polynomial", "searched"]
@@ -321,14 +195,14 @@ def backtracking_risk(pattern: str, searched: bool = False) -> Risk | None:
             if searched:
                 barred = set(frag.free)
                 size = len(graph.labels)
-                _searched_from_anywhere(graph, parsed, frag)
-                if _loops_polynomially(graph, barred, ends_anything):
-                    searched_loop = _loops_polynomially(graph, barred | set(range(size, len(graph.labels))), set())
+                searched_from_anywhere(graph, parsed, frag)
+                if loops_polynomially(graph, barred, ends_anything):
+                    searched_loop = loops_polynomially(graph, barred | set(range(size, len(graph.labels))), set())
                     return "polynomial" if searched_loop else "searched"
                 return None
             anything = set(PROBE) - {"\n"}
             ends_anything = {p for p in frag.free if anything <= graph.labels[p]}
-            return "polynomial" if _loops_polynomially(graph, _dead(graph, frag), ends_anything) else None
+            return "polynomial" if loops_polynomially(graph, dead(graph, frag), ends_anything) else None
         except TooBigError:  # a pattern of hundreds of items: the check proves nothing either way
             return None
 
@@ -345,7 +219,7 @@ def _separated(parsed: Any, pattern: str, searched: bool) -> bool:
     probe = probe_of(pattern)
     loops_at: list[tuple[int, frozenset[str]]] = []  # (index among the items that must be read, label)
     must: list[str | frozenset[str]] = []  # the items that must be read: a literal's character, or a label
-    items = _flat(parsed)
+    items = flat(parsed)
     multiline = parsed.state.flags & const.SRE_FLAG_MULTILINE
     head = items[0] if items else None
     start = (const.AT, const.AT_BEGINNING)
@@ -356,8 +230,8 @@ def _separated(parsed: Any, pattern: str, searched: bool) -> bool:
     for op, av in items:
         if op is const.AT:
             continue
-        if op in _REPEATS:
-            body = _flat(av[2])
+        if op in REPEATS:
+            body = flat(av[2])
             if len(body) != 1 or body[0][0] not in _CHAR_OPS:
                 return False
             label = label_of(body[0], parsed.state, probe)
@@ -389,8 +263,8 @@ def _unbounded_loops(items: Any, enough: int) -> bool:
     count = 0
     stack = [items]
     while stack:
-        for op, av in _flat(stack.pop()):
-            if op in _REPEATS:
+        for op, av in flat(stack.pop()):
+            if op in REPEATS:
                 if av[1] == const.MAXREPEAT or av[1] - av[0] > LONG:
                     count += 1
                     if count >= enough:
