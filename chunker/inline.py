@@ -25,12 +25,18 @@ attribute list led by a bare attribute name with a hyphen (``{ data-search-exclu
 the other attribute lists, anywhere, are :data:`_ATTRIBUTE_LIST`)."""
 _BRACKET_ID = re.compile(r"[ \t]+\[#[A-Za-z][\w-]*\][ \t]*$")
 """A heading's id written ``[#id]`` after its text (javascript.info: ``## Spread syntax [#spread-syntax]``)."""
-_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[%>]\}\}|\{%.*?%\}|(\{\{.*?\}\})|\{#.*?#\}", re.DOTALL)
+_TEMPLATE_TAG = re.compile(
+    r"\{\{[<%].*?[%>]\}\}|(\{\{.*?\}\}|\{%-?[ \t]*(?:data|echo)[ \t]+[^\s%-](?:(?!%\}).)*?%\})"
+    r"|\{%.*?%\}|\{#.*?#\}",
+    re.DOTALL,
+)
 """Liquid/Jinja tags (``{% include x %}``), comments (``{# note #}``) and Hugo shortcodes (``{{< ref >}}``,
 ``{{% note %}}``): template syntax, never heading text. An output (group 1: ``{{ productName }}`` of
-mkdocs-macros, ``{{ page.title }}`` of Jekyll, ``{{ $frontmatter.title }}`` of VitePress) stands for text
-the site fills in: it is kept as written (dropped, ``## Настройка {{ apacheIgniteVariants }}`` and
-``## Настройка {{ openSearchVariants }}`` were two sections named ``Настройка``)."""
+mkdocs-macros, ``{{ page.title }}`` of Jekyll, ``{{ $frontmatter.title }}`` of VitePress, and the tags
+that output a value: Liquid's ``{% echo x %}``, GitHub Docs' ``{% data variables.product.prodname_actions %}``)
+stands for text the site fills in: it is kept as written (dropped, ``## Настройка {{ apacheIgniteVariants }}``
+and ``## Настройка {{ openSearchVariants }}`` were two sections named ``Настройка``, and 24 headings of
+GitHub Docs such as ``## {% data variables.product.prodname_actions %}`` were nameless)."""
 _KEPT = "\ue000{}\ue001"
 """What stands for a kept output while the rest of the heading is read (private-use characters:
 no Markdown, no attribute list)."""

@@ -35,6 +35,9 @@ CFG = ChunkerConfig()
         ("{%- if x -%}Over{%- endif -%} {{< ref x >}} {{- y -}}", "Over {{- y -}}"),
         ("**Bold** and `code` and [link](x.md) and <span>html</span>", "Bold and code and link and html"),
         ("Use {curly} braces", "Use {curly} braces"),
+        ("{% data variables.product.prodname_actions %}", "{% data variables.product.prodname_actions %}"),
+        ("Using {%- echo product -%} {% ifversion ghes %}here{% endif %}", "Using {%- echo product -%} here"),
+        ("{% data %} {% database x %} Data", "Data"),
     ],
 )
 def test_heading_text_drops_attribute_lists_comments_and_template_tags(raw: str, text: str) -> None:
@@ -53,6 +56,19 @@ def test_template_outputs_keep_sections_of_one_wording_apart_and_name_a_heading(
     keys = ["g/настройка-apacheignitevariants", "g/настройка-opensearchvariants"]
     assert [c.chunk_key for c in result.chunks] == keys
     assert result.blocks[-1].header_path[-1].text == "{{ apacheKafkaVariants }}"
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "empty-heading"]
+
+
+def test_liquid_tags_that_output_a_value_name_headings_and_the_title() -> None:
+    # GitHub Docs: a product name is a data tag the site fills in; removed, such headings were nameless
+    text = "---\ntitle: About {% data variables.product.prodname_actions %}\n---\n\nIntro text.\n\n"
+    text += "## {% data variables.product.prodname_actions %}\n\nOne.\n\n"
+    text += "## {% data variables.product.prodname_cli %}\n\nTwo.\n"
+    result = chunk_markdown(text, replace(CFG, min_chars=1, merge_short=False), "g", "g.md")
+    actions, cli = "{% data variables.product.prodname_actions %}", "{% data variables.product.prodname_cli %}"
+    assert [c.section for c in result.chunks][1:] == [actions, cli]
+    assert result.chunks[0].content_for_embedding.startswith(f"About {actions}\n\nIntro text.")
+    assert len({c.chunk_key for c in result.chunks}) == 3
     assert not [d for d in result.diagnostics.diagnostics if d.code == "empty-heading"]
 
 
