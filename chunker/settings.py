@@ -121,22 +121,44 @@ def settings_from_mapping(data: Any, where: str) -> Settings:
     _refuse_unknown(options, where)
     defaults = _check_tokenizer(merged(ChunkerConfig(), options, where), where)
     eval_settings = _eval_settings(data["eval"], where) if data.get("eval") is not None else EvalSettings()
-    docs = data.get("documents") or {}
-    if not isinstance(docs, Mapping):
-        raise ConfigError("'documents' must map a stem or glob to options", path=where)
-    documents: list[tuple[str, Mapping[str, Any]]] = []
-    for pattern, overrides in docs.items():
-        if not isinstance(pattern, str):
-            raise ConfigError(f"documents: key {pattern!r} must be a stem or a glob", path=where)
-        # Validate now, so a bad override fails at load time and names its key.
-        override_where = f"{where}: documents.{pattern}"
-        _check_tokenizer(merged(defaults, overrides or {}, override_where), override_where)
-        documents.append((pattern, dict(overrides or {})))
+    documents = _documents(data.get("documents"), defaults, where)
     include = _globs(data, "include", (), where)
     exclude = _globs(data, "exclude", DEFAULT_EXCLUDE, where)
     return Settings(
         defaults=defaults, documents=tuple(documents), path=where, include=include, exclude=exclude, eval=eval_settings
     )
+
+
+def _documents(docs: Any, defaults: ChunkerConfig, where: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """The ``documents:`` overrides, each validated now so that a bad one fails at load time naming
+    its key. ``documents:`` left empty (null) has none, as ``{}``; anything else but a mapping is
+    refused, and so is an entry without options (``guide:`` with nothing under it, ``guide: {}``,
+    ``guide: []``): it would change nothing, and is mostly options indented one level too little."""
+    if docs is None:
+        return []
+    if not isinstance(docs, Mapping):
+        message = f"must map a document id or glob to options, got {shown(docs)}"
+        raise ConfigError(message, path=f"{where}: documents")
+    documents: list[tuple[str, Mapping[str, Any]]] = []
+    for pattern, overrides in docs.items():
+        if not isinstance(pattern, str):
+            raise ConfigError(f"documents: key {shown(pattern)} must be a document id or a glob", path=where)
+        override_where = f"{where}: documents.{pattern}"
+        if overrides is None or (isinstance(overrides, (Mapping, list, str)) and not overrides):
+            empty = "nothing under the key" if overrides is None else f"got {shown(overrides)}"
+            raise ConfigError(
+                f"no options ({empty}): an entry sets options for the documents it matches, indented below "
+                "its key (strategy: off, max_chars: 600, ...); give them, or remove the key",
+                path=override_where,
+            )
+        if overrides is False:  # YAML reads an unquoted `off` as false
+            raise ConfigError(
+                "must be options, got false; to leave these documents out write 'strategy: off' indented below the key",
+                path=override_where,
+            )
+        _check_tokenizer(merged(defaults, overrides, override_where), override_where)
+        documents.append((pattern, dict(overrides)))
+    return documents
 
 
 def _check_tokenizer(cfg: ChunkerConfig, where: str) -> ChunkerConfig:

@@ -9,7 +9,7 @@ import pytest
 
 from chunker.config import STRATEGY_NAMES, ChunkerConfig, StrategyName
 from chunker.errors import ConfigError
-from chunker.settings import EvalSettings, load_settings, override_matches
+from chunker.settings import EvalSettings, Settings, load_settings, override_matches
 from chunker.strategies import STRATEGIES
 
 
@@ -147,3 +147,53 @@ def test_merge_keys_and_the_same_key_in_two_mappings_are_no_duplicates(tmp_path:
     text = "documents:\n  a: &o\n    max_chars: 900\n  b:\n    <<: *o\n    max_chars: 1000\n"
     settings = load(tmp_path, text)
     assert [dict(o) for _, o in settings.documents] == [{"max_chars": 900}, {"max_chars": 1000}]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "expected", "line"),
+    [
+        ("documents: {'*': null}\n", "documents.*", "no options (nothing under the key)", 1),
+        # options indented one level too little: YAML reads them as keys of their own
+        ("max_chars: 900\ndocuments:\n  guide:\n  notes:\n    strategy: faq\n", "documents.guide", "no options", 3),
+        ("documents:\n  guide: {}\n", "documents.guide", "no options (got {})", 2),
+        ("documents:\n  guide: []\n", "documents.guide", "no options (got [])", 2),
+        ("documents:\n  guide: ''\n", "documents.guide", "no options (got '')", 2),
+        ("documents:\n  guide: off\n", "documents.guide", "write 'strategy: off' indented below the key", 2),
+        ("documents:\n  guide: 0\n", "documents.guide", "options must be a mapping of key: value, got int", 2),
+        ("documents: []\n", "documents", "must map a document id or glob to options, got []", 1),
+        ("max_chars: 900\ndocuments: false\n", "documents", "must map a document id or glob to options, got False", 2),
+        ("documents: ''\n", "documents", "got ''", 1),
+    ],
+)
+def test_a_documents_entry_without_options_or_of_the_wrong_type_is_refused_naming_file_line_and_key(
+    tmp_path: Path, text: str, where: str, expected: str, line: int
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text)
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'config.yaml'}:{line}: {where}: "), message
+    assert expected in message
+
+
+def test_empty_sections_of_the_config_file_mean_none_as_documented(tmp_path: Path) -> None:
+    settings = load(tmp_path, "documents:\ninclude:\neval:\n")
+    assert isinstance(settings, Settings)
+    assert settings.documents == () and settings.include == () and settings.eval == EvalSettings()
+    assert settings.exclude == ("node_modules",)  # not given: the default
+    settings = load(tmp_path, "exclude:\n")
+    assert isinstance(settings, Settings) and settings.exclude == ()  # given empty: nothing excluded
+
+
+def test_a_documents_entry_without_options_fails_the_command_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chunker.cli import run_cli
+
+    (tmp_path / "sources").mkdir()
+    (tmp_path / "sources" / "guide.md").write_text("# Guide\n\nText.\n", encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text("documents:\n  '*':\n", encoding="utf-8")
+    argv = ["--sources", str(tmp_path / "sources"), "--out", str(tmp_path / "chunks"), "--config", str(config)]
+    assert run_cli(argv) == 2
+    assert f"{config}:2: documents.*: no options" in " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "chunks").exists()

@@ -51,7 +51,8 @@ def _tree(root: Path) -> Path:
     (src / "n.rst").write_text("x\n", encoding="utf-8")
     (src / ".hidden" / "h.md").write_text("# H\n", encoding="utf-8")
     (root / "config.yaml").write_text(
-        "exclude: [draft.md]\ndocuments:\n  'off':\n    strategy: 'off'\n  nothing-matches: {}\n", encoding="utf-8"
+        "exclude: [draft.md]\ndocuments:\n  'off':\n    strategy: 'off'\n  nothing-matches: {max_chars: 900}\n",
+        encoding="utf-8",
     )
     return src
 
