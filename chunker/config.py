@@ -59,6 +59,9 @@ class ChunkerConfig:
     embedding_drop_lines: tuple[str, ...] = ()
     """Regular expressions: lines they match whole (page numbers, running headers of a converted PDF)
     are left out of ``content_for_embedding``."""
+    embedding_drop_template_tags: bool = False
+    """``content_for_embedding`` leaves out Liquid/Jinja tags and Hugo shortcodes that render no text of
+    their own (``{% ifversion ghes %}``, ``{% endif %}``, ``{{< note >}}``; :mod:`chunker.template_tags`)."""
     skip_pre_heading: bool = False
     merge_short: bool = True
     subsection_chars: int | None = 80

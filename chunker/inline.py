@@ -16,6 +16,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
+from chunker.template_tags import OUTPUT_TAGS
+
 MAX_HEADING_CHARS = 1000
 """Longer heading lines are cut before inline parsing (bounded time)."""
 
@@ -26,14 +28,15 @@ the other attribute lists, anywhere, are :data:`_ATTRIBUTE_LIST`)."""
 _BRACKET_ID = re.compile(r"[ \t]+\[#[A-Za-z][\w-]*\][ \t]*$")
 """A heading's id written ``[#id]`` after its text (javascript.info: ``## Spread syntax [#spread-syntax]``)."""
 _TEMPLATE_TAG = re.compile(
-    r"\{\{[<%].*?[%>]\}\}|(\{\{.*?\}\}|\{%-?[ \t]*(?:data|echo)[ \t]+[^\s%-](?:(?!%\}).)*?%\})"
+    r"\{\{[<%].*?[%>]\}\}|(\{\{.*?\}\}|\{%-?[ \t]*(?:" + "|".join(OUTPUT_TAGS) + r")[ \t]+[^\s%-](?:(?!%\}).)*?%\})"
     r"|\{%.*?%\}|\{#.*?#\}",
     re.DOTALL,
 )
 """Liquid/Jinja tags (``{% include x %}``), comments (``{# note #}``) and Hugo shortcodes (``{{< ref >}}``,
 ``{{% note %}}``): template syntax, never heading text. An output (group 1: ``{{ productName }}`` of
 mkdocs-macros, ``{{ page.title }}`` of Jekyll, ``{{ $frontmatter.title }}`` of VitePress, and the tags
-that output a value: Liquid's ``{% echo x %}``, GitHub Docs' ``{% data variables.product.prodname_actions %}``)
+that output a value, :data:`~chunker.template_tags.OUTPUT_TAGS`: Liquid's ``{% echo x %}``, GitHub Docs'
+``{% data variables.product.prodname_actions %}``)
 stands for text the site fills in: it is kept as written (dropped, ``## Настройка {{ apacheIgniteVariants }}``
 and ``## Настройка {{ openSearchVariants }}`` were two sections named ``Настройка``, and 24 headings of
 GitHub Docs such as ``## {% data variables.product.prodname_actions %}`` were nameless)."""

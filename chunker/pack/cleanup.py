@@ -5,10 +5,12 @@
 - ``embedding_drop_lines``: lines matched whole by a pattern (page numbers, running headers of a
   converted PDF: ``Seite \\d+ von \\d+``);
 - ``dehyphenate``: a word hyphenated across a line break is joined (``Kapa-`` / ``zität`` ->
-  ``Kapazität``), unless the next word is a conjunction (``Haus-`` / ``und Gartenbau``).
+  ``Kapazität``), unless the next word is a conjunction (``Haus-`` / ``und Gartenbau``);
+- ``embedding_drop_template_tags``: template tags that render no text of their own
+  (:mod:`chunker.template_tags`), in fenced code too: the site runs its templates before Markdown.
 
-Fenced code is left as it is, and so are code spans and comments holding a fence run. A line left
-blank by a removal goes, and so does a blank line that would then follow another.
+Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A
+line left blank by a removal goes, and so does a blank line that would then follow another.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from chunker.config import ChunkerConfig
+from chunker.template_tags import GONE as _GONE
+from chunker.template_tags import lines_without_gone, without_tags
 
 _FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
 _INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
@@ -27,17 +31,17 @@ _HYPHENATED = re.compile(
     re.IGNORECASE,
 )
 """A hyphen ending a line after a letter, a lowercase letter starting the next (checked in ``_join``)."""
-_GONE = "\x00"
 
 
 def cleaner(cfg: ChunkerConfig) -> Callable[[str], str] | None:
     """The cleanup ``cfg`` asks for, or None when it asks for none."""
-    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines):
+    tags = cfg.embedding_drop_template_tags
+    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags):
         return None
     drop = re.compile("|".join(f"(?:{p})" for p in cfg.embedding_drop_lines)) if cfg.embedding_drop_lines else None
 
     def clean(text: str) -> str:
-        return embedded(text, cfg.skip_comments, drop, cfg.dehyphenate)
+        return embedded(without_tags(text) if tags else text, cfg.skip_comments, drop, cfg.dehyphenate)
 
     return clean
 
@@ -88,19 +92,7 @@ def _cleaned(text: str, comments: bool, drop: re.Pattern[str] | None, dehyphenat
         text = "\n".join(_GONE if (k := line.strip()) and drop.fullmatch(k) else line for line in text.split("\n"))
     if dehyphenate and "-\n" in text:
         text = _HYPHENATED.sub(lambda m: _join(m, text, outside), text)
-    out: list[str] = []
-    dropped = False
-    for line in text.split("\n"):
-        if _GONE in line:
-            line = line.replace(_GONE, "")
-            if not line.strip():
-                dropped = True
-                continue
-        if not line.strip() and dropped and (not out or not out[-1].strip()):
-            continue
-        dropped = False
-        out.append(line)
-    return out
+    return lines_without_gone(text.split("\n"))
 
 
 def _code_spans(text: str) -> list[tuple[int, int]]:

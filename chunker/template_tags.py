@@ -1,0 +1,109 @@
+"""Template tags of static site generators that render no text of their own, as what a chunk embeds
+leaves them out under ``embedding_drop_template_tags`` (``content_original`` keeps them: it is the
+exact source slice).
+
+A site runs its templates before Markdown, over the whole page, fenced code included: Liquid/Jinja
+tags (``{% ifversion ghes %}``, ``{% else %}``, ``{% endif %}``, ``{% note %}``, ``{%- include x -%}``),
+comment blocks with their text (``{% comment %}`` ... ``{% endcomment %}``) and Hugo shortcodes
+(``{{< note >}}``, ``{{% /tab %}}``) go; the text between ``{% raw %}`` and ``{% endraw %}`` stays as
+written, without those two tags (``{% raw %}${{ secrets.GITHUB_TOKEN }}{% endraw %}`` is what the
+page shows: ``${{ secrets.GITHUB_TOKEN }}``). What stands for text the site fills in stays, as in
+heading text (:mod:`chunker.inline`): outputs (``{{ page.title }}``) and the tags of
+:data:`OUTPUT_TAGS` with an argument (``{% data reusables.actions.choose-repo %}``). A line left blank
+by a removal goes, and so does a blank line that would then follow another; a tag between two word
+characters leaves a space (``id_{% ifversion ghae %}rsa{% else %}ed25519{% endif %}``: ``id_rsa
+ed25519``, both branches' words apart).
+
+One pass over the text (no pattern tries a lazy match from every opening): a kind of tag that nothing
+closes is not looked for again.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["GONE", "OUTPUT_TAGS", "lines_without_gone", "without_tags"]
+
+OUTPUT_TAGS = ("data", "echo")
+"""Liquid tags that output a value: Liquid's ``{% echo x %}``, GitHub Docs' ``{% data
+variables.product.prodname_actions %}`` (a product name, a reusable paragraph)."""
+GONE = "\x00"
+"""What marks a removal until the lines are put back together."""
+
+_OPEN = re.compile(r"\{(?=%|\{[<%])")
+_NAME = re.compile(r"\{%-?[ \t\n]*(\w*)[ \t\n]*([^\s%-]?)")
+_SHORTCODE_CLOSE = re.compile(r"[>%]\}\}")
+_END_RAW = re.compile(r"\{%-?[ \t\n]*endraw[ \t\n]*-?%\}")
+_WORD = re.compile(r"[^\W_][^\W_]")
+_END_COMMENT = re.compile(r"\{%-?[ \t\n]*endcomment[ \t\n]*-?%\}")
+
+
+def without_tags(text: str) -> str:
+    """``text`` without the tags the module names, its lines left blank by that removed."""
+    if "{%" not in text and "{{<" not in text and "{{%" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    liquid = shortcodes = True
+    while liquid or shortcodes:
+        opening = _OPEN.search(text, pos)
+        if opening is None:
+            break
+        start = opening.start()
+        kept_from = end = -1
+        if text.startswith("{%", start) and liquid:
+            close = text.find("%}", start + 2)
+            if close < 0:
+                liquid = False
+            else:
+                end = close + 2
+                name, argument = _NAME.match(text, start).group(1, 2)  # type: ignore[union-attr]
+                if name in OUTPUT_TAGS and argument:
+                    kept_from = start  # a value the site fills in
+                elif name in ("raw", "comment"):
+                    closing = (_END_RAW if name == "raw" else _END_COMMENT).search(text, end)
+                    if closing is None and name == "raw":
+                        out += [text[pos:start], GONE, text[end:]]  # nothing after it is a tag
+                        pos = len(text)
+                        break
+                    if closing is not None:
+                        out += [text[pos:start], GONE, text[end : closing.start()] if name == "raw" else ""]
+                        pos = closing.end()
+                        continue
+        elif text.startswith(("{{<", "{{%"), start) and shortcodes:
+            close_match = _SHORTCODE_CLOSE.search(text, start + 3)
+            if close_match is None:
+                shortcodes = False
+            else:
+                end = close_match.end()
+        if end < 0:  # no tag starts here: the next opening may start one character on (``{{%`` holds ``{%``)
+            out.append(text[pos : start + 1])
+            pos = start + 1
+        elif kept_from >= 0:
+            out.append(text[pos:end])
+            pos = end
+        else:
+            between = start > 0 and end < len(text) and _WORD.match(text[start - 1] + text[end]) is not None
+            out += [text[pos:start], " " if between else GONE]  # two branches' words kept apart
+            pos = end
+    out.append(text[pos:])
+    result = "\n".join(lines_without_gone("".join(out).split("\n")))
+    return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
+
+
+def lines_without_gone(lines: list[str]) -> list[str]:
+    """``lines`` without the :data:`GONE` marks: a line left blank by a removal goes, and so does a
+    blank line that would then follow another (or start the text)."""
+    out: list[str] = []
+    dropped = False
+    for line in lines:
+        if GONE in line:
+            line = line.replace(GONE, "")
+            if not line.strip():
+                dropped = True
+                continue
+        if not line.strip() and dropped and (not out or not out[-1].strip()):
+            continue
+        dropped = False
+        out.append(line)
+    return out

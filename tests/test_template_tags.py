@@ -1,0 +1,83 @@
+"""embedding_drop_template_tags: what a chunk embeds without the template tags that render no text."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+from chunker.template_tags import without_tags
+
+CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False)
+ON = replace(CFG, embedding_drop_template_tags=True)
+
+PAGE = """---
+title: Adding labels
+---
+
+{% data reusables.actions.enterprise-beta %}
+{% ifversion ghes %}
+
+## Creating the workflow
+
+1. {% data reusables.actions.choose-repo %}
+2. Copy the YAML{% ifversion fpt %} for your plan{% endif %}.
+
+    ```yaml
+    runs-on: ubuntu-latest{% ifversion fpt or ghec %}
+    permissions:
+      issues: write{% endif %}
+    token: {% raw %}${{ secrets.GITHUB_TOKEN }}{% endraw %}
+    ```
+
+{% note %}
+
+**Note:** Only for {% ifversion fpt %}fpt{% else %}other plans{% endif %}.
+
+{% endnote %}
+
+{% endif %}
+"""
+
+
+def test_tags_that_render_nothing_leave_the_embedding_and_stay_in_the_source() -> None:
+    chunks = chunk_markdown(PAGE, ON, "g", "g.md").chunks
+    embedded = "\n".join(c.content_for_embedding for c in chunks)
+    for tag in ("{% ifversion", "{% endif %}", "{% note %}", "{% endnote %}", "{% raw %}", "{% else %}"):
+        assert tag not in embedded
+    assert "{% data reusables.actions.choose-repo %}" in embedded  # a reusable the site fills in
+    assert "    token: ${{ secrets.GITHUB_TOKEN }}\n" in embedded  # in code too: what the page shows
+    assert "runs-on: ubuntu-latest\n    permissions:" in embedded
+    assert "Only for fpt other plans." in embedded
+    assert "\n\n\n" not in embedded
+    original = "".join(c.content_original for c in chunks)
+    assert "{% ifversion fpt or ghec %}" in original and "{% endnote %}" in original
+
+
+def test_off_by_default() -> None:
+    chunks = chunk_markdown(PAGE, CFG, "g", "g.md").chunks
+    assert any("{% endif %}" in c.content_for_embedding for c in chunks)
+
+
+@pytest.mark.parametrize(
+    ("text", "embedded"),
+    [
+        ("a {% comment %}\nhidden {% if x %}\n{% endcomment %}\n\nb", "a \n\nb"),
+        ("{{< note >}}Hi{{< /note >}} {{ page.title }} {{% tab %}}x", "Hi {{ page.title }} x"),
+        ("{% raw %}{% if x %}literal{% endraw %} {% if y %}z", "{% if x %}literal z"),
+        ("{% raw %} never closed {% if x %}", " never closed {% if x %}"),
+        ("unclosed {% if x and {{< y", "unclosed {% if x and {{< y"),
+        ("id_{% ifversion ghae %}rsa{% else %}ed25519{% endif %}", "id_rsa ed25519"),
+        ("{%- echo v -%} {% data %} {% octicon 'gear' %} gear", "{%- echo v -%}   gear"),
+        ("line\n{% endif %}\n", "line\n"),
+    ],
+)
+def test_without_tags(text: str, embedded: str) -> None:
+    assert without_tags(text) == embedded
+
+
+def test_many_unclosed_openings_are_read_once() -> None:
+    text = "{% a " * 20_000 + "{{< b " * 20_000
+    assert without_tags(text) == text
