@@ -15,7 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from chunker.config import ChunkerConfig
-from chunker.fences import is_balanced
+from chunker.fence_lines import fence_text, html_ranges
+from chunker.fences import fence_after, is_balanced
 from chunker.models import Block, Chunk, Diagnostic, Diagnostics, SkippedRange
 from chunker.outline import LineToken
 from chunker.policy import gated
@@ -42,6 +43,40 @@ def _embedding_balanced(chunk: Chunk) -> bool:
     return is_balanced(embedding)
 
 
+def _fences_balanced(
+    chunk: Chunk, blocks: Mapping[str, Block], mdx: bool, parsed: Mapping[int, Sequence[LineToken]]
+) -> bool:
+    """Whether the chunk leaves no code fence open. Where the line scan finds one open in MDX, its
+    text is read again with its HTML (JSX) lines emptied (:mod:`chunker.fence_lines`: a fence line in
+    a JSX block is none), as the packer read it; the text for embedding must then leave open what
+    the original does."""
+    original = chunk.content_original
+    if is_balanced(original) and _embedding_balanced(chunk):
+        return True
+    if not mdx:
+        return False
+    held = [blocks[i] for i in chunk.block_ids if i in blocks]
+    if not held:
+        return False
+    source = held[0].source
+
+    def html(block: Block) -> list[tuple[int, int]]:
+        tokens = parsed.get(block.start_offset)
+        if tokens is None and block.outline is not None:
+            tokens = block.outline.tokens()
+        return html_ranges(source, block, tokens)
+
+    text = fence_text(source, held, chunk.start_offset, chunk.end_offset, html)
+    if text is None:
+        return False
+    before = sum(len(a.text) for a in chunk.added_lines if a.position == "before")
+    after = before + chunk.end_offset - chunk.start_offset
+    if fence_after(original[:before] + text + original[after:]) is not None:
+        return False
+    embedding = chunk.content_for_embedding
+    return is_balanced(embedding) or fence_after(embedding) == fence_after(original)
+
+
 def validate(
     source: str,
     blocks: Sequence[Block],
@@ -61,7 +96,7 @@ def validate(
     found.extend(_check_ids(chunks))
     found.extend(_check_slices(source, chunks))
     found.extend(_check_coverage(source, chunks, skipped))
-    found.extend(_once(found, list(_check_chunks(blocks, chunks, cfg)), chunks))
+    found.extend(_once(found, list(_check_chunks(blocks, chunks, cfg, parsed or {})), chunks))
     if markdown:
         found.extend(check_rendering(source, blocks, chunks, cfg, parsed or {}))
     return Diagnostics(tuple(found), _metrics(chunks, skipped, cfg), tuple(skipped), decisions or {})
@@ -175,19 +210,26 @@ def coverage_findings(source: str, covered: Iterable[tuple[int, int]]) -> Iterat
         )
 
 
-def _check_chunks(blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: ChunkerConfig) -> Iterator[Diagnostic]:
+def _check_chunks(
+    blocks: Sequence[Block], chunks: Sequence[Chunk], cfg: ChunkerConfig, parsed: Mapping[int, Sequence[LineToken]]
+) -> Iterator[Diagnostic]:
     """Per chunk: balanced fences, size within max_chars (or declared overflow), no orphan heading."""
     kinds = {b.id: b for b in blocks}
     measure = make_counter(cfg)  # recounted here: the validator trusts no size the packer recorded
     for chunk in chunks:
-        yield from chunk_findings(chunk, kinds, measure, cfg)
+        yield from chunk_findings(chunk, kinds, measure, cfg, parsed)
 
 
 def chunk_findings(
-    chunk: Chunk, blocks: Mapping[str, Block], measure: Counter, cfg: ChunkerConfig
+    chunk: Chunk,
+    blocks: Mapping[str, Block],
+    measure: Counter,
+    cfg: ChunkerConfig,
+    parsed: Mapping[int, Sequence[LineToken]] | None = None,
 ) -> Iterator[Diagnostic]:
-    """:func:`_check_chunks` of one chunk (``blocks``: the blocks by id, ``measure``: the size counter)."""
-    if not is_balanced(chunk.content_original) or not _embedding_balanced(chunk):
+    """:func:`_check_chunks` of one chunk (``blocks``: the blocks by id, ``measure``: the size counter,
+    ``parsed``: the tokens the packer read, by block start offset)."""
+    if not _fences_balanced(chunk, blocks, cfg.syntax == "mdx", parsed or {}):
         yield gated("broken-fence", "unbalanced code fence in the chunk", chunk.start_line, chunk.chunk_id)
     size = measure(chunk.content_for_embedding)  # in cfg.size_unit
     if size > cfg.max_chars and not chunk.is_overflow:

@@ -78,7 +78,7 @@ class StreamChecks:
             starts.append(chunk.start_offset)
             ends.append(chunk.end_offset)
             self.metrics.add(chunk)
-        checked = [d for chunk in chunks for d in chunk_findings(chunk, kinds, self.measure, self.cfg)]
+        checked = [d for chunk in chunks for d in chunk_findings(chunk, kinds, self.measure, self.cfg, parsed)]
         self.checked.extend(_once(packer, checked, chunks))
         self.packer.extend(packer)
         if self.markdown:

@@ -317,3 +317,14 @@ def test_tags_in_an_mdx_code_block_fence_stick_to_what_they_close_or_open() -> N
     assert not any(c.startswith("```mdx-code-block\n</") for c in chunks)
     assert not any(c.endswith('<TabItem value="npm">\n```') for c in chunks)
     assert chunks[-1].startswith('```mdx-code-block\n<Tabs>')
+
+
+def test_a_jsx_block_in_a_list_item_ends_with_the_item_though_its_fence_never_closes() -> None:
+    text = "- <Solution>\n  ````js\n  code\n\n  text\n- more\n  ````\n"  # the next item's line closes no fence
+    from chunker.parse.markdown import markdown_parser
+
+    tokens = markdown_parser(ChunkerConfig().max_nesting, True).parse(text)
+    assert [t.map for t in tokens if t.type == "html_block"] == [[0, 3]]
+    assert [t.map for t in tokens if t.type == "list_item_open"] == [[0, 5], [5, 7]]
+    result = chunk_markdown("# T\n\n" + text, replace(CFG, max_chars=60, target_chars=30), "page", "page.mdx")
+    assert not [d.code for d in result.diagnostics.diagnostics if d.code == "rendering-changed"]

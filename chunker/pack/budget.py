@@ -17,6 +17,7 @@ from itertools import islice
 from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
+from chunker.fence_lines import fence_text, html_ranges
 from chunker.fences import closing_line, fence_after
 from chunker.filler import MIN_LETTERS, is_filler
 from chunker.models import Block, Diagnostic
@@ -97,9 +98,28 @@ class SectionSpace:
         """(block start offset, offset) of pieces whose containers are too many to re-open."""
         self.fillers: dict[int, bool] = {}
         """Whether a block is filler (:func:`chunker.filler.is_filler`), by its start offset."""
+        self.html_memo: dict[int, list[tuple[int, int]]] = {}
+        """The ranges of each block's HTML lines (:func:`chunker.fence_lines.html_ranges`)."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
+
+    def html(self, block: Block) -> list[tuple[int, int]]:
+        """:func:`chunker.fence_lines.html_ranges` of ``block`` (once per block; the tokens of a list,
+        quote or container from its structure)."""
+        found = self.html_memo.get(block.start_offset)
+        if found is None:
+            structure = self._structure(block) if block.kind in REOPENED or block.frame is not None else None
+            found = html_ranges(self.source, block, structure.tokens if structure is not None else None)
+            self.html_memo[block.start_offset] = found
+        return found
+
+    def fence_text(self, blocks: Sequence[Block], start: int, end: int) -> str | None:
+        """``source[start:end]`` as the fence scan reads it in MDX, the HTML (JSX) lines emptied; None
+        in Markdown, or when no such line holds a fence marker (:mod:`chunker.fence_lines`)."""
+        if self.cfg.syntax != "mdx":
+            return None
+        return fence_text(self.source, blocks, start, end, self.html)
 
     def filler(self, block: Block) -> bool:
         """:func:`chunker.filler.is_filler` of a block of the section, once per block (a block cut
@@ -270,7 +290,8 @@ class SectionSpace:
         memo_start, memo_offset, state = self.fence_memo
         if memo_start != block.start_offset or offset < memo_offset:
             memo_offset, state = block.start_offset, None
-        state = fence_after(self.source[memo_offset:offset], state)
+        text = self.fence_text((block,), memo_offset, offset)
+        state = fence_after(self.source[memo_offset:offset] if text is None else text, state)
         self.fence_memo = (block.start_offset, offset, state)
         return state
 

@@ -58,7 +58,7 @@ def whole_draft(space: SectionSpace, diagnostics: list[Diagnostic]) -> Draft:
     content = source[start:end]
     added: tuple[AddedText, ...] = ()
     if has_fence_marker(content):
-        closing = _closing_fence(content)
+        closing = _closing_fence(space, content, "", blocks, start, end)
         if closing:  # a fence the source never closes is reported once, by its block (pipeline)
             added = (AddedText("after", closing),)
             content += closing
@@ -84,9 +84,18 @@ def whole_draft(space: SectionSpace, diagnostics: list[Diagnostic]) -> Draft:
     )
 
 
-def _closing_fence(content: str) -> str:
-    """The line that closes a code fence ``content`` leaves open ("" when none is)."""
+def _closing_fence(
+    space: SectionSpace, content: str, before: str, blocks: Sequence[Block], start: int, end: int
+) -> str:
+    """The line that closes a code fence that ``content`` (``before``, then the source from ``start``
+    to ``end``, of ``blocks``) leaves open ("" when none is). Where the line scan finds one open, it
+    reads the text again with the lines the parse read as HTML, indented code or math emptied
+    (:meth:`SectionSpace.fence_text`): a fence line inside a JSX block neither opens nor closes one."""
     still_open = fence_after(content)
+    if still_open is not None:
+        text = space.fence_text(blocks, start, end)
+        if text is not None:
+            still_open = fence_after(before + text)
     return "" if still_open is None else "\n" + closing_line(still_open[1], still_open[0])
 
 
@@ -102,8 +111,9 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         if first.block.kind == "html":
             quiet.append(added[-1])
     content = (added[0].text if added else "") + source[first.start : last.end]
+    blocks, silent = _blocks_of(units)
     if has_fence_marker(content):
-        closing = _closing_fence(content)
+        closing = _closing_fence(space, content, repeated, blocks, first.start, last.end)
         if closing:  # a cut inside code, or a fence the source never closes (reported by its block)
             added.append(AddedText("after", closing))
             content += closing
@@ -113,7 +123,6 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         content += closing
         if last.block.kind == "html":
             quiet.append(added[-1])
-    blocks, silent = _blocks_of(units)
     a, b = first.start, last.end
     if silent:
         spoken = [u for u in units if not u.silent]

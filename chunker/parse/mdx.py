@@ -85,7 +85,10 @@ def _block(state: StateBlock, start: int, end: int, silent: bool, esm: bool = Fa
 def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> int:
     """The block's last line: the line before the first blank line met outside braces, template
     literals and code fences (or, when they never balance, before the first blank line). ESM ends
-    sooner: after a line at depth 0 that ends a statement, unless another statement follows."""
+    sooner: after a line at depth 0 that ends a statement, unless another statement follows. A line
+    indented less than the list item the block lies in ends the item, and the block with it (as
+    CommonMark's HTML blocks end): a fence in it the item never closes does not read on into the
+    next item."""
     depth = 0
     template = False
     fence = ""
@@ -101,6 +104,9 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
                 return line - 1
             line += 1
             continue
+        if state.sCount[line] < state.blkIndent:
+            end = line  # the list item the block lies in ends before this line: so does the block
+            break
         opened = _FENCE.match(text)
         if fence:
             if (
