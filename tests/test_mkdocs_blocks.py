@@ -190,3 +190,29 @@ def test_the_pulldown_path_gives_the_same_chunks_for_tabs() -> None:
 @pytest.mark.parametrize("line", ["====", "=== no quote", "===+"])
 def test_a_line_of_equals_signs_without_a_quoted_title_is_no_tab(line: str) -> None:
     assert [k[0] for k in kinds(f"\n{line}\n    body\n")] == ["paragraph"]
+
+
+@pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '---\ntitle: "textual"\n---\n\n\n::: textual\n',  # a page that is one module's reference
+        "# API\n\n::: textual\n\n::: textual.app\n\n::: rich\n",
+        "# API\n\n::: textual\n\n## Next\n\nx\n",
+    ],
+)
+def test_a_one_word_mkdocstrings_directive_with_nothing_below_it_is_a_line_of_text(text: str, parser: str) -> None:
+    if parser == "pulldown-cmark":
+        pytest.importorskip("pyromark", reason="the pulldown-cmark path needs the 'fast' extra (pyromark)")
+    result = chunk_markdown(text, replace(CFG, parser=parser), "api", "api.md")  # type: ignore[arg-type]
+    assert [d.code for d in result.diagnostics.diagnostics] == []
+    assert [b.kind for b in result.blocks if b.kind == "container"] == []
+    assert "::: textual" in "".join(c.content_original for c in result.chunks)
+
+
+def test_a_one_word_container_with_a_body_or_of_a_known_name_is_still_one() -> None:
+    assert codes("# T\n\n::: textual\nSome text.\n") == ["container-unclosed"]  # a body: a container
+    assert codes("# T\n\n::: tip\n\n## Next\n\nx\n") == ["container-unclosed"]  # empty, but a tip
+    assert codes("# T\n\n::: Warning\n") == ["container-unclosed"]
+    assert codes("# T\n\n::: textual\n:::\n") == []  # closed: a container
+    assert kinds("# T\n\n::: textual\n:::\n")[1][0] == "container"

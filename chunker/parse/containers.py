@@ -15,7 +15,10 @@
   ``:::`` line closes is mkdocstrings' (or another plugin's) directive (the API reference of the object,
   with indented options below), a line of text, not a container; so are docfx's directives that no
   ``:::`` line closes (Microsoft Learn: ``:::code source="..." range="1-9":::``, ``:::image ...:::``,
-  ``::: zone pivot="x"`` ... ``::: zone-end``).
+  ``::: zone pivot="x"`` ... ``::: zone-end``); so is a ``::: name`` line of one identifier that is no
+  container name of the sites, which no ``:::`` line closes and under which only blank lines come before
+  the next ``:::`` line, heading or the end: mkdocstrings' directive for a top-level module (``::: textual``,
+  a page of an API reference).
 """
 
 from __future__ import annotations
@@ -44,6 +47,17 @@ _DOCFX = re.compile(r"[A-Za-z][\w-]*(?:\s.*)?:::|(?:zone|moniker)(?:-end|\s.*)?"
 """docfx's (Microsoft Learn) ``:::`` directives: one-line ones ending in ``:::`` (``:::code language="csharp"
 source="..." range="1-9":::``, ``:::image ... :::``, ``:::row:::``), and ``::: zone pivot="..."`` and ``::: moniker
 range="..."``, which a ``::: zone-end`` line closes: left open by a bare ``:::``, they are text."""
+_MODULE = re.compile(r"[A-Za-z_]\w*")
+"""One identifier (``textual``): a top-level module's name as mkdocstrings' ``::: name`` gives it."""
+_CONTAINER_NAME = re.compile(
+    r"info|tip|warning|danger|details|raw|note|caution|important|success|secondary|abstract|summary|tldr|todo|"
+    r"hint|check|done|question|help|faq|failure|fail|missing|bug|example|quote|cite|attention|error|seealso|"
+    r"admonition|dropdown|tabs?|cards?|grid|figure|sidebar|topic|margin|aside|callout|spoiler|hidden|center|"
+    r"left|right|columns?|row|block|div",
+    re.IGNORECASE,
+)
+"""Names of ``:::`` containers of VitePress, Docusaurus, MyST and admonition sets: a ``::: name``
+line of one is a container however empty, never a module's directive."""
 _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
 
@@ -95,7 +109,8 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         if run < 3:
             return False
         end = _unclosed_end(state, start_line, end_line, marker, run, valid)
-        if end is not None and marker == ":" and _text_directive(opening[run:].strip(), _next_line(state, start_line)):
+        params = opening[run:].strip()
+        if end is not None and marker == ":" and _directive(state, start_line, end, params):
             return False  # mkdocstrings' or docfx's directive line, not a container
         if end is None or silent:
             return _past_empty_tail(original, state, start_line, end_line, silent)
@@ -106,6 +121,28 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         return found
 
     md.block.ruler.at(name, container, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+
+
+def _directive(state: StateBlock, start_line: int, end: int, params: str) -> bool:
+    """Whether the unclosed ``:::`` line ``start_line`` with ``params``, whose container would end
+    before ``end``, is a plugin's directive: :func:`_text_directive`, or :func:`_module_directive`."""
+    return _text_directive(params, _next_line(state, start_line)) or _module_directive(state, start_line, end, params)
+
+
+def _module_directive(state: StateBlock, start_line: int, end: int, params: str) -> bool:
+    """Whether an unclosed ``::: name`` line is mkdocstrings' directive for a top-level module
+    (``::: textual``, the whole of a page of an API reference): one identifier that is no container
+    name of the sites (:data:`_CONTAINER_NAME`), and the container would hold nothing but blank lines
+    before its end or the next ``:::`` line (another directive: ``::: textual.app``). A container
+    with a body, or of a known name, stays one, and its warning with it."""
+    if _MODULE.fullmatch(params) is None or _CONTAINER_NAME.fullmatch(params) is not None:
+        return False
+    src = state.src
+    for line in range(start_line + 1, end):
+        first = state.bMarks[line] + state.tShift[line]
+        if first < state.eMarks[line]:
+            return src.startswith(":::", first)
+    return True
 
 
 def _text_directive(params: str, following: str = "") -> bool:
