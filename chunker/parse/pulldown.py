@@ -43,6 +43,7 @@ _RUNS = (
     r"!!!|\?\?\?|===[+!]?[ \t]+\x22|:::|::[A-Za-z]|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
     r"\{[ \t]*(?:[.#]|[^\s{}=%]+=)[^\n]*\}[ \t]*$|\{[ \t]*\}[ \t]*$|"
     r"\{%-?[ \t]*highlight\b|\{\{[<%][ \t]*(?:highlight|code|tab\b|[^\n]*\blang=)|"  # code as template tags
+    r"\{%[^\n]*%\}[ \t]*$|"  # a line of template tags (chunker.parse.templates)
     r"(?=[^\n]*\|)(?=[|: \t-]*+$)[|: \t-]*?-[ \t]+-"  # a table delimiter row with a space inside a dash run
 )
 _PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)
@@ -51,7 +52,8 @@ _PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)
 definition list (``: text``, ``~ text``) or an attribute line (one the attrs parser may accept: ``{}``, ``{.class}``,
 ``{#id}``, ``{key=value}``), a MyST comment (``% text``), block break (``+++``) or target (``(name)=``):
 mdit-py-plugins' ``admon``, ``container``, ``footnote``, ``deflist``, ``attrs``, ``myst_blocks``
-(:mod:`chunker.parse.plugins`, :mod:`chunker.parse.mdc`), which pulldown-cmark does not parse alike; and a table
+(:mod:`chunker.parse.plugins`, :mod:`chunker.parse.mdc`), and a line of template tags (``{% endif %}``,
+:mod:`chunker.parse.templates`), which pulldown-cmark does not parse alike; and a table
 delimiter row whose dash run holds a space (``| --- -- |``): no delimiter cell in GFM (markdown-it-py reads no
 table), a table for pulldown-cmark (found in pydantic's docs). A document with one is parsed by markdown-it-py on
 this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`) and a document with ``$$``: dollarmath's math block

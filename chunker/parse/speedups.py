@@ -163,6 +163,7 @@ _FIRST_CHARS = {
     "admonition": "!?",
     "content_tab": "=",
     "template_code": "{",
+    "template_line": "{",
     "mdc_block": ":",
     "footnote_def": "[",
     "attr": "{",

@@ -8,6 +8,13 @@ renders as Markdown: a fenced block, prose, images) or with ``text=true`` (Docsy
 "Java" >}}``, ``{{< tab toml >}}``) is code too inside a ``{{< tabpane >}}`` without ``text=true``: Docsy
 shows a tab's text as code unless the tab or its pane says ``text=true``.
 
+A line of Liquid/Jinja tags only (``{% ifversion ghes %}``, ``{% endif %}``, ``{% data reusables.x %}``,
+``{% note %}``), and the lines of such tags right after it, is a block of its own (an ``html_block`` token
+of the rule :data:`TEMPLATE_LINE_RULE`), interrupting a paragraph: the site runs its templates before
+Markdown, and such a line becomes a blank line (a control tag) or the blocks it includes. Read as
+paragraph text, it glued what follows to it: a numbered list under ``{% ifversion ghes %}`` (``2. At the
+top ...``: a list starting at 2 interrupts no paragraph) was one paragraph, cut inside its sentences.
+
 The site renders their lines as code (Liquid runs before Markdown; a ``{{< >}}`` shortcode gets its
 inner text raw), while Markdown alone reads a ``# comment`` line in them as a heading, which opened a
 section in the middle of an example and put the rest of the page under it. Such a block is a
@@ -28,9 +35,25 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-__all__ = ["TEMPLATE_CODE_RULE", "is_template_fence", "open_at", "open_checker", "use_template_code"]
+__all__ = [
+    "TEMPLATE_CODE_RULE",
+    "TEMPLATE_LINE_RULE",
+    "is_template_fence",
+    "open_at",
+    "open_checker",
+    "use_template_code",
+]
 
 TEMPLATE_CODE_RULE = "template_code"
+TEMPLATE_LINE_RULE = "template_line"
+_TAGS_ONLY = re.compile(
+    r"(?:(?>\{%-?[ \t]*comment[ \t]*-?%\}(?:[^{\n]|\{(?!%))*\{%-?[ \t]*endcomment[ \t]*-?%\}"
+    r"|\{%(?:[^%\n]|%(?!\}))*%\})[ \t]*)+"
+)
+"""A line of Liquid/Jinja tags only (after its indentation), a comment on one line with its text
+(``{% comment %}Example name: Base{% endcomment %}``) counting as tags; a tag ends at the first ``%}``.
+The group is atomic: a comment read as one tag is never tried again as two (``{% comment %}{% endcomment
+%}`` 26 times before a word took minutes to refuse, each pair read both ways)."""
 
 _LIQUID_OPEN = re.compile(r"\{%-?[ \t]*highlight(?:[ \t]+([^\s%]+))?[^\n%]*-?%\}[ \t]*")
 _HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*([\w-]+)([^\n]*?)(>|%)\}\}[ \t]*")
@@ -120,9 +143,32 @@ def _in_code_pane(state: Any, pos: int) -> bool:
 
 
 def use_template_code(md: MarkdownIt) -> None:
-    md.block.ruler.before(
-        "fence", TEMPLATE_CODE_RULE, _template_code, {"alt": ["paragraph", "reference", "blockquote", "list"]}
-    )
+    interrupts = ["paragraph", "reference", "blockquote", "list"]
+    md.block.ruler.before("fence", TEMPLATE_CODE_RULE, _template_code, {"alt": interrupts})
+    md.block.ruler.after(TEMPLATE_CODE_RULE, TEMPLATE_LINE_RULE, _template_line, {"alt": interrupts})
+
+
+def _template_line(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    """Lines of template tags only, from ``start_line``: one ``html_block`` token (see the module)."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    src = state.src
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    if not src.startswith("{%", pos) or _TAGS_ONLY.fullmatch(src, pos, state.eMarks[start_line]) is None:
+        return False
+    if silent:
+        return True
+    line = start_line + 1
+    while line < end_line and 0 <= state.sCount[line] - state.blkIndent < 4:
+        first = state.bMarks[line] + state.tShift[line]
+        if not src.startswith("{%", first) or _TAGS_ONLY.fullmatch(src, first, state.eMarks[line]) is None:
+            break
+        line += 1
+    token = state.push("html_block", "", 0)
+    token.content = state.getLines(start_line, line, state.blkIndent, True)
+    token.map = [start_line, line]
+    state.line = line
+    return True
 
 
 def _opening(line: str, in_code_pane: Callable[[], bool]) -> tuple[re.Pattern[str], str] | None:
