@@ -17,6 +17,7 @@ from typing import Any, Literal, get_args, get_type_hints
 from chunker.errors import ConfigError, shown
 from chunker.text import SURROGATE
 from chunker.typed import WrongTypeError, as_type
+from chunker.unpublished import DEFAULT_SKIP_DRAFTS, SkipDrafts, SkipDraftsError, skip_drafts_option, to_mapping
 
 StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
 """The strategies (:data:`chunker.strategies.STRATEGIES` maps each to its function)."""
@@ -38,6 +39,9 @@ class ChunkerConfig:
     """Effective options for chunking one document."""
 
     strategy: StrategyName = "headings"
+    skip_drafts: SkipDrafts = DEFAULT_SKIP_DRAFTS
+    """Frontmatter keys and the values that leave a page out, as a site generator leaves out a draft
+    (:mod:`chunker.unpublished`); empty: every page is chunked."""
     max_chars: int = 1200
     min_chars: int = 80
     target_chars: int = 800
@@ -115,6 +119,7 @@ class ChunkerConfig:
         for key, value in out.items():
             if isinstance(value, tuple):
                 out[key] = list(value)
+        out["skip_drafts"] = to_mapping(self.skip_drafts)
         return out
 
     def fingerprint(self) -> str:
@@ -186,6 +191,11 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     hint = _FIELD_TYPES[key]
     if value is False and key == "strategy":
         return "off"  # YAML 1.1 reads an unquoted `off` as false
+    if key == "skip_drafts":
+        try:
+            return skip_drafts_option(value)
+        except SkipDraftsError as exc:
+            raise ConfigError(str(exc), path=f"{where}: {key}") from None
     try:
         return as_type(hint, value)
     except WrongTypeError as exc:
@@ -222,6 +232,7 @@ def merged(base: ChunkerConfig, data: Mapping[str, Any], where: str) -> ChunkerC
 def check_values(cfg: ChunkerConfig) -> None:
     """Raise ConfigError for impossible values and combinations (checked whenever a config is built)."""
     _check_text(cfg)
+    _check_drafts(cfg)
     _check_budgets(cfg)
     _check_levels(cfg)
     _check_limits(cfg)
@@ -248,6 +259,20 @@ def _check_text(cfg: ChunkerConfig) -> None:
             as_type(_FIELD_TYPES[key], getattr(cfg, key))
         except WrongTypeError as exc:
             raise _bad(key, f"must be {exc.expected}, got {shown(exc.value)}") from None
+
+
+def _check_drafts(cfg: ChunkerConfig) -> None:
+    """``skip_drafts`` as :func:`~chunker.unpublished.skip_drafts_option` makes it (a config built in
+    Python is given a mapping, or pairs of the wrong shape)."""
+    value = cfg.skip_drafts
+    try:
+        pairs = isinstance(value, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in value)
+        if pairs and skip_drafts_option(dict(value)) == value:
+            return
+        message = f"must be pairs of a key and a tuple of values (from_mapping takes a mapping), got {shown(value)}"
+    except SkipDraftsError as exc:
+        message = str(exc)
+    raise _bad("skip_drafts", message)
 
 
 def _check_budgets(cfg: ChunkerConfig) -> None:

@@ -26,6 +26,7 @@ from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError, So
 from chunker.gcpause import collector_paused
 from chunker.models import Chunk, ChunkingResult, Diagnostic, Heading
 from chunker.policy import exit_code
+from chunker.unpublished import draft_reason
 
 if TYPE_CHECKING:
     from chunker.reader import SourceText
@@ -51,8 +52,9 @@ __all__ = [
     "with_diagnostics",
 ]
 
-OutcomeStatus = Literal["chunked", "off", "failed"]
-"""``chunked``: artifacts built; ``off``: ``strategy: off``, no chunks; ``failed``: see ``message``."""
+OutcomeStatus = Literal["chunked", "off", "draft", "failed"]
+"""``chunked``: artifacts built; ``off``: ``strategy: off``, no chunks; ``draft``: left out by
+``skip_drafts`` (its frontmatter marks it a draft), no chunks; ``failed``: see ``message``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,14 +136,18 @@ def chunk_decoded(
     config: ChunkerConfig,
     notes: Sequence[Diagnostic] = (),
     build: bool = True,
+    drafts_checked: bool = False,
 ) -> DocumentOutcome:
     """:func:`chunk_source` of a source already decoded (:func:`chunker.reader.decode_source`), for
-    a caller that drops the raw bytes first (they were as large as the text, all through the run)."""
+    a caller that drops the raw bytes first (they were as large as the text, all through the run).
+    ``drafts_checked``: the caller found it no draft (:func:`chunker.unpublished.draft_reason`)."""
     fingerprint = ""
     try:
         fingerprint = fingerprint_of(config)
         if config.strategy == "off":
             return DocumentOutcome(doc_id, source_path, "off", EXIT_OK, data.sha256, fingerprint)
+        if not drafts_checked and draft_reason(data.text, config) is not None:
+            return DocumentOutcome(doc_id, source_path, "draft", EXIT_OK, data.sha256, fingerprint)
         result = _chunk(data.text, config, doc_id, source_path, data.text_sha256)
         extra = [*data.diagnostics, *notes]
         if extra:

@@ -39,7 +39,9 @@ NOT_CHUNKED = frozenset({"unchanged", "ok"})
 """Statuses of documents this run did not chunk (a no-op run, ``--check``): their warnings were printed
 when they were chunked; they are counted in the totals and by code, not printed or listed again."""
 
-STATUS_ORDER = ("new", "changed", "rebuilt", "unchanged", "ok", "stale", "failed", "removed", "off", "shadowed")
+STATUS_ORDER = (
+    "new", "changed", "rebuilt", "unchanged", "ok", "stale", "failed", "removed", "off", "draft", "shadowed"
+)  # fmt: skip
 
 
 def render_run(
@@ -189,7 +191,7 @@ def notable(doc: DocOutcome) -> bool:
     """Whether the table lists the document without ``--verbose``: it changed, failed or has errors,
     or it was chunked in this run and has warnings. An unchanged document's warnings were listed when
     it was chunked; they are counted in the totals and by code, not listed again on every run."""
-    if doc.status == "off":
+    if doc.status in ("off", "draft"):  # listed when this run removed their chunks
         return bool(doc.delta)
     if doc.status not in QUIET_STATUSES or _errors(doc):
         return True
@@ -243,8 +245,15 @@ def _print_document(
     if doc.message:
         err.print(f"[red]error:[/] {escape(doc.message)}")
     elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
-        where = escape(doc.display)
-        err.print(f"[red]error:[/] {where}: stale: its artifacts are not what a run would write now; run chunker")
+        from chunker.runner_skipped import draft_of
+
+        where, draft = escape(doc.display), draft_of(doc)
+        why = (
+            f"{escape(draft)}: a draft now, whose chunks a run removes"
+            if draft
+            else "its artifacts are not what a run would write now"
+        )
+        err.print(f"[red]error:[/] {where}: stale: {why}; run chunker")
     shown: dict[tuple[str, str], int] = {}
     for d in doc.diagnostics:
         if d.severity not in ("error", "warning") or (d.severity == "warning" and (quiet or doc.status in NOT_CHUNKED)):
@@ -265,8 +274,11 @@ def _print_document(
             (err if severity == "error" else out).print(f"[{'red' if severity == 'error' else 'yellow'}]{more}[/]")
     if doc.status == "removed" and not quiet:
         out.print(f"removed {escape(doc.display)} (its source no longer exists)")
-    elif doc.status == "off" and doc.delta and not quiet:
-        out.print(f"removed the chunks of {escape(doc.display)} (strategy: off)")
+    elif doc.status in ("off", "draft") and doc.delta and not quiet:
+        from chunker.runner_skipped import draft_of
+
+        why = "strategy: off" if doc.status == "off" else f"{draft_of(doc)}; skip_drafts leaves it out"
+        out.print(f"removed the chunks of {escape(doc.display)} ({escape(why)})")
 
 
 def _count(doc: DocOutcome, severity: str, code: str) -> int:

@@ -27,7 +27,6 @@ from chunker.core import (
     released_parts,
 )
 from chunker.errors import (
-    EXIT_OK,
     EXIT_VALIDATION,
 )
 from chunker.freshness import (
@@ -42,12 +41,12 @@ from chunker.freshness import (
 )
 from chunker.gcpause import collector_paused
 from chunker.models import Chunk, ChunkingResult, Diagnostic
-from chunker.orphans import out_dir_of, remove_document_folder
 from chunker.output_tree import (
     case_collisions,
     check_output_parents,
     collision_message,
 )
+from chunker.runner_skipped import decoded, not_chunked, not_to_chunk, switched_off
 from chunker.sources import SourceFile, check_inside
 from chunker.summary import DocOutcome, Status, output_display
 from chunker.writer import Durability
@@ -96,8 +95,6 @@ def process_document(
     does (:mod:`chunker.writer_batch`). ``cache``: the run's :class:`~chunker.stat_cache.StatCache`
     (a source or chunks.json hashed is recorded there; one whose stat is the recorded one is
     trusted without being read, unless ``force``)."""
-    from chunker.reader import decode_source
-
     where = os.path.join(os.fspath(out_dir), source.stem)  # the folder as text until it is written
     try:
         if not source.walked:  # a walked file lies inside by construction: no resolve per document
@@ -119,8 +116,9 @@ def process_document(
             assert previous is not None and report is not None
             return unchanged(source, cfg, where, previous, report, _writer(durability, batch))
         folder = out_dir / source.stem
-        if check and previous is None and cfg.strategy != "off":  # nothing on disk to compare with
-            return _not_chunked(source, folder)
+        never = check and previous is None and cfg.strategy != "off"  # nothing on disk to compare with
+        if never and not cfg.skip_drafts:
+            return not_chunked(source, folder)
         if known is not None:  # to be chunked again: read the source after all
             raw, info = read_source(source, cfg)
             raw_sha256 = source_sha256(source, raw, info, intact, cache)
@@ -130,10 +128,15 @@ def process_document(
             collisions = case_collisions(source.stem, out_dir)
         notes = _collision_notes(source, collisions)
         # the raw bytes dropped before chunking, chunks.json written as it is serialised (never held whole)
-        data = decode_source(raw, source.display, cfg.max_file_bytes, raw_sha256)
+        data = decoded(source, raw, cfg, raw_sha256, never)
         del raw
+        if data is None:
+            return not_chunked(source, folder)
         if cache is not None and info is not None and raw_sha256 is None:  # hashed by the decoder
             cache.record("sources", source.stem, info, data.sha256)
+        unchunked = not_to_chunk(source, data, cfg, folder, check, previous, never)
+        if unchunked is not None:
+            return unchunked
         from chunker.runner_streamed import goes_streamed, write_streamed_document
 
         if not check and goes_streamed(cfg, source.display):  # chunks never all held (chunker/streamed.py)
@@ -141,13 +144,19 @@ def process_document(
             write = _stream_writer(durability, batch, _recorder(cache, source.stem))
             return write_streamed_document(source, data, cfg, notes, state, folder, write)
         outcome = chunk_decoded(
-            data, doc_id=source.stem, source_path=source.display, config=cfg, notes=notes, build=False
+            data,
+            doc_id=source.stem,
+            source_path=source.display,
+            config=cfg,
+            notes=notes,
+            build=False,
+            drafts_checked=True,
         )
         del data
         if outcome.status == "failed":
             return DocOutcome(source.stem, source.display, "failed", outcome.exit_code, message=outcome.message)
         if outcome.status == "off":
-            return _switched_off(source, folder, check, previous)
+            return switched_off(source, folder, check, previous)
         if check:
             assert outcome.result is not None
             return _checked(source, outcome, outcome.result, report if fresh else None, where)
@@ -301,14 +310,6 @@ def _collision_notes(source: SourceFile, collisions: Sequence[str]) -> tuple[Dia
     return () if message is None else (Diagnostic("warning", "case-collision", message),)
 
 
-def _not_chunked(source: SourceFile, folder: Path) -> DocOutcome:
-    """``--check`` of a document without a readable ``meta.json``: never chunked, or its artifacts lost."""
-    shown = output_display(folder)
-    why = f"its artifacts in {shown} are missing or unreadable" if os.path.isdir(folder) else f"no {shown} yet"
-    message = f"{source.display}: stale: not chunked ({why}); run chunker"
-    return DocOutcome(source.stem, source.display, "stale", EXIT_VALIDATION, message=message)
-
-
 def _checked(
     source: SourceFile,
     outcome: DocumentOutcome,
@@ -350,18 +351,3 @@ def _without_exists(chunks: list[Any]) -> list[Any]:
             if isinstance(asset, dict):
                 asset.pop("exists", None)
     return chunks
-
-
-def _switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None) -> DocOutcome:
-    """``strategy: off``: the document has no chunks. Chunks of an earlier run are stale (a vector
-    store fed from them would keep them): removed, or with ``check`` reported as stale."""
-    if previous is None:
-        return DocOutcome(source.stem, source.display, "off", EXIT_OK)
-    if check:
-        return DocOutcome(source.stem, source.display, "stale", EXIT_VALIDATION)
-    remove_document_folder(folder, out_dir_of(folder, source.stem))
-    count = previous.get("total_chunks")
-    removed = count if isinstance(count, int) and not isinstance(count, bool) else 0
-    return DocOutcome(
-        source.stem, source.display, "off", EXIT_OK, delta={"added": 0, "removed": removed, "unchanged": 0}
-    )

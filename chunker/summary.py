@@ -16,7 +16,7 @@ from chunker.models import Diagnostic
 from chunker.sources import LeftOut
 
 Status = Literal[
-    "new", "changed", "rebuilt", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"
+    "new", "changed", "rebuilt", "unchanged", "removed", "failed", "off", "draft", "stale", "ok", "shadowed"
 ]
 """``rebuilt``: chunked again (``--force``, or an option changed) into the very chunks.json it had;
 ``changed``: chunked again into different chunks."""

@@ -48,6 +48,7 @@ def _tree(root: Path) -> Path:
     (src / "e.md").write_text("---\ntitle: E\n---\n", encoding="utf-8")  # no chunk
     (src / "w.md").write_text("# W\n\n## Empty\n", encoding="utf-8")
     (src / "draft.md").write_text("# Draft\n", encoding="utf-8")
+    (src / "hugo.md").write_text("+++\ndraft = true\n+++\n# Hugo draft\n\ntext\n", encoding="utf-8")  # draft
     (src / "n.rst").write_text("x\n", encoding="utf-8")
     (src / ".hidden" / "h.md").write_text("# H\n", encoding="utf-8")
     (root / "config.yaml").write_text(
@@ -72,7 +73,20 @@ def test_every_status_of_a_run_and_of_check_matches_the_summary_schema(
     for args in ([*base, "--check"], base, [*base, "--force"], [*base, "--check"]):
         seen.update(d["status"] for d in _summary(args, capsys)["documents"])
     seen.update(d["status"] for d in first["documents"])
-    assert seen == {"new", "changed", "rebuilt", "unchanged", "removed", "failed", "off", "stale", "ok", "shadowed"}
+    expected = {
+        "new",
+        "changed",
+        "rebuilt",
+        "unchanged",
+        "removed",
+        "failed",
+        "off",
+        "draft",
+        "stale",
+        "ok",
+        "shadowed",
+    }
+    assert seen == expected
     assert seen == set(Status.__args__)  # type: ignore[attr-defined]
 
 
@@ -81,7 +95,7 @@ def test_a_batch_summary_matches_the_summary_schema(tmp_path: Path, capsys: pyte
     src = _tree(tmp_path)
     base = ["batch", "--sources", str(src), "--out", str(tmp_path / "b"), "--jobs", "1"]
     first = _summary([*base, "--config", str(tmp_path / "config.yaml")], capsys)
-    assert {d["status"] for d in first["documents"]} >= {"new", "failed", "shadowed"}
+    assert {d["status"] for d in first["documents"]} >= {"new", "failed", "shadowed", "draft"}
     (src / "a.md").unlink()
     assert "removed" in {d["status"] for d in _summary(base, capsys)["documents"]}
 

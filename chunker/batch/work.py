@@ -18,7 +18,10 @@ from chunker.config import ChunkerConfig
 from chunker.core import DocumentOutcome, chunk_source
 from chunker.errors import EXIT_SOURCE, ChunkerError, SourceError
 
-__all__ = ["Group", "carried", "run_group"]
+__all__ = ["NOT_CHUNKED", "Group", "carried", "run_group"]
+
+NOT_CHUNKED = ("failed", "off", "draft")
+"""Statuses of manifest rows without chunks, which a carried row keeps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +41,9 @@ class Group:
 
 def carried(row: Mapping[str, Any], item: Listed | None = None) -> dict[str, Any]:
     """A previous manifest row for a document that was not re-chunked: its status becomes
-    ``unchanged`` (a failure or ``off`` stays what it was); a re-hashed file gets its new size/time."""
+    ``unchanged`` (a failure, ``off`` or ``draft`` stays what it was); a re-hashed file gets its new size/time."""
     out = dict(row)
-    if out.get("status") not in ("failed", "off"):
+    if out.get("status") not in NOT_CHUNKED:
         out["status"] = "unchanged"
     if item is not None:
         out.update(path=item.path, source_uri=item.display, size=item.size, mtime_ns=item.mtime_ns)
@@ -109,7 +112,7 @@ def _chunked_status(previous: Mapping[str, Any] | None, sha: str, fingerprint: s
     if previous is None:
         return "new"
     same = (
-        previous.get("status") not in ("failed", "off")
+        previous.get("status") not in NOT_CHUNKED
         and previous.get("source_sha256") == sha
         and previous.get("fingerprint") == fingerprint
         and list(previous.get("chunk_keys") or ()) == [c.chunk_key for c in outcome.chunks]
