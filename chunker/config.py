@@ -313,6 +313,16 @@ def _check_levels(cfg: ChunkerConfig) -> None:
 
 
 _BACKTRACKS = {
+    "ambiguous": (
+        "can backtrack for hours: some text can be read in more than 100 ways at once (a fixed count of an "
+        "optional part, (a?){25}a{25}, or counted repeats of overlapping alternatives, ((a|aa){10}){4}, or a long "
+        "list of alternatives with the same start); make the optional parts exclusive, or split the pattern "
+        "into several simpler ones"
+    ),
+    "unchecked": (
+        "is too large to be checked for backtracking (over 300 character items, or too many ways to walk); "
+        "split it into several simpler patterns"
+    ),
     "exponential": (
         "can backtrack without end: it can read one run of text in many ways (a repeat of a repeat with nothing "
         "fixed between the repeats, (a+)+ or (\\w+\\s?)+, or of alternatives that overlap, (a|aa)+); drop the outer "

@@ -64,16 +64,19 @@ def loops(lo: int, hi: int) -> bool:
 
 
 Counts = dict[int, int]
+CAP = 1 << 16
+"""Ways are counted up to this many (the checks ask whether there is more than one way, or more than
+:data:`chunker.regex_ways.MAX_WAYS`)."""
 
 
 def _add(into: Counts, key: int, n: int) -> None:
     if n:  # no way is no entry (a link of no way is no link)
-        into[key] = min(2, into.get(key, 0) + n)  # one way or more than one: all that matters
+        into[key] = min(CAP, into.get(key, 0) + n)
 
 
 class Frag:
     """What a part of the pattern can start and end on (positions, each with its number of ways,
-    capped at 2), in how many ways it can read nothing, the positions it can end on with nothing
+    capped at :data:`CAP`), in how many ways it can read nothing, the positions it can end on with nothing
     to check after them (``free``), and whether it can read nothing without a check (``open``)."""
 
     __slots__ = ("empty", "first", "free", "last", "open")
@@ -123,11 +126,14 @@ def label_of(item: tuple[Any, Any], state: Any, probe: str) -> frozenset[str]:
 
 class Positions:
     """Glushkov's construction over the parsed pattern (the module says what it holds). ``line``:
-    the pattern is matched against one whole line, so that ``$`` at its end checks nothing."""
+    the pattern is matched against one whole line, so that ``$`` at its end checks nothing; ``unroll``:
+    every repeat of at most :data:`WIDE` iterations is unrolled (``\\d{1,3}``: a start's paths end
+    after three digits), as the count of ways needs."""
 
-    def __init__(self, state: Any, pattern: str, *, line: bool = False) -> None:
+    def __init__(self, state: Any, pattern: str, *, line: bool = False, unroll: bool = False) -> None:
         self.state = state
         self.line = line
+        self.unroll = unroll
         self.labels: list[frozenset[str]] = []
         self.follow: dict[tuple[int, int], int] = {}
         self.unbounded: set[tuple[int, int]] = set()
@@ -147,7 +153,7 @@ class Positions:
         for p, n in a.items():
             for q, m in b.items():
                 if n * m:
-                    self.follow[(p, q)] = min(2, self.follow.get((p, q), 0) + n * m)
+                    self.follow[(p, q)] = min(CAP, self.follow.get((p, q), 0) + n * m)
                     if not bounded:
                         self.unbounded.add((p, q))
 
@@ -161,7 +167,7 @@ class Positions:
         for p, n in a.last.items():
             _add(last, p, n * b.empty)
         free = b.free | a.free if b.open else b.free
-        return Frag(first, last, min(2, a.empty * b.empty), free, a.open and b.open)
+        return Frag(first, last, min(CAP, a.empty * b.empty), free, a.open and b.open)
 
     def seq(self, items: Any) -> Frag:
         frag = _NOTHING
@@ -178,13 +184,15 @@ class Positions:
             for p, n in f.last.items():
                 _add(last, p, n)
         free = frozenset().union(*(f.free for f in frags))
-        return Frag(first, last, min(2, sum(f.empty for f in frags)), free, any(f.open for f in frags))
+        return Frag(first, last, min(CAP, sum(f.empty for f in frags)), free, any(f.open for f in frags))
 
     def _repeat(self, lo: int, hi: int, body: Any) -> Frag:
-        if loops(lo, hi):  # x{1,3}: as many ways to split a run as x+
+        if loops(lo, hi) and not (self.unroll and hi <= WIDE):  # x{1,3}: as many ways to split a run as x+
             frag = self.seq(body)
             bounded = hi != const.MAXREPEAT and hi - lo <= LONG
             self.link(frag.last, frag.first, bounded=bounded)  # the loop back to the next iteration
+            if frag.empty and lo > 1:  # (a?){25}: which of the forced iterations read nothing, 2^25 ways
+                self.link(frag.last, frag.first, bounded=bounded)
             return Frag(frag.first, frag.last, max(frag.empty, 1 if lo == 0 else 0), frag.free, lo == 0 or frag.open)
         tail = _NOTHING  # the hi - lo optional copies, nested as x(x(x)?)?
         for _ in range(hi - lo):
@@ -194,6 +202,19 @@ class Positions:
             frag = self.then(frag, self.seq(body))
         return self.then(frag, tail)
 
+    def _atomic(self, body: Any) -> Frag:
+        """An atomic group or a possessive repeat: one way through, whatever it holds (a start gives one
+        end): one position that reads any character the group can read, once, and that may be skipped
+        when the group can read nothing (``a?+``)."""
+        inner = Positions(self.state, "", line=self.line)
+        inner.probe = self.probe
+        frag = inner.seq(body)
+        if not inner.labels:
+            return Frag({}, {}, 1, frozenset(), frag.open)
+        p = self.position(frozenset().union(*inner.labels))
+        p.empty, p.open = min(1, frag.empty), frag.open
+        return p
+
     def item(self, item: tuple[Any, Any]) -> Frag:
         op, av = item
         if op is const.SUBPATTERN:
@@ -202,8 +223,8 @@ class Positions:
             return self._either([self.seq(branch) for branch in av[1]])
         if op in REPEATS:
             return self._repeat(av[0], av[1], av[2])
-        if op in ATOMIC:  # one way through, whatever it holds: a position no other item shares
-            return self.position(frozenset({f"\x00atomic{len(self.labels)}"}))
+        if op in ATOMIC:
+            return self._atomic(av if op is ATOMIC[0] else [(const.MAX_REPEAT, av)])
         if op is const.GROUPREF_EXISTS:
             return self._either([self.seq(av[1]), self.seq(av[2]) if av[2] else _NOTHING])
         if op in EMPTY_OPS:  # read nothing; a check, save a line's end when the match is of one line

@@ -27,8 +27,14 @@ and from q back to q; a ``.*`` at the end of a line's pattern reads whatever fol
 fails after it) are refused too. A page marker is searched for at every position of a document:
 a loop at its start reads each run once per position (``\\d+x``, ``[ \\t]*<!--``, ``(?m)^\\s*\\d+$``
 over a million blank lines), unless the search would have matched already. Bounded repeats
-(``\\d{1,3}``) cannot make the cost grow with the text. The check proves nothing beyond these shapes
-(patterns over 300 positions, a fixed count of an optional item, ``(a?){25}a{25}``, pass).
+(``\\d{1,3}``) cannot make the cost grow with the text.
+
+What passes these checks is then held to a bound that is safe by construction
+(:mod:`chunker.regex_ways`): no text may leave more than 100 paths of the pattern (and of its search)
+alive at once, so that matching costs at most 100 steps a character whatever the text. A fixed count
+of an optional item (``(a?){25}a{25}``, 2^25 ways over 25 ``a``), counted repeats of overlapping
+alternatives and long word lists with one start are refused by it; so is a pattern the check cannot
+walk (over 300 character items, or past its step limits): ``unchecked``, split it.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from chunker.regex_positions import (
     loops,
     probe_of,
 )
+from chunker.regex_ways import MAX_WAYS, too_many_ways
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -162,7 +169,7 @@ def _loops_ambiguously(graph: Positions) -> bool:
     return False
 
 
-Risk = Literal["exponential", "polynomial", "searched"]
+Risk = Literal["exponential", "polynomial", "searched", "ambiguous", "unchecked"]
 
 
 @functools.lru_cache(maxsize=256)
@@ -171,7 +178,8 @@ def backtracking_risk(pattern: str, searched: bool = False) -> Risk | None:
     ways around a loop: a repeat of a repeat with nothing fixed between its iterations, or a repeat
     of overlapping alternatives), ``polynomial`` (two loops that read the same run with nothing
     fixed between them) or ``searched`` (``searched``: the pattern is looked for at every position of
-    a text, and a loop at its start reads the same run as the search). Else None. Without
+    a text, and a loop at its start reads the same run as the search), ``ambiguous`` (some text
+    leaves more than :data:`MAX_WAYS` paths alive at once) or ``unchecked`` (too large to walk). Else None. Without
     ``searched`` the pattern is matched against one whole line (``re.fullmatch``)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -185,26 +193,72 @@ def backtracking_risk(pattern: str, searched: bool = False) -> Risk | None:
                 frag = graph.seq(parsed)
                 if _loops_ambiguously(graph):
                     return "exponential"
-            if not _unbounded_loops(parsed, 1 if searched else 2) or _separated(parsed, pattern, searched):
+            if _unbounded_loops(parsed, 1 if searched else 2) and not _separated(parsed, pattern, searched):
+                if graph is None:
+                    graph = Positions(parsed.state, pattern, line=not searched)
+                    frag = graph.seq(parsed)
+                risk = _polynomial_risk(graph, frag, parsed, searched)
+                if risk:
+                    return risk
+            if not searched and _few_ways(parsed):
                 return None
-            if graph is None:
-                graph = Positions(parsed.state, pattern, line=not searched)
-                frag = graph.seq(parsed)
-            barred: set[int] = set()
-            ends_anything: set[int] = set()
-            if searched:
-                barred = set(frag.free)
-                size = len(graph.labels)
-                searched_from_anywhere(graph, parsed, frag)
-                if loops_polynomially(graph, barred, ends_anything):
-                    searched_loop = loops_polynomially(graph, barred | set(range(size, len(graph.labels))), set())
-                    return "polynomial" if searched_loop else "searched"
-                return None
-            anything = set(PROBE) - {"\n"}
-            ends_anything = {p for p in frag.free if anything <= graph.labels[p]}
-            return "polynomial" if loops_polynomially(graph, dead(graph, frag), ends_anything) else None
-        except TooBigError:  # a pattern of hundreds of items: the check proves nothing either way
-            return None
+            return "ambiguous" if _too_many_ways(parsed, pattern, searched) else None
+        except TooBigError:  # a pattern of hundreds of items, or a search too long: nothing is proven
+            return "unchecked"
+
+
+def _polynomial_risk(graph: Positions, frag: Any, parsed: Any, searched: bool) -> Risk | None:
+    """``polynomial`` or ``searched`` (see :func:`backtracking_risk`), else None."""
+    if searched:
+        barred = set(frag.free)
+        size = len(graph.labels)
+        searched_from_anywhere(graph, parsed, frag)
+        if loops_polynomially(graph, barred, set()):
+            searched_loop = loops_polynomially(graph, barred | set(range(size, len(graph.labels))), set())
+            return "polynomial" if searched_loop else "searched"
+        return None
+    return "polynomial" if loops_polynomially(graph, dead(graph, frag), _ends_anything(graph, frag)) else None
+
+
+def _ends_anything(graph: Positions, frag: Any) -> set[int]:
+    """The positions of a ``.*`` that ends the pattern: a line's match succeeds from there."""
+    anything = set(PROBE) - {"\n"}
+    return {p for p in frag.free if anything <= graph.labels[p]}
+
+
+def _too_many_ways(parsed: Any, pattern: str, searched: bool) -> bool:
+    """The bound of :mod:`chunker.regex_ways` on the pattern's positions (and the search's)."""
+    graph = Positions(parsed.state, pattern, line=not searched, unroll=True)
+    frag = graph.seq(parsed)
+    if not searched:
+        return too_many_ways(graph, [frag.first], _ends_anything(graph, frag), line=True, stripped=True)
+    size = len(graph.labels)
+    searched_from_anywhere(graph, parsed, frag)
+    starts = dict(frag.first)
+    if len(graph.labels) > size:
+        starts[size] = 1  # the search's own position, reading any character before a start
+    return too_many_ways(graph, [starts], set(frag.free), line=False)
+
+
+def _few_ways(parsed: Any) -> bool:
+    """A quick bound for a plain sequence of character items and their repeats whose loops the checks
+    above let pass (``Seite \\d+ von \\d+``, ``\\s*-?\\s*\\d+``): a path is the length each repeat
+    reads, each repeat of at most ``LONG`` more iterations has that many choices, each loop two (where it
+    stops among the ways the checks above leave); True when the product is at most :data:`MAX_WAYS`."""
+    ways = 1
+    for op, av in flat(parsed):
+        if op is const.AT or op in _CHAR_OPS:
+            continue
+        if op not in REPEATS:
+            return False
+        body = flat(av[2])
+        if len(body) != 1 or body[0][0] not in _CHAR_OPS:
+            return False
+        lo, hi = av[0], av[1]
+        ways *= 2 if hi == const.MAXREPEAT or hi - lo > LONG else hi - lo + 1
+        if ways > MAX_WAYS:
+            return False
+    return True
 
 
 _CHAR_OPS = (const.LITERAL, const.NOT_LITERAL, const.IN, const.ANY, const.CATEGORY)
