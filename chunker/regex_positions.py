@@ -193,7 +193,9 @@ class Positions:
             self.link(frag.last, frag.first, bounded=bounded)  # the loop back to the next iteration
             if frag.empty and lo > 1:  # (a?){25}: which of the forced iterations read nothing, 2^25 ways
                 self.link(frag.last, frag.first, bounded=bounded)
-            return Frag(frag.first, frag.last, max(frag.empty, 1 if lo == 0 else 0), frag.free, lo == 0 or frag.open)
+            # reading nothing: no iteration (x{0,}), or iterations that read nothing, ((ab)?)* two ways
+            empty = min(CAP, (1 if lo == 0 else 0) + frag.empty)
+            return Frag(frag.first, frag.last, empty, frag.free, lo == 0 or frag.open)
         tail = _NOTHING  # the hi - lo optional copies, nested as x(x(x)?)?
         for _ in range(hi - lo):
             tail = self._either([self.then(self.seq(body), tail), _NOTHING])
