@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from chunker.batch.engines import ENGINES, run_local, run_ray
 from chunker.batch.listing import filesystem, list_sources
 from chunker.batch.plan import Plan, Task, plan
-from chunker.batch.store import collect_garbage, read_manifest, write_manifest
+from chunker.batch.store import collect_garbage, read_manifest, without_missing_files, write_manifest
 from chunker.batch.work import Group, carried
 from chunker.config import ChunkerConfig
 from chunker.core import fingerprint_of
 from chunker.errors import EXIT_OK, UsageError
+from chunker.folder_locks import run_lock
 from chunker.models import Diagnostic
 from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
@@ -143,9 +146,29 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
                 f"no source documents (.md, .markdown, .mdx, .txt) in {opts.sources}{globs}: nothing to chunk; check "
                 "--sources (or pass --allow-empty to run anyway: every document of the manifest is then removed)"
             )
-        out_fs, out_root, _ = filesystem(opts.out)
+    out_fs, out_root, local = filesystem(opts.out)
+    # One run at a time on a local output: another run's garbage collection would delete this run's new
+    # chunk files (its manifest, written last, would then list files that are gone). An object store has
+    # no lock; a run there chunks again the documents whose files are missing.
+    with run_lock(Path(out_root), opts.out) if local else contextlib.nullcontext():
+        return _run_on(opts, options, (src_fs, listing), out_fs, out_root, progress)
+
+
+def _run_on(
+    opts: BatchOptions,
+    options: _Options,
+    listed: tuple[Any, Any],
+    out_fs: Any,
+    out_root: str,
+    progress: Callable[[], None] | None,
+) -> RunSummary:
+    """The run, with the output locked (see :func:`run_batch`); ``listed``: the sources' file system
+    and listing."""
+    src_fs, listing = listed
+    with _collector_paused():
         src_root, src_local = filesystem(opts.sources)[1:]
         previous, fmt = read_manifest(out_fs, out_root)
+        previous, lost = without_missing_files(out_fs, out_root, previous)
         work: Plan = plan(
             listing.found,
             previous,
@@ -183,6 +206,11 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     write_manifest(out_fs, out_root, rows, opts.fmt)
     collect_garbage(out_fs, out_root, rows)
     outcomes = [_outcome(r, previous) for r in sorted(rows, key=lambda r: str(r["doc_id"]))]
+    if lost:
+        gone = Diagnostic("warning", "files-missing", "its chunk files were gone from the output: chunked again")
+        outcomes = [
+            dataclasses.replace(o, diagnostics=(*o.diagnostics, gone)) if o.stem in set(lost) else o for o in outcomes
+        ]
     for item, chosen in listing.shadowed:
         warning = Diagnostic("warning", "shadowed", f"not chunked: {chosen} has the same document id")
         outcomes.append(DocOutcome(item.doc_id, item.display, "shadowed", EXIT_OK, diagnostics=(warning,)))

@@ -9,6 +9,7 @@ is never read, and is deleted after the manifest is written.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -119,15 +120,22 @@ def manifest_schema() -> Any:
     return pa.schema(fields)
 
 
+TMP_PREFIX = ".tmp-"
+
+
 def _write_atomic(filesys: Any, path: str, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then move it into place; a write that fails
+    (a full disk) removes its temporary file, so that the next run finds the space it took."""
     folder, name = path.rsplit("/", 1)
-    tmp = f"{folder}/.tmp-{os.getpid()}-{name}"
+    tmp = f"{folder}/{TMP_PREFIX}{os.getpid()}-{name}"
     try:
         filesys.create_dir(folder, recursive=True)
         with filesys.open_output_stream(tmp) as out:
             out.write(data)
         filesys.move(tmp, path)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            filesys.delete_file(tmp)
         raise OutputError(f"cannot write {path}: {exc}") from None
 
 
@@ -194,24 +202,42 @@ def live_files(manifest: Iterable[Mapping[str, Any]]) -> dict[str, set[str]]:
     return files
 
 
-def collect_garbage(filesys: Any, out_root: str, manifest: Iterable[Mapping[str, Any]]) -> int:
-    """Delete files under ``chunks/`` that no manifest row lists; returns how many."""
+def _files_in(filesys: Any, folder: str) -> list[Any]:
     from pyarrow import fs as pafs
 
-    keep = live_files(manifest)
-    folder = f"{out_root}/chunks"
     if filesys.get_file_info(folder).type != pafs.FileType.Directory:
-        return 0
-    removed = 0
-    for info in filesys.get_file_info(pafs.FileSelector(folder)):
-        name = "chunks/" + info.base_name
-        if info.type == pafs.FileType.File and name not in keep:
-            try:
-                filesys.delete_file(info.path)
-                removed += 1
-            except OSError as exc:
-                raise OutputError(f"cannot remove the stale chunk file {info.path}: {exc}") from None
-    return removed
+        return []
+    return [info for info in filesys.get_file_info(pafs.FileSelector(folder)) if info.type == pafs.FileType.File]
+
+
+def collect_garbage(filesys: Any, out_root: str, manifest: Iterable[Mapping[str, Any]]) -> int:
+    """Delete files under ``chunks/`` that no manifest row lists, and temporary files a killed run
+    left in ``documents/``; returns how many."""
+    keep = live_files(manifest)
+    stale = [info for info in _files_in(filesys, f"{out_root}/chunks") if "chunks/" + info.base_name not in keep]
+    stale += [info for info in _files_in(filesys, f"{out_root}/documents") if info.base_name.startswith(TMP_PREFIX)]
+    for info in stale:
+        try:
+            filesys.delete_file(info.path)
+        except OSError as exc:
+            raise OutputError(f"cannot remove the stale chunk file {info.path}: {exc}") from None
+    return len(stale)
+
+
+def without_missing_files(
+    filesys: Any, out_root: str, manifest: dict[str, dict[str, Any]]
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """The manifest rows whose chunk files are all there, and the ids of the others (their files were
+    deleted: by hand, or by another run on the same output): those documents are chunked again."""
+    present = {"chunks/" + info.base_name for info in _files_in(filesys, f"{out_root}/chunks")}
+    kept: dict[str, dict[str, Any]] = {}
+    lost: list[str] = []
+    for doc_id, row in manifest.items():
+        if all(name in present for name in row.get("files") or ()):
+            kept[doc_id] = row
+        else:
+            lost.append(doc_id)
+    return kept, lost
 
 
 def read_chunks(out: str) -> Any:
