@@ -76,14 +76,63 @@ def list_sources(uri: str, selection: Selection | None = None) -> tuple[Any, Lis
     if info.type != pafs.FileType.Directory:
         what = "not found" if info.type == pafs.FileType.NotFound else "not a folder"
         raise UsageError(f"source folder {uri} {what}; check --sources")
-    selector = pafs.FileSelector(root, recursive=True)
-    entries = (
-        (item.path, item.size or 0, item.mtime_ns or 0)
-        for item in filesys.get_file_info(selector)
-        if item.type == pafs.FileType.File
-    )
     base = f"{uri.split('://', 1)[0]}://{root}" if "://" in uri else root
-    return filesys, entries_to_listing(entries, root, lambda rel: _display(base, root, rel, local), selection)
+    shown = lambda rel: _display(base, root, rel, local)  # noqa: E731
+    skipped: list[LeftOut] = []
+    if local:
+        entries: Iterable[tuple[str, int, int]] = _walk_local(root, shown, skipped)
+    else:
+        selector = pafs.FileSelector(root, recursive=True)
+        entries = (
+            (item.path, item.size or 0, item.mtime_ns or 0)
+            for item in filesys.get_file_info(selector)
+            if item.type == pafs.FileType.File
+        )
+    listing = entries_to_listing(entries, root, shown, selection)
+    if skipped:
+        left_out = tuple(sorted((*listing.left_out, *skipped), key=lambda x: x.display))
+        listing = Listing(listing.found, listing.shadowed, left_out)
+    return filesys, listing
+
+
+def _walk_local(root: str, shown: Any, skipped: list[LeftOut]) -> list[tuple[str, int, int]]:
+    """The regular files under a local ``root`` as the main command's walk finds them: a symlinked
+    folder is left out and not followed (pyarrow's recursive listing followed ``loop -> .`` 40 deep,
+    and three such links never ended), a name that is not UTF-8 is left out as ``invalid-name`` (the
+    listing raised UnicodeDecodeError), hidden names are not entered; FIFOs, devices and dangling
+    links are not files. ``skipped`` gets what is left out."""
+    found: list[tuple[str, int, int]] = []
+    todo = [root]
+    while todo:
+        folder = todo.pop()
+        try:
+            with os.scandir(folder) as scan:
+                items = sorted(scan, key=lambda e: e.name)
+        except OSError as exc:
+            rel = folder[len(root) + 1 :]
+            skipped.append(LeftOut(shown(rel), "unreadable", exc.strerror or str(exc), folder=True))
+            continue
+        for entry in items:
+            if entry.name.startswith("."):
+                continue
+            path = f"{folder}/{entry.name}"
+            rel = path[len(root) + 1 :]
+            try:
+                rel.encode("utf-8")
+            except UnicodeEncodeError:
+                skipped.append(LeftOut(shown(rel), "invalid-name", "not UTF-8", folder=entry.is_dir()))
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(path)
+                elif entry.is_symlink() and entry.is_dir():
+                    skipped.append(LeftOut(shown(rel), "symlinked-folder", folder=True))
+                elif entry.is_file():
+                    info = entry.stat()
+                    found.append((path, info.st_size, info.st_mtime_ns))
+            except OSError:
+                continue  # gone since the folder was listed, or a link loop: not a file
+    return found
 
 
 def _display(base: str, root: str, rel: str, local: bool) -> str:

@@ -141,7 +141,12 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     with _collector_paused():
         src_fs, listing = list_sources(opts.sources, Selection(settings.include, settings.exclude))
         if not (listing.found or opts.allow_empty):
-            globs = f" ({len(listing.left_out)} left out by the include/exclude globs)" if listing.left_out else ""
+            left = listing.left_out
+            named = ", ".join(f"{x.display} ({x.reason})" for x in left[:3]) + (", ..." if len(left) > 3 else "")
+            by_globs = all(x.reason in ("excluded", "not-included") for x in left)
+            globs = f" ({len(left)} left out: {named})" if left else ""
+            if left and by_globs:
+                globs = f" ({len(left)} left out by the include/exclude globs)"
             raise UsageError(
                 f"no source documents (.md, .markdown, .mdx, .txt) in {opts.sources}{globs}: nothing to chunk; check "
                 "--sources (or pass --allow-empty to run anyway: every document of the manifest is then removed)"

@@ -181,8 +181,12 @@ def read_manifest(filesys: Any, out_root: str) -> tuple[dict[str, dict[str, Any]
     from pyarrow import fs as pafs
 
     path = f"{out_root}/{MANIFEST}"
-    if filesys.get_file_info(path).type == pafs.FileType.NotFound:
+    kind = filesys.get_file_info(path).type
+    if kind == pafs.FileType.NotFound:
         return {}, None
+    if kind != pafs.FileType.File:  # a FIFO blocked the run for ever, a device gave no end
+        why = "not a regular file (remove the output folder to start over)"
+        raise OutputError(f"cannot read the manifest {path}: {why}")
     try:
         with filesys.open_input_file(path) as fh:
             table = pq.ParquetFile(fh).read()  # not pq.read_table: pyarrow.dataset imports pandas where installed
