@@ -50,3 +50,22 @@ def test_a_pattern_that_matches_nothing_at_all_leaves_blank_lines_alone() -> Non
     cfg = ChunkerConfig(embedding_drop_lines=(r"\d*",))
     chunk = chunk_markdown("## A\n\nOne.\n\n12\n\nTwo.\n", cfg, "r", "r.md").chunks[0]
     assert chunk.content_for_embedding.endswith("## A\n\nOne.\n\nTwo.")
+
+
+def test_each_pattern_keeps_its_own_flags_and_groups() -> None:
+    """The patterns were joined as ``(?:p1)|(?:p2)``: a pattern with a global flag, each accepted by the
+    config alone, raised 'global flags not at the start of the expression' while chunking (exit 5,
+    bench/hostile_run.py -k cfg11_fine_patterns), and a backreference pointed at another pattern's
+    group."""
+    cfg = ChunkerConfig(
+        embedding_drop_lines=(
+            r"Seite \d+ von \d+",
+            r"(?i)^page\s+\d+$",
+            r"(\w)\1-mark",
+            r"(?P<w>\w+) (?P=w)",
+            "(?x) z z",
+        )
+    )
+    text = "## A\n\nOne.\n\nPAGE 7\n\nqq-mark\n\nab-mark\n\nhey hey\n\nzz\n\nSeite 1 von 2\n\nseite 1 von 2\n"
+    embedded = chunk_markdown(text, cfg, "r", "r.md").chunks[0].content_for_embedding
+    assert embedded.endswith("## A\n\nOne.\n\nab-mark\n\nseite 1 von 2")
