@@ -195,7 +195,9 @@ class Positions:
                 self.link(frag.last, frag.first, bounded=bounded)
             # reading nothing: no iteration (x{0,}), or iterations that read nothing, ((ab)?)* two ways
             empty = min(CAP, (1 if lo == 0 else 0) + frag.empty)
-            return Frag(frag.first, frag.last, empty, frag.free, lo == 0 or frag.open)
+            # and after an iteration that read something, one more may read nothing: (a?)+ leaves 'a' two ways
+            last = {p: min(CAP, n * (1 + frag.empty)) for p, n in frag.last.items()} if frag.empty else frag.last
+            return Frag(frag.first, last, empty, frag.free, lo == 0 or frag.open)
         tail = _NOTHING  # the hi - lo optional copies, nested as x(x(x)?)?
         for _ in range(hi - lo):
             tail = self._either([self.then(self.seq(body), tail), _NOTHING])

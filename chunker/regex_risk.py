@@ -221,9 +221,10 @@ def _polynomial_risk(graph: Positions, frag: Any, parsed: Any, searched: bool) -
 
 
 def _ends_anything(graph: Positions, frag: Any) -> set[int]:
-    """The positions of a ``.*`` that ends the pattern: a line's match succeeds from there."""
+    """The positions of a ``.*`` that ends the pattern: a line's match succeeds from there (a loop that
+    reads any character any number of times: not ``.{3,19}``, which stops)."""
     anything = set(PROBE) - {"\n"}
-    return {p for p in frag.free if anything <= graph.labels[p]}
+    return {p for p in frag.free if anything <= graph.labels[p] and (p, p) in graph.unbounded}
 
 
 def _too_many_ways(parsed: Any, pattern: str, searched: bool) -> bool:
