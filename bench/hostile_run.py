@@ -236,11 +236,25 @@ def run_variant(v: Variant, cmd: list[str], config: str, mem_mb: int, startup: f
             "first": first[:200],
         }
     finally:
+        _unmount_below(root)
         for d, dirs, _ in os.walk(root):
             for x in dirs:
                 with contextlib.suppress(OSError):
                     os.chmod(os.path.join(d, x), 0o755)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _unmount_below(root: Path) -> None:
+    """Unmount the file systems a variant's setup mounted below ``root`` (tmpfs: a full or read-only
+    disk), deepest first, before the folder is removed."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    prefix = str(root.resolve()) + "/"
+    points = [m.split()[1] for m in mounts if len(m.split()) > 1 and m.split()[1].startswith(prefix)]
+    for point in sorted(points, key=len, reverse=True):
+        subprocess.run(["umount", "-l", point], capture_output=True, check=False)
 
 
 def compare(before_path: str, after_path: str) -> int:
