@@ -88,6 +88,9 @@ def _open_lock(lock_path: Path, display: str) -> int:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise OutputError(f"{LOCK_NAME} is a symlink; refused (remove it)", path=display) from None
+        if exc.errno == errno.EROFS:  # a read-only output: a run with nothing to write, or eval, may go on
+            with suppress(OSError):
+                return os.open(lock_path, os.O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         raise error(f"cannot create the lock file {LOCK_NAME}", display, exc) from None
 
 
