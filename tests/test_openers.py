@@ -276,3 +276,34 @@ def test_a_word_after_a_heading_and_more_blank_lines_than_max_chars_is_not_cut()
     result = chunk_markdown(text, CFG, "d", "d.md")
     assert any("ZQXSZBLANK" in c.content_original for c in result.chunks)
     assert not result.diagnostics.errors
+
+
+# -- captions: a label line right above a code fence goes with the code ------------------------
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        '<span class="filename">Filename: src/main.rs</span>',
+        '<span class="filename">Файл: src/lib.rs</span>',
+        "Filename: src/main.rs",
+        "**File:** app/models.py",
+        "<h3>Bad</h3>",
+    ],
+)
+def test_a_caption_right_above_a_code_fence_starts_the_chunk_of_its_code(caption: str) -> None:
+    prose = " ".join(f"Sentence {i} says something about the program." for i in range(15))
+    code = "\n".join(f"    let x{i} = compute({i});" for i in range(20))
+    text = f"# T\n\n## S\n\n{prose}\n\n{caption}\n\n```rust\nfn main() {{\n{code}\n}}\n```\n\nAfter the code.\n"
+    out = chunks(text)
+    assert len(out) == 2
+    assert last_line(out[0]).endswith("about the program.")
+    assert out[1].content_original.startswith(caption + "\n\n```rust\n")
+
+
+def test_a_line_naming_no_file_above_a_fence_is_no_caption() -> None:
+    prose = " ".join(f"Sentence {i} says something about the program." for i in range(15))
+    code = "\n".join(f"    let x{i} = compute({i});" for i in range(20))
+    text = f"# T\n\n## S\n\n{prose}\n\nNote: it builds fine\n\n```rust\nfn main() {{\n{code}\n}}\n```\n"
+    out = chunks(text)
+    assert last_line(out[0]) == "Note: it builds fine"

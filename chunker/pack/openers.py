@@ -7,7 +7,9 @@ same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note``
 (``<Sandpack>``, ``<div class="x">``) at the end of a paragraph, a lead-in (a line ending with ``:``)
 right before the block it introduces (a list, code, a table, a paragraph), a list item's first line
 whose nested items start the next unit, a definition's term (the unit before a ``:   definition`` line),
-and the unit before a closing template tag (``{% endraw %}``).
+the unit before a closing template tag (``{% endraw %}``), and a caption right above a code fence: a line
+of one HTML element holding a label (``<span class="filename">Filename: src/main.rs</span>``, ``<h3>Bad</h3>``)
+or a label and a file name (``Filename: src/main.rs``, ``**File:** app.py``), which names the code below it.
 Such a unit sticks to the next one too, whenever both (with the headings and openers already stuck before it) fit in
 one chunk: else a cut after it stays allowed, so that nothing goes over the budget. (A chunk that
 starts with the opener may pass the budget, which allows for the section's longest context line,
@@ -50,6 +52,13 @@ _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
 Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment
 such as MkDocs Material's ``<!-- md:option x -->``, is a unit of its own.)"""
+_CAPTION_ELEMENT = re.compile(r"[ \t>]*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>[^<>\n]{1,120}</\1[ \t]*>[ \t]*")
+"""A caption line of one HTML element and its label: ``<span class="filename">Filename: src/main.rs</span>``."""
+_CAPTION_FILE = re.compile(
+    r"[ \t>]*[*_]{0,2}[^\W\d_][\w .-]{0,30}?:[*_]{0,2}[ \t]+[*_`]{0,2}[\w./\\~-]*\.\w+[*_`]{0,2}[ \t]*"
+)
+"""A caption line of a label and a file name: ``Filename: src/main.rs``, ``Файл: src/lib.rs``, ``**File:** app.py``."""
+_FENCE = re.compile(r"[ \t>]*(?:```|~~~)")
 _OPENER_STARTS = frozenset("#:!?/<-*+{")
 """The characters after a line's ``[ \t>]*`` with which :data:`_HEADING`, :data:`_CONTAINER`,
 :data:`_ITEM` (or a digit) and :data:`_OPEN_TAGS` can match."""
@@ -88,6 +97,8 @@ def _opens(units: Sequence[Unit], k: int, source: str) -> bool:
         line_start = source.rfind("\n", unit.start, end) + 1 or unit.start
     if line_start >= end:
         return False
+    if _FENCE.match(source, following.start) is not None and _caption(source[line_start:end]):
+        return not _in_code(unit, line_start, source)  # a caption of the code below it
     if _defines(following, source):
         return not _in_code(unit, line_start, source)  # the term of the definition that follows
     head = line_start
@@ -116,6 +127,11 @@ def _opens(units: Sequence[Unit], k: int, source: str) -> bool:
         tags = _OPEN_TAGS.fullmatch(line)
         opens = tags is not None and tags.group(1).lower() not in _VOID
     return opens and not _in_code(unit, line_start, source)
+
+
+def _caption(line: str) -> bool:
+    """Whether ``line`` is a caption of the code fence below it (:data:`_CAPTION_ELEMENT`, :data:`_CAPTION_FILE`)."""
+    return _CAPTION_ELEMENT.fullmatch(line) is not None or _CAPTION_FILE.fullmatch(line) is not None
 
 
 def _closes(unit: Unit, source: str) -> bool:
