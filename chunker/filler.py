@@ -11,6 +11,13 @@ filler only (a site's section page holding ``{{< section-toc >}}``, ``{% include
 chunk, its lines are a skipped range (reason ``filler-only``, so the run stays lossless) and an
 ``empty`` info entry says so, as for a page of frontmatter only. So does a page of headings only
 (a section's ``index.md`` holding only its title, ``# Classes``: reason ``heading-only``).
+
+A section whose body is build-time macros only (MDN's ``## Browser compatibility`` over ``{{Compat}}``,
+``{{Specifications}}``, ``{{CSSSyntax}}``; a Hugo ``{{% include "x.md" %}}``; an mdBook code fence holding only
+``{{#include ../listings/main.rs}}``), filler aside, has nothing to retrieve either: the site fills it in when
+it builds (:func:`macro_section`; the ``headings`` strategy leaves it out as a skipped range). A macro inside
+text (``{{ productName }}`` in a sentence or a heading) stays text, and so does one with a quoted argument,
+which it renders (``{{jsxref("TypeError")}}``: a link of that text).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ __all__ = [
     "filler_page",
     "is_filler",
     "is_filler_text",
+    "macro_section",
     "without_filler_page",
 ]
 
@@ -67,6 +75,13 @@ _LETTER = re.compile(r"[^\W_]")
 _MYST_COMMENT = re.compile(r"(?:[ \t]*%[^\n]*(?:\n|$))+")
 """Lines that all start with ``%``: MyST comment lines (mdit-py-plugins' ``myst_blocks``)."""
 _KINDS = frozenset({"html", "paragraph"})
+_OUTPUT = re.compile(r"\{\{[^{}\n\"'`]*\}\}")
+"""A template output or macro call on one line with no quoted argument: ``{{Compat}}``, ``{{CSSSyntax}}``,
+``{{ page.title }}``. One with a quoted argument renders it (``{{jsxref("TypeError")}}``: a link of that text,
+``{{CSSSyntaxRaw(`<color>`)}}``): text."""
+_INCLUDE = re.compile(r"[ \t]*\{\{#[\w-]+[ \t][^{}\n]*\}\}[ \t]*")
+"""An mdBook directive line in a code fence: ``{{#include ../listings/main.rs}}``, ``{{#rustdoc_include x:y}}``."""
+_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 
 
 def is_filler_text(text: str, *, esm: bool = False) -> bool:
@@ -83,6 +98,44 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
         rest = _ESM.sub(" ", rest)
     if rest == text:
         return False
+    return all(count < MIN_LETTERS for count, _ in enumerate(_LETTER.finditer(rest), 1))
+
+
+def macro_section(blocks: Sequence[Block]) -> bool:
+    """Whether a section's ``blocks`` are headings, filler and build-time macros only, with at least one macro
+    block: a paragraph of macros (:func:`_macro_text`) or a code fence of mdBook directives only
+    (:data:`_INCLUDE`). A block of text ends the test (most sections: at their first block after the
+    heading)."""
+    found = False
+    for block in blocks:
+        if block.kind == "heading":
+            continue
+        if "{" in block.content and _macro_block(block):
+            found = True
+        elif not is_filler(block):
+            return False
+    return found
+
+
+def _macro_block(block: Block) -> bool:
+    """A paragraph of build-time macros only (or an HTML block of template tag lines: ``{% include toc.html %}``),
+    or a code fence holding only mdBook directives."""
+    if block.kind in _KINDS:
+        return _macro_text(block.content)
+    if block.kind != "code" or not _FENCE.match(block.content):
+        return False
+    lines = [line for line in block.content.split("\n") if line.strip() and not _FENCE.match(line)]
+    return bool(lines) and all(_INCLUDE.fullmatch(line) for line in lines)
+
+
+def _macro_text(text: str) -> bool:
+    """Whether ``text`` has fewer than :data:`MIN_LETTERS` letters or digits once template outputs without a
+    quoted argument (:data:`_OUTPUT`), shortcodes, Liquid tags, tags and entities are removed, and held one."""
+    rest = _untemplated(text)
+    rest = _OUTPUT.sub(" ", rest)
+    if rest == text:
+        return False
+    rest = _ENTITY.sub(" ", _TAG.sub(" ", _unhidden(rest)))
     return all(count < MIN_LETTERS for count, _ in enumerate(_LETTER.finditer(rest), 1))
 
 

@@ -49,7 +49,7 @@ def test_the_streamed_path_gives_the_same_bytes(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "---\ntitle: Tasks\n---\n\n## Common tasks\n\n{{< section-toc >}}\n",  # a heading: its text stays
+        "---\ntitle: Tasks\n---\n\n## Common tasks\n\nOne guide per task.\n\n{{< section-toc >}}\n",  # words of its own
         "{{< section-toc >}}\n\nThe guides of this section, one per task.\n",  # words of its own
         '<div class="grid">\n<a href="install.md">Installation guide</a>\n</div>\n',  # link text is text
     ],

@@ -1,5 +1,6 @@
 """The ``headings`` strategy: a section opens at every heading of level <= ``section_level``;
-the subtrees of headings in ``skip_headings`` / ``excluded_section_headings`` are left out."""
+the subtrees of headings in ``skip_headings`` / ``excluded_section_headings`` are left out, and so is a section of
+build-time macros only (:func:`chunker.filler.macro_section`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from chunker.config import ChunkerConfig
+from chunker.filler import macro_section
 from chunker.models import Block, SkippedRange
 from chunker.notes import note_reason
 from chunker.parse import ParsedDocument
@@ -58,11 +60,7 @@ def heading_sections(
     def close() -> Section | None:
         if not current:
             return None
-        section = None
-        if current_level == 0 and cfg.skip_pre_heading:
-            skipped.append(skip_range(current, "text before the first heading (skip_pre_heading)"))
-        else:
-            section = Section(current_title, tuple(current), current_level)
+        section = _section(current, current_title, current_level, cfg, skipped)
         current.clear()
         return section
 
@@ -99,6 +97,20 @@ def heading_sections(
         skipped.append(skip_range(subtree, subtree_reason))
     if (section := close()) is not None:
         yield section
+
+
+def _section(
+    blocks: list[Block], title: str, level: int, cfg: ChunkerConfig, skipped: list[SkippedRange]
+) -> Section | None:
+    """The section of ``blocks``, or None with their range appended to ``skipped``: text before the first
+    heading under ``skip_pre_heading``, a section of build-time macros only (:func:`chunker.filler.macro_section`)."""
+    if level == 0 and cfg.skip_pre_heading:
+        skipped.append(skip_range(blocks, "text before the first heading (skip_pre_heading)"))
+        return None
+    if level and macro_section(blocks):
+        skipped.append(skip_range(blocks, f"section '{title}' holds build-time macros only"))
+        return None
+    return Section(title, tuple(blocks), level)
 
 
 def _left_out(

@@ -1,0 +1,120 @@
+"""A section of build-time macros only (MDN's ``## Browser compatibility`` over ``{{Compat}}``, a Hugo
+``{{% include "x.md" %}}``, an mdBook fence of ``{{#include ...}}`` alone) has nothing to retrieve: it gets no
+chunk, its lines are a skipped range naming the section. A macro with a quoted argument renders that text
+(``{{jsxref("TypeError")}}``) and a macro inside text stays text."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.core import chunks_bytes, streamed_parts
+from chunker.pipeline import chunk_markdown
+from chunker.streamed import StreamedChunks
+
+CFG = ChunkerConfig()
+
+MDN = """---
+title: Array.prototype.at()
+---
+
+{{JSRef}}
+
+The **`at()`** method of {{jsxref("Array")}} instances takes an integer value and returns the item at that index.
+
+## Syntax
+
+```js-nolint
+at(index)
+```
+
+## Formal syntax
+
+{{CSSSyntax}}
+
+## Specifications
+
+{{Specifications}}
+
+## Browser compatibility
+
+{{Compat}}
+
+## See also
+
+- {{jsxref("Array.prototype.findLast()")}}
+"""
+
+
+def page(body: str) -> str:
+    return f"# Page\n\nIntro words of the page itself.\n\n## Part\n\n{body}\n\n## Next\n\nMore words of the page.\n"
+
+
+def macro_ranges(text: str) -> list[tuple[int, str]]:
+    result = chunk_markdown(text, CFG, "doc", "doc.md")
+    return [(s.start_line, s.reason) for s in result.diagnostics.skipped if "macros only" in s.reason]
+
+
+def test_sections_of_macros_only_have_no_chunk_and_their_lines_are_skipped() -> None:
+    result = chunk_markdown(MDN, CFG, "doc", "doc.md")
+    texts = [c.content_original for c in result.chunks]
+    assert not [t for t in texts if "{{Compat}}" in t or "{{Specifications}}" in t or "{{CSSSyntax}}" in t]
+    assert any("## Syntax" in t for t in texts) and any("## See also" in t for t in texts)
+    assert macro_ranges(MDN) == [
+        (15, "section 'Formal syntax' holds build-time macros only"),
+        (19, "section 'Specifications' holds build-time macros only"),
+        (23, "section 'Browser compatibility' holds build-time macros only"),
+    ]
+    diagnostics = result.diagnostics
+    assert not diagnostics.errors and not diagnostics.warnings  # lossless: the lines are declared
+
+
+def test_the_streamed_path_gives_the_same_bytes() -> None:
+    whole = chunk_markdown(MDN, CFG, "doc", "doc.md")
+    stream = StreamedChunks(MDN, CFG, "doc", "doc.md")
+    assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(whole)
+    assert orjson.dumps(stream.result().diagnostics.to_dict()) == orjson.dumps(whole.diagnostics.to_dict())
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{{% include "/_common/functions/go-html-template-package.md" %}}',  # Hugo
+        "{% include toc.html %}",  # Jekyll
+        "{{< section-toc >}}",
+        "```rust\n{{#rustdoc_include ../listings/ch02/listing-02-01/src/main.rs:print}}\n```",  # mdBook
+        "{{ page.content }}\n\n<br>",  # a template output and filler
+        "### Formal definition\n\n{{cssinfo}}",  # a sub-heading and a macro
+    ],
+)
+def test_a_section_of_a_macro_alone_is_skipped(body: str) -> None:
+    text = page(body)
+    assert [line for line, _ in macro_ranges(text)] == [5]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{{jsxref("TypeError")}}',  # a link of that text
+        "{{CSSSyntaxRaw(`<color> | <image>`)}}",
+        "{{ productName }} stores its cache in the home folder.",
+        "{{Compat}}\n\nSafari supports it from version 17.",
+        "```rust\n{{#include ../listings/main.rs:here}}\nfn helper() -> u32 { 7 }\n```",
+        "- {{jsxref(\"Array\")}}\n- {{jsxref(\"Map\")}}",
+    ],
+)
+def test_a_section_with_text_or_rendered_arguments_keeps_its_chunk(body: str) -> None:
+    text = page(body)
+    assert macro_ranges(text) == []
+    chunks = chunk_markdown(text, CFG, "doc", "doc.md").chunks
+    assert any("## Part" in c.content_original for c in chunks)
+
+
+def test_a_page_of_one_heading_over_a_shortcode_has_no_chunk() -> None:
+    """(Before, the heading kept a chunk of its own: ``Common tasks`` and nothing to retrieve.)"""
+    text = "---\ntitle: Tasks\n---\n\n## Common tasks\n\n{{< section-toc >}}\n"
+    result = chunk_markdown(text, CFG, "doc", "doc.md")
+    assert result.chunks == ()
+    assert macro_ranges(text) == [(5, "section 'Common tasks' holds build-time macros only")]
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
