@@ -27,7 +27,7 @@ from chunker.pack.nested import InnerStarts
 from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.repeats import closing_text, repeated_after, repeated_before
 from chunker.pack.strength import Unit
-from chunker.pack.tables import HEADER_SHARE, Padding, header_of
+from chunker.pack.tables import HEADER_SHARE, Padding, collapse, header_of, nested_spans
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
@@ -75,10 +75,6 @@ class SectionSpace:
         self.fits_whole = self.chars_mode and bool(blocks) and (surely or span <= self.budget)
         """The section fits in the budget (in characters): one unit per block and one chunk, no
         size to compute for either (about half of all sections)."""
-        padding = Padding(source, blocks)
-        self.padding = padding if padding else None
-        """Padding of the section's tables: not counted in sizes, collapsed for embedding; None when
-        they have none (tested in the packer's inner loops: a ``None`` test, not a ``__bool__`` call)."""
         self.notes: list[Diagnostic] = []
         """Warnings of the splitters (a table row kept whole as an overflow piece)."""
         self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
@@ -103,6 +99,16 @@ class SectionSpace:
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
+        padding = Padding(source, blocks, self._nested_tables)
+        self.padding = padding if padding else None
+        """Padding of the section's tables (top-level and nested): not counted in sizes, collapsed for
+        embedding; None when they have none (tested in the packer's inner loops: a ``None`` test, not a
+        ``__bool__`` call)."""
+
+    def _nested_tables(self, block: Block) -> list[tuple[int, int]]:
+        """The source ranges of the tables nested in a list, quote or container ``block``."""
+        structure = self._structure(block) if block.kind in REOPENED else None
+        return nested_spans(self.source, block, structure.tokens) if structure is not None else []
 
     def html(self, block: Block) -> list[tuple[int, int]]:
         """:func:`chunker.fence_lines.html_ranges` of ``block`` (once per block; the tokens of a list,
@@ -189,7 +195,7 @@ class SectionSpace:
         if unit.first:
             return 0
         if reopens(unit.block):
-            return self.measure(self.reopen(unit.block, unit.start))
+            return self.measure(self.said(unit.block, self.reopen(unit.block, unit.start)))
         return self.added_before(unit.block)
 
     def added_at(self, block: Block, offset: int) -> int:
@@ -197,8 +203,13 @@ class SectionSpace:
         if offset <= block.start_offset:
             return 0
         if reopens(block):
-            return self.measure(self.reopen(block, offset))
+            return self.measure(self.said(block, self.reopen(block, offset)))
         return self.added_before(block)
+
+    def said(self, block: Block, text: str) -> str:
+        """The re-opened ``text`` before a piece of ``block`` as it is embedded: with the padding of a
+        repeated header of a table nested in it collapsed (:func:`chunker.pack.tables.collapse`)."""
+        return collapse(text) if "table" in block.inner and self.padding is not None else text
 
     def closing(self, unit: Unit) -> str:
         """The closing lines of ``:::`` containers (and template tag code) nested in a list or

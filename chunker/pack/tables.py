@@ -13,16 +13,19 @@ Padding in table rows: whitespace (and delimiter dashes) that only align the col
 Generated docs pad cells to line the columns up (``| Description<560 spaces> | Action |``). Padding
 does not count toward a piece's size and is collapsed in ``content_for_embedding``
 (``content_original`` stays the exact source slice): a run of spaces or tabs inside a row becomes
-one space, a run of dashes in the delimiter row becomes ``---``.
+one space, a run of dashes in the delimiter row becomes ``---``. So in a table nested in a list item, a
+quote or a container (a parameter's table of values under ``- : ...``), whose pieces re-open the list and
+repeat the header: the repeated header is measured and embedded with its padding collapsed as well.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from chunker.models import Block
+from chunker.outline import LineToken
 
 _SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
 """Two or more spaces or tabs after a character of the row (not the line's indentation)."""
@@ -38,6 +41,20 @@ HEADER_SHARE = 2
 def header_of(block: Block, source: str) -> str:
     """A table's header and delimiter rows, padding collapsed: the text its later pieces repeat."""
     return collapse(source[block.start_offset : block.joints[0]]) if block.joints else ""
+
+
+def nested_spans(source: str, block: Block, tokens: Sequence[LineToken]) -> list[tuple[int, int]]:
+    """The source ranges of the tables nested in ``block`` (a list, quote or container), from the tokens
+    of its structure (lines counted from the block's first, 0)."""
+    spans = [t.map for t in tokens if t.type == "table_open" and t.map is not None]
+    if not spans:
+        return []
+    starts = [source.rfind("\n", 0, block.start_offset) + 1]  # offset of each line of the block
+    last = max(end for _, end in spans)
+    while len(starts) <= last:
+        newline = source.find("\n", starts[-1], block.end_offset)
+        starts.append(newline + 1 if newline >= 0 else block.end_offset)
+    return [(starts[a], max(starts[a], starts[b] - 1)) for a, b in spans]
 
 
 def _runs(text: str, base: int) -> list[tuple[int, int]]:
@@ -66,21 +83,31 @@ def _collapse_dashes(row: re.Match[str]) -> str:
 
 
 class Padding:
-    """The padding of a section's tables, to discount it from the size of any source range."""
+    """The padding of a section's tables, to discount it from the size of any source range: top-level
+    tables, and tables nested in a list, quote or container (``nested``: their source ranges in such a
+    block, in order), whose pieces repeat the header too."""
 
-    def __init__(self, source: str, blocks: Sequence[Block]) -> None:
+    def __init__(
+        self, source: str, blocks: Sequence[Block], nested: Callable[[Block], Sequence[tuple[int, int]]] | None = None
+    ) -> None:
         ends: list[int] = []
         sums: list[int] = [0]
-        self.tables: list[Block] = []
+        self.ranges: list[tuple[int, int]] = []
+        """(start, end) offsets of the tables with padding."""
         for block in blocks:
-            if block.kind != "table":
+            if block.kind == "table":
+                spans: Sequence[tuple[int, int]] = ((block.start_offset, block.end_offset),)
+            elif nested is not None and "table" in block.inner:
+                spans = nested(block)
+            else:
                 continue
-            runs = _runs(source[block.start_offset : block.end_offset], block.start_offset)
-            if runs:
-                self.tables.append(block)
-            for end, saved in runs:
-                ends.append(end)
-                sums.append(sums[-1] + saved)
+            for start, end in spans:
+                runs = _runs(source[start:end], start)
+                if runs:
+                    self.ranges.append((start, end))
+                for run_end, saved in runs:
+                    ends.append(run_end)
+                    sums.append(sums[-1] + saved)
         self._ends = ends
         self._sums = sums
 
@@ -99,8 +126,8 @@ class Padding:
             return None
         parts: list[str] = []
         pos = start
-        for table in self.tables:
-            a, b = max(table.start_offset, start), min(table.end_offset, end)
+        for table_start, table_end in self.ranges:
+            a, b = max(table_start, start), min(table_end, end)
             if a >= b:
                 continue
             parts.append(source[pos:a])
