@@ -35,6 +35,7 @@ __all__ = [
     "is_filler",
     "is_filler_text",
     "macro_section",
+    "renders_nothing",
     "without_filler_page",
 ]
 
@@ -99,6 +100,21 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
     if rest == text:
         return False
     return all(count < MIN_LETTERS for count, _ in enumerate(_LETTER.finditer(rest), 1))
+
+
+_CLOSING_TAG = re.compile(r"</[A-Za-z][\w.:-]*\s*>")
+_RULE_LINE = re.compile(r"^[ \t]*(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$", re.MULTILINE)
+
+
+def renders_nothing(text: str) -> bool:
+    """Whether ``text`` renders as nothing a reader sees but a rule: only HTML comments, scripts, styles,
+    closing tags, template tags (shortcodes, Liquid tags: ``{% endcapture %}``) and thematic breaks. (An image
+    or a component is filler too, but its attributes may hold a caption: not nothing.)"""
+    rest = _unhidden(text)
+    rest = _untemplated(rest) if "{" in rest else rest
+    rest = _CLOSING_TAG.sub(" ", rest) if "</" in rest else rest
+    rest = _RULE_LINE.sub(" ", rest)
+    return rest.isspace() or not rest
 
 
 def macro_section(blocks: Sequence[Block]) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -127,3 +128,42 @@ def test_text_with_enough_letters_before_any_link_is_no_link_piece(before: str, 
     end = start + len(text)
     if junk._prose_first(source, start, end):
         assert junk._link_kind(source, start, end) is None, text
+
+
+def _full_list() -> str:
+    """A list that fills a chunk (~1,180 characters with its heading and context line)."""
+    items = [f"- [Library{i}](https://example.com/lib{i}) - A library that does thing number {i}." for i in range(15)]
+    text = "\n".join(items)
+    return text + "x" * (1120 - len(text)) + "."
+
+
+NOTHING_TO_READ = [
+    "**[⬆ back to top](#contents)**",  # a link within the page
+    "---",  # a rule
+    "{% endcapture %}{% include example.html content=example %}",  # template tags
+    "<script>\n  initTooltips();\n</script>",
+]
+
+
+@pytest.mark.parametrize("tail", NOTHING_TO_READ)
+def test_a_piece_with_nothing_to_read_after_a_full_chunk_rides_along_silently(tail: str) -> None:
+    text = f"# Awesome\n\n## Libraries\n\n{_full_list()}\n\n{tail}\n\n## Tools\n\nThe tools of the list.\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    [holder] = [c for c in result.chunks if "Library14" in c.content_original]
+    assert holder.content_original.endswith(tail)  # in the source slice, where it renders
+    assert tail not in holder.content_for_embedding and holder.chars <= CFG.max_chars
+    assert len(result.chunks) == 2
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "**[Migration guide for version three](https://example.com/migrate)**",  # its text names a guide
+        '<Illustration caption="Rendering the tree of components" src="/images/render.png" />',
+    ],
+)
+def test_a_link_elsewhere_or_a_captioned_component_after_a_full_chunk_stays_a_chunk(tail: str) -> None:
+    text = f"# Awesome\n\n## Libraries\n\n{_full_list()}\n\n{tail}\n\n## Tools\n\nThe tools of the list.\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert any(c.content_original == tail for c in result.chunks)

@@ -10,20 +10,21 @@ Three kinds, common at the ends of documentation sections:
   playground links, a short list of links), which goes into a neighbour only when it fits whole (else
   it stays: a list of links is the content of its section);
 - a piece of filler blocks only (:mod:`chunker.filler`: a lone ``<audio>`` or ``<img>``, a demo
-  component, layout tags), alone or after its headings.
+  component, layout tags, closing tags, HTML comments) or thematic breaks, alone or after its headings.
 
 Such a piece goes into the chunk before it (or after it) when both fit the budget; else it is
 shared between both (cut between its definitions); else the cut before it moves back (or the one
 after it moves forward) so that it takes a neighbouring block along, as long as that cut is no
-weaker than the one it replaces and both chunks stay real. A piece of link reference definitions
-that none of this places (a block of them about as long as a chunk, at the end of a long section) is
-carried by the chunk before it (or after it; up to :data:`SILENT_BUDGETS` budgets of them per chunk,
-so that a chunk's text stays bounded) without counting toward its size: its units are marked
-``silent``, kept in that chunk's ``content_original`` (where its links now resolve) and left out of
-its ``content_for_embedding`` (URLs the links already stand for). So is a piece of closing tags only
-(``</TabItem>`` ``</Tabs>``), by the chunk before it, whose elements it closes, and a piece of HTML
-comments only (a licence or an editor's note at a page's end, longer than a chunk), which renders as
-nothing either.
+weaker than the one it replaces and both chunks stay real. A piece that none of this places and that holds
+nothing to read (link reference definitions about as long as a chunk at the end of a long section, a link
+within the page, ``**[⬆ back to top](#contents)**``, after a list that fills a chunk, a ``---`` rule, closing
+tags ``</TabItem>`` ``</Tabs>`` after a code block that fills one, a licence comment longer than a chunk, a
+``<script>``, Liquid tags ``{% endcapture %}``) is carried by the chunk before it (or after it; up to
+:data:`SILENT_BUDGETS` budgets of them per chunk, so that a chunk's text stays bounded) without counting toward its
+size: its units are marked ``silent``, kept in that chunk's ``content_original`` (where its links resolve, its
+elements close) and left out of its ``content_for_embedding``: it has no words a query could match. A piece of
+one link elsewhere (its text may name a guide), of two or more links (a list of links is the content of its
+section) or of other filler (an image or a component whose attributes hold a caption) is kept.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from itertools import islice
 
-from chunker.filler import is_filler
+from chunker.filler import is_filler, renders_nothing
 from chunker.models import Block
 from chunker.pack.strength import BLOCK, Unit
 
@@ -50,9 +51,6 @@ MIN_LETTERS = 8
 """A piece with one link and fewer letters or digits than this besides is junk."""
 
 SILENT_BUDGETS = 2
-_CLOSING = re.compile(r"(?:\s*</[A-Za-z][\w.:-]*\s*>)+\s*")
-"""Closing tags only (``</TabItem>`` ``</Tabs>`` after a code block that fills a chunk): carried silently
-by the chunk before, whose elements they close, like link definitions."""
 """A chunk carries at most this many budgets of link definitions without counting them."""
 
 Sizes = Callable[[int, int], int]
@@ -166,6 +164,9 @@ def _markup_only(units: Sequence[Unit], i: int, e: int, filler: Filler) -> bool:
             return False
         if block.kind == "heading":
             continue
+        if block.kind == "thematic_break":  # a rule: a line across the page
+            found = True
+            continue
         if block.kind not in _FILLER_KINDS or not filler(block):
             return False
         found = True
@@ -229,10 +230,8 @@ def absorb_junk(
                 out[m : m + 2] = [(i, cut), (cut, out[m + 1][1])]
                 m += 1
                 continue
-        start, end = units[i].start, units[e - 1].end
-        closing = kind == "filler" and m > 0 and _CLOSING.fullmatch(source, start, end)
-        if kind == "definitions" or closing or (kind == "filler" and comments_only(source, start, end)):
-            j = m - 1 if m > 0 else m + 1  # carried by a neighbour without counting: they render as nothing
+        if _silent(kind, source, units[i].start, units[e - 1].end):
+            j = m - 1 if m > 0 else m + 1  # carried by a neighbour without counting: no words to retrieve
             held = [k for k in range(*out[j]) if units[k].silent]
             carried = size_of(held[0], held[-1] + 1) if held else 0
             if carried + size_of(i, e) <= SILENT_BUDGETS * budget:
@@ -242,6 +241,16 @@ def absorb_junk(
                 continue
         m += 1
     return out
+
+
+def _silent(kind: str, source: str, start: int, end: int) -> bool:
+    """Whether a junk piece of ``kind`` that no neighbour takes is carried by one without counting: link
+    definitions, a link within the page, and filler that renders as nothing (:func:`chunker.filler.renders_nothing`)."""
+    if kind == "definitions":
+        return True
+    if kind == "link":
+        return source.find("](#", start, end) >= 0
+    return kind == "filler" and renders_nothing(source[start:end])
 
 
 def defer_definitions(
