@@ -148,14 +148,14 @@ def ambiguous_message(stem: str, chosen: str, others: Iterable[str]) -> str:
     (``Café`` composed and decomposed, NFC and NFD) are shown with the decomposed characters escaped."""
     names = [chosen, *others]
     if len(set(names)) < len(names) or len({unicodedata.normalize("NFC", n) for n in names}) < len(names):
-        names = [n if unicodedata.is_normalized("NFC", n) else _decomposed(n) for n in names]
+        names = [n if unicodedata.is_normalized("NFC", n) else decomposed(n) for n in names]
         hint = " (they differ only in how their accents are encoded, NFC or NFD)"
     else:
         hint = ""
     return f"document id {stem!r} is given by several files ({', '.join(names)}){hint}; rename all but one"
 
 
-def _decomposed(name: str) -> str:
+def decomposed(name: str) -> str:
     """``name`` with its combining marks escaped: ``Cafe\\u0301`` for a decomposed ``Café``."""
     return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in name)
 

@@ -57,3 +57,21 @@ def test_a_manifest_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
     os.symlink("/dev/null", tmp_path / MANIFEST)
     with pytest.raises(OutputError, match=r"manifest.*not a regular file"):
         read_manifest(pafs.LocalFileSystem(), str(tmp_path))
+
+
+def test_names_that_differ_only_in_nfc_and_nfd_are_told_apart(tmp_path: Path) -> None:
+    """The shadowed warning named both files alike: 'sources/café.md: ... sources/café.md has the same
+    document id'."""
+    import unicodedata
+
+    from chunker.batch import run_batch
+    from chunker.batch.run import BatchOptions
+    from chunker.config import ChunkerConfig
+    from chunker.settings import Settings
+
+    for form in ("NFC", "NFD"):
+        _doc(tmp_path / "src" / unicodedata.normalize(form, "café.md"))
+    summary = run_batch(Settings(ChunkerConfig()), BatchOptions(str(tmp_path / "src"), str(tmp_path / "out"), jobs=1))
+    (shadowed,) = [d for d in summary.documents if d.status == "shadowed"]
+    message = shadowed.diagnostics[0].message
+    assert "cafe\\u0301.md" in shadowed.display + message and "NFC or NFD" in message

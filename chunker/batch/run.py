@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from chunker.folder_locks import run_lock
 from chunker.models import Diagnostic
 from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
+from chunker.sources import decomposed
 from chunker.summary import DocOutcome, RunSummary
 
 __all__ = ["BatchOptions", "run_batch"]
@@ -217,6 +219,10 @@ def _run_on(
             dataclasses.replace(o, diagnostics=(*o.diagnostics, gone)) if o.stem in set(lost) else o for o in outcomes
         ]
     for item, chosen in listing.shadowed:
-        warning = Diagnostic("warning", "shadowed", f"not chunked: {chosen} has the same document id")
-        outcomes.append(DocOutcome(item.doc_id, item.display, "shadowed", EXIT_OK, diagnostics=(warning,)))
+        shown, other, hint = item.display, chosen, ""
+        if unicodedata.normalize("NFC", shown) == unicodedata.normalize("NFC", other):  # Café and Cafe + U+0301
+            shown, other = (n if unicodedata.is_normalized("NFC", n) else decomposed(n) for n in (shown, other))
+            hint = " (the names differ only in how their accents are encoded, NFC or NFD)"
+        warning = Diagnostic("warning", "shadowed", f"not chunked: {other} has the same document id{hint}")
+        outcomes.append(DocOutcome(item.doc_id, shown, "shadowed", EXIT_OK, diagnostics=(warning,)))
     return RunSummary(tuple(outcomes), left_out=listing.left_out)
