@@ -78,7 +78,12 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
     ] = None,
     force_jobs: Annotated[bool, typer.Option("--force-jobs", help="Allow --jobs above 2 processes per CPU.")] = False,
     check: Annotated[
-        bool, typer.Option("--check", help="Validate existing artifacts against the sources without writing.")
+        bool,
+        typer.Option(
+            "--check",
+            help="Validate existing artifacts against the sources without writing (documents a run would leave "
+            "as they are by their hashes; with --force, every document chunked again and compared).",
+        ),
     ] = False,
     allow_empty: Annotated[
         bool,

@@ -21,7 +21,7 @@ from chunker.models import Diagnostic
 from chunker.policy import exit_code, judge
 from chunker.regular import read_regular, read_regular_stat
 from chunker.sources import SourceFile
-from chunker.summary import DocOutcome, output_display
+from chunker.summary import DocOutcome, Status, output_display
 
 if TYPE_CHECKING:
     from chunker.stat_cache import StatCache
@@ -203,15 +203,18 @@ def unchanged(
     meta: dict[str, Any],
     report: dict[str, Any],
     write: Callable[[Path, dict[str, bytes]], None] | None = None,
+    check: bool = False,
 ) -> DocOutcome:
     """A document whose source and fingerprint are unchanged: its chunks stand. The findings
     report.json recorded are judged again under the current ``fail_on_*`` options (which are not
     in the fingerprint), so it fails the run exactly when a new chunking would. When that, or
     another option outside the fingerprint, changed, meta.json and report.json are rewritten to
-    say so (with ``write``, else :func:`~chunker.writer.write_document`); chunks.json is not touched."""
+    say so (with ``write``, else :func:`~chunker.writer.write_document`); chunks.json is not touched.
+    ``check`` (``--check``): nothing is written and the status is ``ok``, since a run would leave
+    the chunks as they are."""
     recorded = (*_recorded(report, "error"), *_recorded(report, "warning"))
     judged = judge(recorded, cfg)
-    wrote = judged != recorded or meta.get("config") != options_of(cfg)
+    wrote = not check and (judged != recorded or meta.get("config") != options_of(cfg))
     if wrote:
         path = Path(folder)
         if write is None:
@@ -223,7 +226,8 @@ def unchanged(
     errors = tuple(d for d in judged if d.severity == "error")
     findings = tuple(d for d in judged if d.severity in ("error", "warning"))  # counted in the summary
     code = exit_code(errors)
-    return DocOutcome(source.stem, source.display, "unchanged", code, _old_metrics(report), findings, wrote=wrote)
+    status: Status = "ok" if check else "unchanged"
+    return DocOutcome(source.stem, source.display, status, code, _old_metrics(report), findings, wrote=wrote)
 
 
 def _restated(

@@ -112,9 +112,10 @@ def process_document(
             and previous.get("source_sha256") == raw_sha256
             and previous.get("fingerprint") == fingerprint_of(cfg)
         )
-        if fresh and not force and not check:
+        if fresh and not force:
             assert previous is not None and report is not None
-            return unchanged(source, cfg, where, previous, report, _writer(durability, batch))
+            # with check: ok, as a run would leave it (``--check --force`` chunks it again to compare)
+            return unchanged(source, cfg, where, previous, report, _writer(durability, batch), check=check)
         folder = out_dir / source.stem
         never = check and previous is None and cfg.strategy != "off"  # nothing on disk to compare with
         if never and not cfg.skip_drafts:
