@@ -119,8 +119,10 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
 
         typer.echo(f"chunker {__version__}")
         raise typer.Exit(0)
+    from chunker.cli_messages import rerun_command
     from chunker.report import render_run
     from chunker.runner import run
+    from chunker.summary import output_display
 
     mode = _durability(durability)
     chosen = selected(stem, docs)
@@ -145,6 +147,8 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
         quiet=quiet,
         json_out=json_out,
         verbose=verbose,
+        written=output_display(out) + os.sep,
+        rerun=rerun_command(sources, out, config, stem, docs, keep_orphans),
     )
     raise typer.Exit(summary.exit_code)
 

@@ -174,6 +174,7 @@ def batch_command(
         quiet=quiet,
         json_out=json_out,
         verbose=verbose,
+        written=out,
     )
     raise typer.Exit(summary.exit_code)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-__all__ = ["ClickException", "empty_path", "export_line", "export_lines", "usage_message"]
+__all__ = ["ClickException", "empty_path", "export_line", "export_lines", "rerun_command", "usage_message"]
 
 _EXCEPTIONS: Any = sys.modules[typer.BadParameter.__module__]
 """The parser's exceptions module (click's, or the copy a Typer release vendors)."""
@@ -139,3 +139,46 @@ def empty_path(argv: list[str]) -> str | None:
         if (eq and not value.strip()) or (not eq and k + 1 < len(argv) and not argv[k + 1].strip()):
             return f"{name} is empty: give a file or folder ('.' for the working folder)"
     return None
+
+
+def rerun_command(
+    sources: Path,
+    out: Path,
+    config: Path | None,
+    stems: list[str] | None = None,
+    docs: list[str] | None = None,
+    keep_orphans: bool = False,
+) -> str:
+    """The command a user pastes to bring what ``--check`` found stale up to date: the program as it
+    was started, with the options of this run that say what is chunked and where (each value quoted
+    for a POSIX shell: a path with spaces, ``$`` or quotes pastes as one word)."""
+    import shlex
+
+    words = [_program()]
+    if sources != Path("sources"):
+        words += ["--sources", shlex.quote(str(sources))]
+    if out != Path("chunks"):
+        words += ["--out", shlex.quote(str(out))]
+    if config is not None:
+        words += ["--config", shlex.quote(str(config))]
+    for option, values in (("--stem", stems), ("--doc", docs)):
+        for value in values or ():
+            words += [option, shlex.quote(value)]
+    if keep_orphans:
+        words.append("--keep-orphans")
+    return " ".join(words)
+
+
+def _program() -> str:
+    """``chunker`` as it was started: the path typed (``.venv/bin/chunker``), ``python -m chunker``,
+    else ``chunker``."""
+    import os
+    import shlex
+
+    started = sys.argv[0] if sys.argv else ""
+    name = os.path.basename(started)
+    if name in ("chunker", "chunker.exe") and started != name:
+        return shlex.quote(started)
+    if name == "__main__.py" and os.path.basename(os.path.dirname(started)) == "chunker":
+        return f"{shlex.quote(sys.executable)} -m chunker"
+    return "chunker"

@@ -52,13 +52,21 @@ def render_run(
     quiet: bool,
     json_out: bool,
     verbose: bool = False,
+    written: str = "",
+    rerun: str = "chunker",
 ) -> RunSummary:
+    """Run ``work`` and print what it did. ``written``: the output folder as the totals line names it;
+    ``rerun``: the command that brings stale documents up to date (the user's own options), which a
+    ``--check`` that finds any prints last, on stderr."""
     err, out = _LazyConsole(stderr=True), _LazyConsole(stderr=False)
     started = time.monotonic()
     show_progress = not quiet and not json_out and err.is_terminal and (expected is None or expected > 1)
     summary = _with_progress(work, err.console, expected) if show_progress else work(None)
     elapsed = time.monotonic() - started
     print_diagnostics(summary, err, out, quiet=quiet or json_out, verbose=verbose)
+    stale = sum(1 for d in summary.documents if d.status == "stale")
+    if stale:  # even with --quiet: what to do about the errors just printed
+        err.print(f"{_plural(stale, 'stale document')}; to bring the chunks up to date run: {escape(rerun)}")
     if json_out:
         import orjson
 
@@ -66,7 +74,7 @@ def render_run(
     elif not quiet:
         print_left_out(summary, sources, err, out)
         if summary.documents:
-            out.print(totals_line(summary, elapsed))
+            out.print(totals_line(summary, elapsed, written))
             listed = table_rows(summary, verbose=verbose)
             if listed:
                 out.print(summary_table(summary, verbose=verbose, width=out.width, rows=listed))
@@ -160,8 +168,9 @@ def status_counts(summary: RunSummary) -> dict[str, int]:
     return {s: counts[s] for s in [*known, *sorted(set(counts) - set(known))]}
 
 
-def totals_line(summary: RunSummary, elapsed: float) -> str:
-    """``12 documents (2 new, 10 unchanged) · 340 chunks · 1 error in 1 document · 0 warnings · 1.4 s``."""
+def totals_line(summary: RunSummary, elapsed: float, written: str = "") -> str:
+    """``12 documents (2 new, 10 unchanged) · 340 chunks in chunks/ · 1 error in 1 document · 0 warnings · 1.4 s``
+    (``written``: the output folder, ``chunks/``)."""
     docs = summary.documents
     statuses = ", ".join(f"{n:,} {status}" for status, n in status_counts(summary).items())
     chunks = sum(int(d.metrics.get("total_chunks", 0) or 0) for d in docs)
@@ -179,7 +188,7 @@ def totals_line(summary: RunSummary, elapsed: float) -> str:
     warnings += run_warnings
     parts = [
         f"{_plural(len(docs), 'document')} ({statuses})",
-        _plural(chunks, "chunk"),
+        _plural(chunks, "chunk") + (f" in {escape(written)}" if written else ""),
         f"[red]{error_text}[/]" if errors else error_text,
         f"[yellow]{warning_text}[/]" if warnings else warning_text,
         f"{elapsed:.1f} s",
@@ -253,7 +262,7 @@ def _print_document(
             if draft
             else "its artifacts are not what a run would write now"
         )
-        err.print(f"[red]error:[/] {where}: stale: {why}; run chunker")
+        err.print(f"[red]error:[/] {where}: stale: {why}")
     shown: dict[tuple[str, str], int] = {}
     for d in doc.diagnostics:
         if d.severity not in ("error", "warning") or (d.severity == "warning" and (quiet or doc.status in NOT_CHUNKED)):

@@ -71,7 +71,7 @@ def not_chunked(source: SourceFile, folder: Path) -> DocOutcome:
     """``--check`` of a document without a readable ``meta.json``: never chunked, or its artifacts lost."""
     shown = output_display(folder)
     why = f"its artifacts in {shown} are missing or unreadable" if os.path.isdir(folder) else f"no {shown} yet"
-    message = f"{source.display}: stale: not chunked ({why}); run chunker"
+    message = f"{source.display}: stale: not chunked ({why})"
     return DocOutcome(source.stem, source.display, "stale", EXIT_VALIDATION, message=message)
 
 

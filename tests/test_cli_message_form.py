@@ -63,7 +63,8 @@ def test_every_message_of_a_run_starts_with_its_severity_then_where(
     (work / "sources" / "good.md").write_text("# Good\n\n## Part\n\nChanged.\n", encoding="utf-8")
     assert run_cli(["--check"]) == 1
     err = capsys.readouterr().err
-    assert "error: sources/good.md: stale: its artifacts are not what a run would write now; run chunker" in err
+    assert "error: sources/good.md: stale: its artifacts are not what a run would write now\n" in err
+    assert "1 stale document; to bring the chunks up to date run: " in err
     assert run_cli(["--doc", "nothere"]) == 2
     assert capsys.readouterr().err.startswith("error: --doc 'nothere': ")
 

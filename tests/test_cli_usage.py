@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from chunker.cli import run_cli
+from chunker.cli_messages import rerun_command
 
 
 @pytest.mark.parametrize(
@@ -139,9 +140,10 @@ def test_check_names_a_document_that_was_never_chunked_as_such(
     (two_docs / "sources" / "new.md").write_text("# New\n\nText.\n", encoding="utf-8")
     capsys.readouterr()
     assert run_cli(["--check", "--quiet"]) == 1
-    assert (
-        capsys.readouterr().err.strip() == "error: sources/new.md: stale: not chunked (no chunks/new yet); run chunker"
-    )
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "error: sources/new.md: stale: not chunked (no chunks/new yet)",
+        f"1 stale document; to bring the chunks up to date run: {rerun_command(Path('sources'), Path('chunks'), None)}",
+    ]
     (two_docs / "chunks" / "new").mkdir()
     assert run_cli(["--check", "--quiet"]) == 1
     assert "not chunked (its artifacts in chunks/new are missing or unreadable)" in capsys.readouterr().err

@@ -47,7 +47,7 @@ def test_totals_come_before_the_table_and_count_documents_by_status(
     totals = next(line for line in out.splitlines() if line.startswith("7 documents"))
     assert totals.startswith("7 documents (7 new) · ")
     assert " · 1 error in 1 document · 1 warning in 1 document · " in totals
-    assert re.search(r" · \d+ chunks · ", totals) and re.search(r" · \d+\.\d s$", totals)
+    assert re.search(r" · \d+ chunks in chunks/ · ", totals) and re.search(r" · \d+\.\d s$", totals)
     assert out.index(totals) < out.index("┃ document")
 
 
