@@ -15,7 +15,9 @@ headings; containers nest up to 3 deep. Each document is chunked at two budgets 
   overlap, and every non-blank character lies in a chunk or a skipped range;
 - every piece renders as in the document: no ``rendering-changed`` finding;
 - no chunk over max_chars unless it is an overflow chunk with an ``overflow`` finding for its lines;
-- no chunk crossing its section: none holds a ``## `` heading line after text of its own.
+- no chunk crossing its section: none holds a ``#`` or ``##`` heading (ATX or setext) after text of its
+  own (headings and filler blocks aside: a title over filler goes with the section below it, as
+  :func:`chunker.strategies.sections.carry_filler` says).
 
 Prints the count of documents, chunks and findings by kind, and the first finding of each kind
 (document number; ``--show K`` prints document K and its chunks; ``--keep DIR`` writes the documents
@@ -35,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chunker.config import ChunkerConfig
+from chunker.filler import is_filler
 from chunker.models import ChunkingResult
 from chunker.parse.markdown import markdown_parser
 from chunker.pipeline import chunk_markdown
@@ -186,7 +189,7 @@ def _sections(text: str, cfg: ChunkerConfig) -> tuple[list[int], list[tuple[int,
 
 
 def _own_text(text: str, start: int, end: int, headings: list[tuple[int, int]]) -> bool:
-    """Whether ``text[start:end]`` holds a non-blank character outside the headings."""
+    """Whether ``text[start:end]`` holds a non-blank character outside the ranges ``headings``."""
     for a, b in headings:
         if a < end and b > start:
             return _own_text(text, start, a, headings) or _own_text(text, b, end, headings)
@@ -211,6 +214,7 @@ def findings(text: str, result: ChunkingResult, cfg: ChunkerConfig) -> list[tupl
     covered = bytearray(len(text))
     previous = 0
     sections, headings = _sections(text, cfg)
+    no_text = sorted(headings + [(b.start_offset, b.end_offset) for b in result.blocks if is_filler(b)])
     for chunk in result.chunks:
         core = chunk.content_original
         for added in chunk.added_lines:
@@ -230,7 +234,7 @@ def findings(text: str, result: ChunkingResult, cfg: ChunkerConfig) -> list[tupl
         ):
             out.append(("undeclared-oversize", f"chunk at line {chunk.start_line}: {chunk.size} > {cfg.max_chars}"))
         for h in sections:
-            if chunk.start_offset < h < chunk.end_offset and _own_text(text, chunk.start_offset, h, headings):
+            if chunk.start_offset < h < chunk.end_offset and _own_text(text, chunk.start_offset, h, no_text):
                 out.append(("crosses-section", f"chunk at line {chunk.start_line} holds the heading at {h}"))
     for skipped in result.diagnostics.skipped:
         covered[skipped.start_offset : skipped.end_offset] = b"\x01" * (skipped.end_offset - skipped.start_offset)

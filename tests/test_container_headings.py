@@ -179,3 +179,20 @@ def test_a_container_closed_before_the_empty_last_line_ends_there() -> None:
     for tail in (">", ">\n", ">\n> more"):
         tokens = markdown_parser(64).parse("> :::note\n> text\n> :::\n" + tail)
         assert [t.map for t in tokens if t.type == "container_block_open"] == [[0, 2]], tail
+
+
+@pytest.mark.parametrize("opening", ["::: note", "/// note"])
+@pytest.mark.parametrize("heading", ["B\n-", "B\n===", "Two lines\nB\n---"])
+def test_an_unclosed_container_ends_before_a_setext_heading_as_before_an_atx_one(opening: str, heading: str) -> None:
+    text = f"## A\n\n{opening}\n\nText.\n\n{heading}\n\nMore.\n"
+    result = chunk_markdown(text, CFG, "u", "u.md")
+    assert containers(text) == [(3, 5)]
+    assert [b.kind for b in result.blocks][-2:] == ["heading", "paragraph"]
+    assert [c.section for c in result.chunks] == ["A", heading.rsplit("\n", 1)[0].replace("\n", " ")]
+    assert [d.code for d in result.diagnostics.warnings] == ["container-unclosed"]
+
+
+@pytest.mark.parametrize("body", ["- item\n---", "> quote\n---", "Text.\n\n---", "    code\n---", "| a |\n---"])
+def test_an_underline_under_no_paragraph_leaves_an_unclosed_container_whole(body: str) -> None:
+    text = f"## A\n\n::: note\n{body}\n\nMore.\n"
+    assert containers(text) == [(3, 5 + body.count("\n") + 1)]

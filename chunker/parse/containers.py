@@ -4,7 +4,7 @@
   markdown-it-container (any name). A heading inside one is part of it (the example of a
   ``:::{myst-example}``, a section of a ``::: details``): it opens no section. An unclosed one would
   swallow the rest of the document, headings included, so a container never closed ends before the next
-  ATX heading (or at the end of the input); so does one whose closing line comes only after a heading and
+  heading, ATX or setext (or at the end of the input); so does one whose closing line comes only after a heading and
   another opening line of at least as many markers (the closing line is that container's). Such a
   container's opening token has ``meta["unclosed"]`` (:func:`unclosed_at`);
 - the marker ``/``: ``/// name | title`` ... ``///`` blocks of PyMdown Extensions (``pymdownx.blocks``:
@@ -60,6 +60,13 @@ _CONTAINER_NAME = re.compile(
 line of one is a container however empty, never a module's directive."""
 _BLOCK_NAME = re.compile(r"\s*[A-Za-z][\w-]*\s*(?:\|.*)?")
 _ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+_SETEXT = re.compile(r"(?:=+|-+)[ \t]*")
+"""A setext heading's underline (past its indentation)."""
+_OTHER_BLOCK = re.compile(
+    r"[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[>|<]|\[\^|[:~](?:[ \t]|$)|!!!|\?\?\?|===|[-*_](?:[ \t]*[-*_]){2,}[ \t]*$"
+)
+"""The start of a line that opens a block an underline below it makes no setext heading of: a list
+item, a quote, a table, HTML, a footnote, a definition, an admonition or tab, a thematic break."""
 
 
 def use_container(md: MarkdownIt, rule: str) -> None:
@@ -93,7 +100,7 @@ def unclosed_at(tokens: Sequence[Any]) -> int | None:
 
 
 def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool]) -> None:
-    """The container rule ``name``, ending a container never closed before the next ATX heading
+    """The container rule ``name``, ending a container never closed before the next heading
     (see the module's docstring) and marking its opening token ``meta["unclosed"]``."""
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == name)
@@ -188,7 +195,8 @@ def _unclosed_end(
     state: Any, start_line: int, end_line: int, marker: str, run: int, valid: Callable[[str], bool]
 ) -> int | None:
     """None when the container opened on ``start_line`` with ``run`` markers is closed; else the
-    line it ends before: the first ATX heading after it (``end_line`` when none). Closed means: a
+    line it ends before: the first heading after it, ATX or setext (the first line of the paragraph
+    an underline ends), ``end_line`` when none. Closed means: a
     line of at least ``run`` markers alone follows (where the container rule closes it, in a code
     fence too), and no heading comes before it that is followed by another opening line of at least
     ``run`` markers (then the closing line is that container's, and this one was left open).
@@ -199,6 +207,7 @@ def _unclosed_end(
     src = state.src
     fence = ""  # the marker run of a code fence open at this line
     heading: int | None = None
+    paragraph: int | None = None  # first line of the run of text lines so far (-1: a run of another block)
     for line in range(start_line + 1, end_line):
         text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
         if text and state.sCount[line] < state.blkIndent:
@@ -211,6 +220,7 @@ def _unclosed_end(
                 return None  # closed (an opening line after a heading would have returned first)
             if markers >= run and heading is not None and not fence and valid(text[markers:]):
                 return heading  # left open before the heading, whether or not a closing line follows
+            paragraph = None
             continue
         if text[:3] in ("```", "~~~"):
             run_of_fence = text[: len(text) - len(text.lstrip(text[0]))]
@@ -218,6 +228,14 @@ def _unclosed_end(
                 fence = run_of_fence
             elif run_of_fence.startswith(fence) and run_of_fence == text:
                 fence = ""
-        elif not fence and heading is None and state.sCount[line] < 4 and _ATX.match(text):
+            paragraph = None
+        elif fence or not text:
+            paragraph = None
+        elif heading is None and state.sCount[line] < 4 and _ATX.match(text):
             heading = line
+        elif paragraph is None:
+            plain = state.sCount[line] - state.blkIndent < 4 and _OTHER_BLOCK.match(text) is None
+            paragraph = line if plain else -1
+        elif heading is None and paragraph >= 0 and _SETEXT.fullmatch(text) and state.sCount[line] < 4:
+            heading = paragraph  # a setext heading: the paragraph its underline ends
     return heading if heading is not None else end_line

@@ -5,7 +5,7 @@
 - code blocks written as template tags (Jekyll's ``{% highlight %}``, Hugo's ``{{< highlight >}}``,
   ``{{< code >}}``, ``{{< code-toggle >}}``): fenced code (:mod:`chunker.parse.templates`);
 - ``container``: ``:::name title`` ... ``:::`` blocks (VitePress, Docusaurus, MyST's colon fences,
-  markdown-it-container), a container never closed ending before the next ATX heading, and mkdocstrings'
+  markdown-it-container), a container never closed ending before the next heading, and mkdocstrings'
   and docfx's ``:::`` directive lines read as text (:mod:`chunker.parse.containers`);
 - MDC block components (``::name{props}`` ... ``::``, Nuxt Content): ``container_block`` tokens with the
   markup ``::`` (:mod:`chunker.parse.mdc`);
