@@ -274,3 +274,16 @@ def test_a_tag_line_in_a_quote_or_list_item_sticks_to_what_follows_it(marker: st
     for chunk in out:
         lines = [line for line in chunk.content_original.split("\n") if line.strip(" >")]
         assert not lines[-1].lstrip(" >").startswith("<Listing"), chunk.content_original
+
+
+@pytest.mark.parametrize("heading", ["> Alpha beta gamma delta.\n>   -", "> ## Alpha beta gamma delta."])
+def test_a_piece_inside_a_container_nested_in_a_quote_closes_it_with_the_quotes_marker(heading: str) -> None:
+    words = " ".join(["word"] * 12)
+    text = (
+        f"# T\n\n:::tip\nIntro {words}.\n\n> :::details More\n> {words} first.\n>\n{heading}\n>\n"
+        f"> {words} more.\n>\n> {words} end.\n> :::\n:::\n"
+    )
+    result = chunk_markdown(text, ChunkerConfig(max_chars=120, target_chars=60, min_chars=1), "d", "d.md")
+    assert [d.code for d in result.diagnostics.diagnostics] == []
+    held = next(c for c in result.chunks if "Alpha" in c.content_original)
+    assert held.content_original.endswith("\n> :::\n:::")

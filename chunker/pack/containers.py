@@ -384,7 +384,9 @@ def around(ranges: list[tuple[int, int]], line: int) -> tuple[int, int]:
 
 
 def _marker_run(line: str, marker: str) -> bool:
-    text = line.strip()
+    """Whether ``line`` is a container's closing line: a run of ``marker`` alone (past the markers of
+    the quotes it lies in: ``> :::`` closes a container nested in a quote)."""
+    text = line.lstrip(" \t>").rstrip() if ">" in line else line.strip()
     return len(text) >= (2 if marker == ":" else 3) and text == marker * len(text)  # two: an MDC component's ``::``
 
 
