@@ -34,6 +34,7 @@ _IMG = re.compile(r"<img\b[^<>]*>", re.IGNORECASE)
 _ATTR = re.compile(r"""\b(src|alt|title)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"(`+)[^`\n].*?\1|(`+)\1?")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_STORE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def _label(text: str) -> str:
@@ -60,12 +61,19 @@ def definitions(text: str) -> dict[str, tuple[str, str]]:
 
 
 def _resolve(src: str, folder: str) -> tuple[str | None, bool | None]:
-    """(path against the document's folder, whether it exists); None for URLs and anchors."""
+    """(path against the document's folder, whether it exists); None for URLs and anchors. Against
+    the folder of an object-store source (``s3://bucket/docs``, ``chunker batch``) the path is a URI
+    of that store (``s3://bucket/docs/img/a.png``) and whether it exists is not looked up (None)."""
     if not src or src.startswith(("#", "//")) or _SCHEME.match(src):
         return None, None
     target = unquote(src.split("#", 1)[0].split("?", 1)[0])
     if not target or "\x00" in target:
         return None, None
+    store = _STORE.match(folder)
+    if store is not None:  # normpath would make "s3://" "s3:/"
+        rest = folder[store.end() :]
+        base = rest.split("/", 1)[0] if target.startswith("/") else rest  # "/img/a.png": from the bucket
+        return store.group() + posixpath.normpath(posixpath.join(base, target.lstrip("/"))), None
     path = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target))
     try:
         exists = os.path.exists(path)

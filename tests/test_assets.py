@@ -194,3 +194,15 @@ def test_links_and_images_are_those_of_a_pattern_that_matches_the_bang(seed: int
         expected = [(m.group(1) == "!", m.end(), m.groups()[1:]) for m in bang.finditer(text)]
         found = [(m.start() > 0 and text[m.start() - 1] == "!", m.end(), m.groups()) for m in _INLINE.finditer(text)]
         assert found == expected, text
+
+
+def test_assets_of_an_object_store_source_are_uris_of_that_store_not_looked_up() -> None:
+    # chunker batch --sources s3://bucket/docs: the document's folder is a URI, whose "//" a path
+    # normalisation made "s3:/bucket/..."; a local lookup of it says every asset is missing
+    page = "# Guide\n\n![Logo](img/logo.png) and [setup](../setup.md) and ![top](/static/a.png).\n"
+    result = chunk_markdown(page, CFG, "docs/guide", "s3://bucket/docs/guide.md")
+    assert [(a.path, a.exists) for a in result.chunks[0].assets] == [
+        ("s3://bucket/docs/img/logo.png", None),
+        ("s3://bucket/setup.md", None),
+        ("s3://bucket/static/a.png", None),
+    ]
