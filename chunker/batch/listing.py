@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunker.doc_ids import id_segment
-from chunker.errors import UsageError
+from chunker.errors import SourceError, UsageError
 from chunker.path_display import display_path, shown_path
 from chunker.selection import Selection
 from chunker.sources import EXTENSIONS, LeftOut
 
-__all__ = ["Listed", "Listing", "entries_to_listing", "filesystem", "list_sources"]
+__all__ = ["Listed", "Listing", "entries_to_listing", "filesystem", "list_sources", "shown_uri"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +53,16 @@ class Listing:
     """Source files the config's ``exclude`` or ``include`` globs leave out, sorted by path."""
 
 
+def shown_uri(uri: str) -> str:
+    """``uri`` as messages name it: ``s3://bucket/key``, without the credentials and options it may
+    carry (``s3://key:secret@bucket/key?endpoint_override=...``); a local path as it is."""
+    if "://" not in uri:
+        return shown_path(uri)
+    scheme, rest = uri.split("://", 1)
+    netloc, slash, path = rest.split("?", 1)[0].partition("/")
+    return shown_path(f"{scheme}://{netloc.rpartition('@')[2]}{slash}{path}")
+
+
 def filesystem(uri: str) -> tuple[Any, str, bool]:
     """(``pyarrow.fs.FileSystem``, path in it, whether it is the local file system) for a URI or a
     local path (relative paths are taken from the working directory)."""
@@ -63,7 +73,7 @@ def filesystem(uri: str) -> tuple[Any, str, bool]:
     try:
         filesys, path = pafs.FileSystem.from_uri(uri)
     except Exception as exc:  # pyarrow raises ArrowInvalid, ValueError, OSError... for a bad or unsupported URI
-        raise UsageError(f"cannot open {uri}: {exc}") from None
+        raise UsageError(f"cannot open {shown_uri(uri)}: {exc}") from None
     return filesys, path.rstrip("/"), isinstance(filesys, pafs.LocalFileSystem)
 
 
@@ -72,23 +82,26 @@ def list_sources(uri: str, selection: Selection | None = None) -> tuple[Any, Lis
     from pyarrow import fs as pafs
 
     filesys, root, local = filesystem(uri)
-    info = filesys.get_file_info(root)
-    if info.type != pafs.FileType.Directory:
-        what = "not found" if info.type == pafs.FileType.NotFound else "not a folder"
-        raise UsageError(f"source folder {uri} {what}; check --sources")
     base = f"{uri.split('://', 1)[0]}://{root}" if "://" in uri else root
     shown = lambda rel: _display(base, root, rel, local)  # noqa: E731
     skipped: list[LeftOut] = []
-    if local:
-        entries: Iterable[tuple[str, int, int]] = _walk_local(root, shown, skipped)
-    else:
-        selector = pafs.FileSelector(root, recursive=True)
-        entries = (
-            (item.path, item.size or 0, item.mtime_ns or 0)
-            for item in filesys.get_file_info(selector)
-            if item.type == pafs.FileType.File
-        )
-    listing = entries_to_listing(entries, root, shown, selection)
+    try:  # a store that cannot be reached, or refuses the credentials: the listing fails, named
+        info = filesys.get_file_info(root)
+        if info.type != pafs.FileType.Directory:
+            what = "not found" if info.type == pafs.FileType.NotFound else "not a folder"
+            raise UsageError(f"source folder {shown_uri(uri)} {what}; check --sources")
+        if local:
+            entries: Iterable[tuple[str, int, int]] = _walk_local(root, shown, skipped)
+        else:
+            selector = pafs.FileSelector(root, recursive=True)
+            entries = (
+                (item.path, item.size or 0, item.mtime_ns or 0)
+                for item in filesys.get_file_info(selector)
+                if item.type == pafs.FileType.File
+            )
+        listing = entries_to_listing(entries, root, shown, selection)
+    except OSError as exc:
+        raise SourceError(f"cannot list the sources {shown_uri(uri)}: {exc}") from None
     if skipped:
         left_out = tuple(sorted((*listing.left_out, *skipped), key=lambda x: x.display))
         listing = Listing(listing.found, listing.shadowed, left_out)

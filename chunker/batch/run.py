@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from chunker.batch.engines import ENGINES, run_local, run_ray
-from chunker.batch.listing import filesystem, list_sources
+from chunker.batch.listing import filesystem, list_sources, shown_uri
 from chunker.batch.plan import Plan, Task, plan
 from chunker.batch.store import collect_garbage, read_manifest, without_missing_files, write_manifest
 from chunker.batch.work import Group, carried
@@ -150,8 +150,9 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
             if left and by_globs:
                 globs = f" ({len(left)} left out by the include/exclude globs)"
             raise UsageError(
-                f"no source documents (.md, .markdown, .mdx, .txt) in {opts.sources}{globs}: nothing to chunk; check "
-                "--sources (or pass --allow-empty to run anyway: every document of the manifest is then removed)"
+                f"no source documents (.md, .markdown, .mdx, .txt) in {shown_uri(opts.sources)}{globs}: nothing to "
+                "chunk; check --sources (or pass --allow-empty to run anyway: every document of the manifest is then "
+                "removed)"
             )
     out_fs, out_root, local = filesystem(opts.out)
     # One run at a time on a local output: another run's garbage collection would delete this run's new

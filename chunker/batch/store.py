@@ -181,7 +181,10 @@ def read_manifest(filesys: Any, out_root: str) -> tuple[dict[str, dict[str, Any]
     from pyarrow import fs as pafs
 
     path = f"{out_root}/{MANIFEST}"
-    kind = filesys.get_file_info(path).type
+    try:
+        kind = filesys.get_file_info(path).type
+    except OSError as exc:  # a store that cannot be reached, or refuses the credentials
+        raise OutputError(f"cannot read the output {out_root}: {exc}") from None
     if kind == pafs.FileType.NotFound:
         return {}, None
     if kind != pafs.FileType.File:  # a FIFO blocked the run for ever, a device gave no end
@@ -209,9 +212,13 @@ def live_files(manifest: Iterable[Mapping[str, Any]]) -> dict[str, set[str]]:
 def _files_in(filesys: Any, folder: str) -> list[Any]:
     from pyarrow import fs as pafs
 
-    if filesys.get_file_info(folder).type != pafs.FileType.Directory:
-        return []
-    return [info for info in filesys.get_file_info(pafs.FileSelector(folder)) if info.type == pafs.FileType.File]
+    try:
+        if filesys.get_file_info(folder).type != pafs.FileType.Directory:
+            return []
+        listed = filesys.get_file_info(pafs.FileSelector(folder))
+    except OSError as exc:
+        raise OutputError(f"cannot list the files in {folder}: {exc}") from None
+    return [info for info in listed if info.type == pafs.FileType.File]
 
 
 def collect_garbage(filesys: Any, out_root: str, manifest: Iterable[Mapping[str, Any]]) -> int:
@@ -252,12 +259,12 @@ def read_chunks(out: str) -> Any:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from chunker.batch.listing import filesystem
+    from chunker.batch.listing import filesystem, shown_uri
 
     filesys, root, _ = filesystem(out)
     manifest, fmt = read_manifest(filesys, root)
     if fmt == "jsonl":
-        raise OutputError(f"{out}: the chunks were written as JSON Lines; read them with read_chunk_records")
+        raise OutputError(f"{shown_uri(out)}: the chunks were written as JSON Lines; read them with read_chunk_records")
     tables = []
     for name, docs in sorted(live_files(manifest.values()).items()):
         with filesys.open_input_file(f"{root}/{name}") as fh:
