@@ -287,3 +287,16 @@ def test_a_document_that_kills_its_worker_fails_alone_and_named(
     assert summary.exit_code == 3
     # the group-mates of doc-05 were chunked alone: their chunks are there
     assert set(batch_chunks(tmp_path / "out")) == {f"doc-{k:02d}" for k in range(12) if k != 5}
+
+
+def test_a_removed_document_counts_no_chunks_in_the_summary_as_in_the_main_command(tmp_path: Path) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    make_corpus(src, 3, bad=False)
+    first = run_batch(Settings(ChunkerConfig()), BatchOptions(str(src), str(out), jobs=1))
+    chunks = {d.stem: d.metrics["total_chunks"] for d in first.documents}
+    (src / "doc-01.md").unlink()
+    again = run_batch(Settings(ChunkerConfig()), BatchOptions(str(src), str(out), jobs=1))
+    removed = next(d for d in again.documents if d.stem == "doc-01")
+    assert removed.status == "removed" and removed.metrics == {}  # the totals and the table count no chunks of it
+    assert sum(d.metrics.get("total_chunks", 0) for d in again.documents) == chunks["doc-00"] + chunks["doc-02"]
+    assert manifest(out)["doc-01"]["chunk_keys"]  # the manifest still lists its keys for a store to delete

@@ -108,7 +108,7 @@ def _outcome(row: Mapping[str, Any], previous: Mapping[str, Mapping[str, Any]]) 
         str(row["source_uri"]),
         row["status"],
         int(row.get("exit_code") or 0),
-        orjson.loads(row.get("metrics") or "{}"),
+        {} if row["status"] == "removed" else orjson.loads(row.get("metrics") or "{}"),  # no chunks of it are left
         diagnostics,
         str(row.get("message") or ""),
         delta,
