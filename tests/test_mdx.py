@@ -328,3 +328,27 @@ def test_a_jsx_block_in_a_list_item_ends_with_the_item_though_its_fence_never_cl
     assert [t.map for t in tokens if t.type == "list_item_open"] == [[0, 5], [5, 7]]
     result = chunk_markdown("# T\n\n" + text, replace(CFG, max_chars=60, target_chars=30), "page", "page.mdx")
     assert not [d.code for d in result.diagnostics.diagnostics if d.code == "rendering-changed"]
+
+
+ONE_LINE_IMPORTS = (
+    "---\nid: typescript\n---\n\n"
+    "import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem'; import constants from '@site/core/C';\n\n"
+    "Intro prose.\n\n## Install\n\n<Tabs groupId=\"pm\">\n<TabItem value=\"npm\">\n\nnpm install thing\n\n"
+    "</TabItem>\n</Tabs>\n"
+)
+
+
+@pytest.mark.parametrize("opening", [True, False])
+def test_several_import_statements_on_one_line_make_a_md_page_mdx_under_auto(opening: bool) -> None:
+    """Docusaurus pages (react-native-website: 445 of 2,227) write their imports on one line,
+    ``import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem'; ...``: such a line is
+    whole import statements too, left out as ``mdx-esm``, not a paragraph in the first chunk."""
+    text = ONE_LINE_IMPORTS if opening else ONE_LINE_IMPORTS.replace("Intro prose.\n\n", "").replace(
+        "\n\nimport", "\n\nIntro prose.\n\nimport"
+    )
+    result = chunk_markdown(text, LEFT_OUT, "page", "docs/typescript.md")
+    esm = [(s.start_line, s.end_line) for s in result.diagnostics.skipped if s.reason == "mdx-esm"]
+    if opening:
+        assert esm == [(5, 5)] and not any("import" in c.content_original for c in result.chunks)
+    else:  # an import below the intro stays in its chunk, but the page is MDX: the line is a block of its own
+        assert [b.kind for b in result.blocks if b.start_line == 7] == ["html"] and not esm

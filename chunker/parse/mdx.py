@@ -37,11 +37,14 @@ _STATEMENT_END = re.compile(r"""(?:[;'"`})\]]|\w)\s*(?://.*)?$""")
 """A line that can end an import or export statement (not one ending in ``,``, ``{``, ``=``, ``(``...)."""
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 _INTERRUPTS = ["paragraph", "reference", "blockquote", "list"]
-_IMPORT_FROM = re.compile(
+_ONE_IMPORT = (
     r"""import[ \t]+(?:type[ \t]+)?(?:[\w$]+[ \t]*,?[ \t]*)?(?:\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)?[ \t]*"""
-    r"""from[ \t]+(["'])[^"'\n]+\1[ \t]*;?[ \t]*$"""
+    r"""from[ \t]+(?:"[^"\n]+"|'[^'\n]+')"""
 )
-"""One whole JavaScript ``import ... from '...'`` statement on its line (``import Tabs from '@theme/Tabs';``)."""
+_IMPORT_FROM = re.compile(rf"(?:{_ONE_IMPORT}[ \t]*;[ \t]*)*{_ONE_IMPORT}[ \t]*;?[ \t]*$")
+"""Whole JavaScript ``import ... from '...'`` statements on their line (``import Tabs from '@theme/Tabs';``),
+one or several (``import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem';``, as a
+Docusaurus site's pages may write them)."""
 _HEAD = 1 << 16
 """How far into a ``.md`` page :func:`opens_with_import` looks (frontmatter included)."""
 
@@ -240,8 +243,7 @@ def imports_used(text: str) -> bool:
         if not line.startswith("import") or before.strip():
             continue  # a statement of its own, after a blank line (not a paragraph's next line)
         if _IMPORT_FROM.match(line):
-            clause = _IMPORTED.match(line)
-            if clause is not None:
+            for clause in _IMPORTED.finditer(line):
                 names.update(_NAME.findall(_ALIASED.sub("", clause.group(1))))
     names.discard("type")
     if not names:
