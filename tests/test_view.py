@@ -233,3 +233,25 @@ def test_a_source_path_to_a_huge_file_is_not_read(work: Path, capsys: pytest.Cap
         fh.truncate(3 * 2**30)  # sparse: no disk used
     assert run_cli(["view", "--stem", "guide"]) == 0
     assert "the source big.md is 3,221,225,472 bytes, more than max_file_bytes" in capsys.readouterr().err
+
+
+def test_a_chunk_carries_the_findings_about_it_so_its_panel_says_why_it_is_flagged(work: Path) -> None:
+    # an overflow chunk (one line over max_chars) and the kitchen sink's unclosed fence: the page's data
+    # gives each chunk the errors and warnings that name it or lie on its lines, the script shows them
+    (work / "sources" / "long.md").write_text("# Long\n\n" + "[link](https://example.com/" + "x" * 400 + ")\n")
+    run_cli(["--quiet"])
+    assert run_cli(["view", "--quiet"]) == 0
+    for stem in ("long", "kitchen"):
+        page = parse(work / "chunks" / "_view" / "docs" / f"{stem}.html")
+        chunks = json.loads(page.scripts[0])["chunks"]
+        report = json.loads((work / "chunks" / stem / "report.json").read_bytes())
+        spans = [(c["start_line"], c["end_line"]) for c in chunks]
+        expected = [  # a finding on a line of no chunk (the frontmatter's) stays in the side bar only
+            d for d in report["errors"] + report["warnings"] if any(a <= (d["line"] or 0) <= b for a, b in spans)
+        ]
+        assert {d["code"] for d in expected} >= ({"overflow"} if stem == "long" else {"unclosed-fence"})
+        shown = [(k, f["code"], f["line"]) for k, c in enumerate(chunks) for f in c.get("findings", ())]
+        assert sorted((d["code"], d["line"]) for d in expected) == sorted((code, line) for _, code, line in shown)
+        for k, _, line in shown:
+            assert chunks[k]["start_line"] <= line <= chunks[k]["end_line"]
+    assert "why-flag" in page.scripts[1] and "findings (" in page.scripts[1]

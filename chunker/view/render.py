@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 from typing import TYPE_CHECKING, Any
 
-from chunker.view.model import DocumentView
+from chunker.view.model import DocumentView, number
 
 if TYPE_CHECKING:
     import jinja2
@@ -32,11 +33,13 @@ paths in thousands of chunks)."""
 
 def payload(doc: DocumentView) -> dict[str, Any]:
     """What the page's script needs: every chunk field but those in :data:`_NOT_SENT`; ``path`` indexes
-    ``paths``, the distinct heading paths."""
+    ``paths``, the distinct heading paths; ``findings``, on a chunk that has any, the diagnostics about
+    it (:func:`findings`)."""
     paths: dict[str, int] = {}
     found: list[Any] = []
     chunks = []
-    for chunk in doc.chunks:
+    about = findings(doc)
+    for k, chunk in enumerate(doc.chunks):
         item = {k: v for k, v in chunk.items() if k not in _NOT_SENT}
         path = chunk.get("header_path") or []
         key = repr(path)
@@ -45,8 +48,33 @@ def payload(doc: DocumentView) -> dict[str, Any]:
             found.append(path)
         item["path"] = paths[key]
         item["blocks"] = len(chunk.get("block_ids") or ())
+        if k in about:
+            item["findings"] = about[k]
         chunks.append(item)
     return {"chunks": chunks, "paths": found, "budgets": doc.budgets}
+
+
+def findings(doc: DocumentView) -> dict[int, list[dict[str, Any]]]:
+    """The errors and warnings about each chunk, by chunk index: those naming its id, else those on a
+    line it starts on or holds (the first such chunk), so a chunk's panel says why it is flagged."""
+    by_id = {str(c.get("chunk_id")): k for k, c in enumerate(doc.chunks)}
+    starts: list[int] = [number(c.get("start_line")) for c in doc.chunks]
+    out: dict[int, list[dict[str, Any]]] = {}
+    for d in doc.diagnostics:
+        if d.get("severity") not in ("error", "warning"):
+            continue
+        k = by_id.get(str(d.get("chunk_id")), -1)
+        line = d.get("line")
+        if k < 0 and isinstance(line, int) and starts == sorted(starts):
+            k = bisect.bisect_right(starts, line) - 1
+            while k > 0 and starts[k - 1] == starts[k]:
+                k -= 1
+            end = doc.chunks[k].get("end_line") if k >= 0 else None
+            if not isinstance(end, int) or line > end:
+                k = -1
+        if k >= 0:
+            out.setdefault(k, []).append({f: d.get(f) for f in ("severity", "code", "line", "message")})
+    return out
 
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})

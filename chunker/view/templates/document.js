@@ -8,7 +8,12 @@
   var selected = -1;
   var KNOWN = ["chunk_id", "chunk_index", "chunk_key", "content_type", "section", "section_path", "header_path",
     "start_line", "end_line", "start_offset", "end_offset", "chars", "size", "flags", "part", "parts", "ziffer",
-    "page", "added_lines", "content_for_embedding", "content_hash", "neighbors", "path", "blocks"];
+    "page", "added_lines", "content_for_embedding", "content_hash", "neighbors", "path", "blocks", "findings"];
+  var WHY = {
+    is_overflow: "over max_chars: a block that cannot be cut (an HTML block, math, one table row, a long link or line) is kept whole",
+    is_sparse: "under min_chars: a short section, or the short rest of one, that no chunk of its section could take",
+    is_continuation: "starts inside a block that the chunk before began (a cut paragraph, list, table, code or container)"
+  };
 
   function setHead() {
     if (head) document.documentElement.style.setProperty("--head", head.offsetHeight + "px");
@@ -110,6 +115,21 @@
       flags.appendChild(document.createTextNode(" "));
     });
     panel.appendChild(flags);
+    Object.keys(WHY).forEach(function (f) {
+      if (c.flags && c.flags[f]) panel.appendChild(el("div", "scale why-flag", f + ": " + WHY[f]));
+    });
+    if (c.findings && c.findings.length) {
+      panel.appendChild(el("h2", "", "findings (" + c.findings.length + ")"));
+      var list = el("ul", "findings");
+      c.findings.forEach(function (d) {
+        var li = el("li", "diag " + d.severity);
+        if (d.line) { var a = el("a", "", "line " + d.line); a.href = "#" + d.line; li.appendChild(a); li.appendChild(document.createTextNode(" ")); }
+        li.appendChild(el("code", "", d.code));
+        li.appendChild(document.createTextNode(" " + d.message));
+        list.appendChild(li);
+      });
+      panel.appendChild(list);
+    }
     panel.appendChild(el("h2", "", "added lines (" + (c.added_lines || []).length + ")"));
     (c.added_lines || []).forEach(function (a) {
       panel.appendChild(el("div", "scale", a.position));
