@@ -30,3 +30,19 @@ def test_a_heading_kept_with_a_table_over_max_chars_says_so() -> None:
     assert found, found
     assert all("one block that cannot be split" not in f for f in found), found
     assert any("the heading at line 5 kept with the table at line 7" in f for f in found), found
+
+
+def test_an_unsplittable_block_warns_of_overflow_only_when_its_chunk_is_over_max_chars() -> None:
+    # the budget allows for the section's longest context line (a long H3 elsewhere in it); a block over
+    # that budget but not over max_chars with its own chunk's context line is no overflow and was
+    # reported as one ('html block ... (1108 chars) is larger than max_chars (1200)', no chunk over)
+    long_h3 = "A very long subsection heading " * 4
+    for width in (900, 1000, 1050, 1100, 1150, 1200):
+        html = '<div class="tweet">\n  <iframe src="data:' + "x" * width + '"></iframe>\n</div>'
+        for heading in ("### Short\n\n", ""):
+            text = f"# T\n\n## Sec\n\n### {long_h3}\n\nSome text.\n\n{heading}{html}\n"
+            result = chunk_markdown(text, ChunkerConfig(), "d", "d.md")
+            over = [c.size for c in result.chunks if c.size > 1200]
+            warned = [d.message for d in result.diagnostics.warnings if d.code == "overflow"]
+            assert bool(over) == bool(warned), (width, heading, over, warned)
+            assert all(c.is_overflow == (c.size > 1200) for c in result.chunks)
