@@ -105,7 +105,10 @@ def validate(
 def _once(found: list[Diagnostic], checked: list[Diagnostic], chunks: Sequence[Chunk]) -> list[Diagnostic]:
     """``checked`` without the overflow findings of chunks whose block the packer already reported
     as kept whole (its finding names the block's kind and line); that finding gets the chunk's id.
-    An overflow is reported once."""
+    An overflow is reported once. A packer's finding that no overflow chunk holds is removed from
+    ``found``: the block it named fit after all (over the budget the packer cut for, which allows
+    for the section's longest context line, but not over max_chars in its chunk; or link
+    definitions that ride along uncounted)."""
     packer = sorted(
         ((d.line, k) for k, d in enumerate(found) if d.code == "overflow" and d.chunk_id is None and d.line is not None)
     )
@@ -114,6 +117,7 @@ def _once(found: list[Diagnostic], checked: list[Diagnostic], chunks: Sequence[C
     lines = [line for line, _ in packer]
     by_id = {c.chunk_id: c for c in chunks}
     out: list[Diagnostic] = []
+    claimed: set[int] = set()
     for finding in checked:
         chunk = by_id.get(finding.chunk_id or "") if finding.code == "overflow" else None
         if chunk is None:
@@ -122,8 +126,11 @@ def _once(found: list[Diagnostic], checked: list[Diagnostic], chunks: Sequence[C
         first, last = bisect_left(lines, chunk.start_line), bisect_right(lines, chunk.end_line)
         for _, k in packer[first:last]:
             found[k] = replace(found[k], chunk_id=chunk.chunk_id)
+            claimed.add(k)
         if first == last:
             out.append(finding)
+    for k in sorted((k for _, k in packer if k not in claimed), reverse=True):
+        del found[k]
     return out
 
 

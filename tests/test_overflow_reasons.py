@@ -46,3 +46,14 @@ def test_an_unsplittable_block_warns_of_overflow_only_when_its_chunk_is_over_max
             warned = [d.message for d in result.diagnostics.warnings if d.code == "overflow"]
             assert bool(over) == bool(warned), (width, heading, over, warned)
             assert all(c.is_overflow == (c.size > 1200) for c in result.chunks)
+
+
+def test_link_definitions_that_ride_along_uncounted_are_no_overflow() -> None:
+    # a definition longer than the budget is a piece kept whole, but definitions ride along with the
+    # chunk before without counting: its chunk is not over max_chars, so no overflow is reported
+    para = ("Some words of a paragraph that goes on. " * 22).strip()
+    url = "https://example.com/" + "y" * 1170
+    text = f"# Title of it\n\n## Section heading here\n\n{para}\n\n[a]: https://example.com/a\n[long]: {url}\n"
+    result = chunk_markdown(text, ChunkerConfig(), "d", "d.md")
+    assert [c.size > 1200 for c in result.chunks] == [False] and url in result.chunks[0].content_original
+    assert not [d for d in result.diagnostics.warnings if d.code == "overflow"]

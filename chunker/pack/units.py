@@ -92,8 +92,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
                 and _over_max(space, lead_from, block)
             ):
                 first = len(units)
-                piece = INTRODUCED_PIECE if strength == INTRODUCED else strength
-                _split(space, units, diagnostics, block, piece, lead_from)
+                _split(space, units, diagnostics, block, INTRODUCED_PIECE if strength == INTRODUCED else strength)
                 if lead_from is not None and headed and block.kind in _REFITTED:
                     _fit_after_lead(space, units, first, lead_from)
                 continue
@@ -105,12 +104,7 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
 
 
 def _split(
-    space: SectionSpace,
-    out: list[Unit],
-    diagnostics: list[Diagnostic],
-    block: Block,
-    strength: Strength,
-    lead_from: int | None = None,
+    space: SectionSpace, out: list[Unit], diagnostics: list[Diagnostic], block: Block, strength: Strength
 ) -> None:
     cfg = space.cfg
     splittable = cfg.split_oversize or not block.atomic
@@ -135,8 +129,6 @@ def _split(
         out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
         if block.kind == "html" and comments_only(space.source, block.start_offset, block.end_offset):
             return  # carried by a neighbour without counting (pack.junk); else the validator reports its chunk
-        if not _over_max(space, block.start_offset if lead_from is None else lead_from, block):
-            return  # over the budget (the section's longest context line) but not with its own: no overflow
         diagnostics.append(
             Diagnostic(
                 "warning",
