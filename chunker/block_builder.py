@@ -1,7 +1,8 @@
 """Blocks from line ranges (the segmenter's second half, :mod:`chunker.segmenter`): a block's lines
 with trailing blank lines trimmed, its id, offsets and heading path; the runs of non-blank lines no token
 covered (``raw`` blocks, so that no text is lost); and the lines waiting for the block below them
-(attribute lines, MyST targets, named anchors; a banner of images before the first heading).
+(attribute lines, MyST targets, named anchors; a banner of images before the first heading, and a
+template line that opens a block, ``{% ifversion ghes %}``, before a heading).
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ _IMAGE = r"(?:\[[ \t]*)?!\[[^\[\]\n]*\]\([^()\s]*(?:[ \t]+\"[^\"\n]*\")?\)(?:[ \
 _IMAGES = re.compile(rf"[ \t]*{_IMAGE}(?:\s*{_IMAGE})*\s*")
 """A paragraph of Markdown images only (``![TOML Logo](logos/toml-200.png)``), linked or not (badges:
 ``[![CI](badge.svg)](https://ci...)``): a logo or banner above the title belongs with its section."""
+_TAG_NAME = re.compile(r"\{%-?[ \t]*(\w*)")
+_ONE_LINE_COMMENT = re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}[^\n]*?\{%-?[ \t]*endcomment[ \t]*-?%\}")
+_END_TAG = re.compile(r"\{%-?[ \t]*end(\w+)")
+"""A closing Liquid/Jinja block tag (``{% endnote %}``): its name after ``end``."""
 _ANCHORS_SPAN = 600
 """A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
 
@@ -40,6 +45,7 @@ class BlockBuilder:
         "atomic_kinds",
         "attrs_from",
         "blocks",
+        "closed",
         "count",
         "doc",
         "last_end",
@@ -68,8 +74,10 @@ class BlockBuilder:
         self.attrs_from: int | None = None
         """First line of the attribute lines (``{.class}``) or MyST targets (``(name)=``) waiting for
         the block they apply to."""
-        self.pending: tuple[int, int] | None = None
-        """Lines of the document's first block, a paragraph of images only, waiting for the next block."""
+        self.pending: tuple[int, int, BlockKind] | None = None
+        """Lines waiting for the next block (:meth:`banner`), and their kind."""
+        self.closed: frozenset[str] | None = None
+        """The names of the block tags the document closes (``note`` of ``{% endnote %}``), once asked."""
 
     def label(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
@@ -87,31 +95,56 @@ class BlockBuilder:
         return True
 
     def banner(self, kind: BlockKind, first: int, last: int) -> bool:
-        """Whether lines first..last-1, the document's first block, are a paragraph of images only
-        (a logo, badges: :data:`_IMAGES`); if so, they wait for the next block: a heading takes them
-        (they open its section; alone, they were a chunk of a logo before the title), any other block
-        does not (:meth:`settle`). Decided on the next block, not on the next token, so that the
-        blocks do not depend on where the parse was cut into pieces."""
-        if kind != "paragraph" or self.count or self.attrs_from is not None or self.pending is not None:
-            return False
-        start = self.starts[first]
+        """Whether lines first..last-1 wait for the next block: the document's first block, a
+        paragraph of images only (a logo, badges: :data:`_IMAGES`), or a template line that only opens
+        a block (:meth:`opens_only`: ``{% ifversion ghes %}``). A heading takes them (they open its
+        section: alone, a logo before the title was a chunk of its own, and ``{% ifversion ghes %}``
+        over a heading ended the chunk before it), any other block does not (:meth:`settle`).
+        Decided on the next block, not on the next token, so that the blocks do not depend on where
+        the parse was cut into pieces."""
+        waiting = self.pending
+        if self.attrs_from is not None and (waiting is None or waiting[2] != "html" or kind != "html"):
+            return False  # (template lines that open blocks wait together)
+        text, start = self.text, self.starts[first]
         end = self.starts[last] - 1 if last < self.nlines else self.last_end
-        if end - start > _ANCHORS_SPAN or _IMAGES.fullmatch(self.text, start, end) is None:
+        if end - start > _ANCHORS_SPAN:
             return False
-        self.attrs_from, self.pending = first, (first, last)
+        if kind == "paragraph":
+            if self.count or _IMAGES.fullmatch(text, start, end) is None:
+                return False
+        elif kind != "html" or text[start : start + 4].lstrip(" \t")[:2] != "{%" or not self.opens_only(start, end):
+            return False
+        if waiting is not None:
+            self.pending = (waiting[0], last, kind)
+        else:
+            self.attrs_from, self.pending = first, (first, last, kind)
         return True
 
+    def opens_only(self, start: int, end: int) -> bool:
+        """Whether the template line ``text[start:end]`` (an HTML block of the template line rule,
+        :mod:`chunker.parse.templates`) only opens blocks: ``{% ifversion ghes %}``, ``{% if x %}``, or
+        a tag the document closes (``{% note %}`` of ``{% endnote %}``, ``{% raw %}``), one-line
+        comments aside (a line of them alone, ``{% comment %}Example name: Base{% endcomment %}``,
+        labels what follows)."""
+        line = self.text[start:end]
+        names = _TAG_NAME.findall(_ONE_LINE_COMMENT.sub("", line))
+        if not names:
+            return line != ""
+        if self.closed is None:
+            self.closed = frozenset(m.group(1) for m in _END_TAG.finditer(self.text))
+        return all((name.startswith("if") or name in self.closed) and not name.startswith("end") for name in names)
+
     def settle(self, kind: BlockKind | None, covered: int) -> int:
-        """The images-only paragraph waiting (:meth:`banner`) given to the block of ``kind`` after it
-        when that is a heading, else made a block of its own; returns the line covered so far."""
+        """The lines waiting (:meth:`banner`) given to the block of ``kind`` after them when that is a
+        heading, else made a block of their own; returns the line covered so far."""
         assert self.pending is not None
-        first, last = self.pending
+        first, last, own = self.pending
         self.pending = None
         if kind == "heading":
             return covered
         if self.attrs_from == first:
             self.attrs_from = None
-        self.add("paragraph", first, last)
+        self.add(own, first, last)
         return last
 
     def line_blank(self, index: int) -> bool:

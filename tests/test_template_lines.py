@@ -30,7 +30,7 @@ def blocks(text: str, cfg: ChunkerConfig = CFG) -> list[tuple[str, int, int]]:
 
 def test_a_list_under_template_lines_is_a_list_cut_between_its_items() -> None:
     # read as paragraph text, the tag lines glued the list to them: one paragraph, cut inside its sentences
-    assert blocks(STEPS) == [("heading", 1, 1), ("html", 3, 4), ("list", 5, 7), ("html", 8, 8)]
+    assert blocks(STEPS) == [("heading", 1, 1), ("html", 3, 3), ("html", 4, 4), ("list", 5, 7), ("html", 8, 8)]
     result = chunk_markdown(STEPS, SMALL, "p", "p.md")
     assert not result.diagnostics.errors
     assert len(result.chunks) > 1
@@ -41,7 +41,8 @@ def test_a_list_under_template_lines_is_a_list_cut_between_its_items() -> None:
 @pytest.mark.parametrize(
     ("text", "kinds"),
     [
-        ("Text.\n{% comment %}Example{% endcomment %}\n{% capture x %}\nMore.\n", ["paragraph", "html", "paragraph"]),
+        ("Text.\n{% comment %}A{% endcomment %}\n{% capture x %}\nMore.\n", ["paragraph", "html", "html", "paragraph"]),
+        ("{% comment %}A{% endcomment %}\n{% capture x %}\n# T\n{% endcapture %}\n", ["heading", "html"]),
         ("Text {% if x %}\n{% if x %}text{% endif %}\n", ["paragraph"]),  # tags with text: paragraph text
         ("    {% endif %}\n", ["code"]),
         ("- item\n\n  {% note %}\n\n  **Note:** x.\n\n  {% endnote %}\n", ["list"]),
@@ -60,3 +61,19 @@ def test_the_pulldown_path_gives_the_same_chunks(cfg: ChunkerConfig) -> None:
     got = chunk_markdown(STEPS, replace(cfg, parser="pulldown-cmark"), "p", "p.md")
     assert [c.content_original for c in got.chunks] == [c.content_original for c in want.chunks]
     assert not got.diagnostics.errors
+
+
+def test_a_line_that_opens_a_block_goes_with_the_heading_below_it() -> None:
+    # left before the cut, '{% ifversion ghes %}' over a heading ended the chunk before it
+    text = "## A\n\nText of a.\n\n{% endif %}\n{% ifversion ghes %}\n## B\n\nText of b.\n\n{% endif %}\n\n"
+    text += "{% note %}\n\n**Note:** careful.\n\n{% endnote %}\n\n{% data reusables.x %}\n"
+    result = chunk_markdown(text, replace(CFG, min_chars=1, merge_short=False), "p", "p.md")
+    assert [c.content_original for c in result.chunks] == [
+        "## A\n\nText of a.\n\n{% endif %}",
+        "{% ifversion ghes %}\n## B\n\nText of b.\n\n{% endif %}\n\n{% note %}\n\n**Note:** careful.\n\n"
+        "{% endnote %}\n\n{% data reusables.x %}",
+    ]
+    assert [c.section for c in result.chunks] == ["A", "B"]
+    kinds = [(b.kind, b.start_line, b.end_line) for b in result.blocks]
+    assert ("html", 5, 5) in kinds and ("heading", 6, 7) in kinds  # the closing line stays above
+    assert ("html", 13, 13) in kinds  # over another block than a heading, a line of its own

@@ -9,8 +9,8 @@ renders as Markdown: a fenced block, prose, images) or with ``text=true`` (Docsy
 shows a tab's text as code unless the tab or its pane says ``text=true``.
 
 A line of Liquid/Jinja tags only (``{% ifversion ghes %}``, ``{% endif %}``, ``{% data reusables.x %}``,
-``{% note %}``), and the lines of such tags right after it, is a block of its own (an ``html_block`` token
-of the rule :data:`TEMPLATE_LINE_RULE`), interrupting a paragraph: the site runs its templates before
+``{% note %}``) is a block of its own (an ``html_block`` token of the rule :data:`TEMPLATE_LINE_RULE`),
+interrupting a paragraph: the site runs its templates before
 Markdown, and such a line becomes a blank line (a control tag) or the blocks it includes. Read as
 paragraph text, it glued what follows to it: a numbered list under ``{% ifversion ghes %}`` (``2. At the
 top ...``: a list starting at 2 interrupts no paragraph) was one paragraph, cut inside its sentences.
@@ -149,7 +149,7 @@ def use_template_code(md: MarkdownIt) -> None:
 
 
 def _template_line(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
-    """Lines of template tags only, from ``start_line``: one ``html_block`` token (see the module)."""
+    """A line of template tags only: an ``html_block`` token (see the module)."""
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     src = state.src
@@ -158,12 +158,7 @@ def _template_line(state: Any, start_line: int, end_line: int, silent: bool) -> 
         return False
     if silent:
         return True
-    line = start_line + 1
-    while line < end_line and 0 <= state.sCount[line] - state.blkIndent < 4:
-        first = state.bMarks[line] + state.tShift[line]
-        if not src.startswith("{%", first) or _TAGS_ONLY.fullmatch(src, first, state.eMarks[line]) is None:
-            break
-        line += 1
+    line = start_line + 1  # one line a block: a closing line stays above, an opening one goes below
     token = state.push("html_block", "", 0)
     token.content = state.getLines(start_line, line, state.blkIndent, True)
     token.map = [start_line, line]
