@@ -102,3 +102,20 @@ _LINE = st.sampled_from(
 @given(st.lists(_LINE, min_size=1, max_size=14), st.sampled_from(["", "!!! note\n", ":::tip\n"]))
 def test_the_answer_at_a_line_start_equals_the_walk(lines: list[str], frame: str) -> None:
     _assert_as_walked("\n".join(lines) + "\n", frame)
+
+
+def test_no_piece_starts_on_a_blank_line_under_an_items_marker_re_opened_alone() -> None:
+    """A piece starting on the blank quote line inside item ``2.`` re-opened the item as its marker
+    alone: over a blank line that item is empty (an item starts with at most one blank line) and the
+    table after it left the item (fuzzer seed 10, document 53)."""
+    from chunker.pack.budget import SectionSpace
+    from chunker.pipeline import chunk_markdown
+    from chunker.strategies import Section
+
+    text = "4.  > 1.\n    > 2.  | a b |\n    >     |---|\n    >     | c d |\n    >\n    >     | e f |\n"
+    cfg = ChunkerConfig()
+    (block,) = chunk_markdown(text, cfg, "d", "d.md").blocks
+    space = SectionSpace(text, Section(title="s", blocks=(block,)), 0, cfg, "t")
+    blank, table = text.index("    >\n") + 4, text.index("    >     | e f") + 4
+    assert not space.can_start(block, blank)
+    assert space.can_start(block, table) and space.reopen(block, table) == " 4.\n    >  2.\n    "

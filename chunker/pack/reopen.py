@@ -43,6 +43,9 @@ from chunker.pack.containers import DEFINITION, FOOTNOTE, Containers, around, li
 from chunker.pack.setext import underlined, underlines_ahead
 from chunker.rendering import MAX_CHECKED_CHARS
 
+_MARKER_ALONE = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]*\n")
+"""A re-opened list item's line with nothing after its marker: over a blank line the item would be empty
+(an item starts with at most one blank line), and what follows would leave it."""
 _RULE = re.compile(r"(?:[ ]*>)*[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
 """A thematic break (past quote markers): a line of re-opened markers of the shape reads as one."""
 
@@ -125,6 +128,9 @@ class Structure(Containers):
         if tail is None:
             return None
         opening = tail + self.lines[line][column:]  # the piece's first line, as re-opened
+        if lines and _MARKER_ALONE.fullmatch(lines[-1]) and not opening.strip(" \t>"):
+            self.refused.add((line, column))  # an item's marker alone over a blank line: an empty item
+            return None
         # a definition's marker before a piece starting left of its content column (at a line start)
         # shifts the piece's text right: an item opened there, or indented code, no longer lines up
         shifted = pending is not None and column < pending[1]
