@@ -262,3 +262,14 @@ def test_an_oversize_script_block_with_blank_lines_is_cut_between_lines_reopenin
     for chunk in pieces:  # each piece renders as one script block: opened and closed once
         assert chunk.content_original.count("<script setup>\n") == 1 and chunk.content_original.count("</script>") == 1
     assert all(c.content_original.startswith("<script setup>\n") for c in pieces[1:])
+
+
+def test_no_piece_re_opens_a_script_whose_text_holds_another_raw_elements_closing_tag() -> None:
+    """Re-opened first in a piece, ``<script>`` begins an HTML block that CommonMark ends at the first
+    line holding ``</script>``, ``</pre>``, ``</style>`` or ``</textarea>``: a stray ``</pre>`` in the
+    script's text ended it there and ``</script>`` became a block of its own (found by the property
+    test below)."""
+    lines = ["</div>", "<script>", "</td>", "</td>", '<tr markdown="block">', "</pre>", "</script>"]
+    text = "# Page\n\n<div>\n" + "\n".join(lines) + "\n"
+    result = _run(text, "doc.md", ChunkerConfig(max_chars=76, target_chars=50, min_chars=10))
+    assert _codes(result, "rendering-changed") == []

@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 from chunker.models import Block
@@ -61,6 +62,8 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _RAW_START = re.compile(r" {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
 """The start of an HTML block that runs to its element's closing tag, blank lines and all (CommonMark
 type 1: VitePress's ``<script setup>`` holding a page's data)."""
+_RAW_END = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
+"""What ends a block of CommonMark's type 1, whichever of the four elements began it."""
 MAX_HTML_CHARS = 1 << 18
 """A block longer than this is not parsed for its children (kept whole)."""
 REOPEN_SHARE = 4
@@ -185,6 +188,7 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         depth = tags.depth_at.get(k, depth)
         stack = tags.opened.get(k, stack)
     inside = tags.inside
+    ends_early = _early_ends(lines, stacks)
     opening_end = next((k for k in range(1, len(lines)) if depths[k] >= 1 and k not in inside), None)
     base = depths[opening_end] if opening_end is not None else 1
     cuts: list[_Cut] = []
@@ -210,7 +214,7 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         else:
             strength = CODE_LINE if element else WORD
         kept = stacks[k]
-        if not kept or (kept[0][0] in _ENDS_AT_CLOSING_TAG and k in tags.followed):
+        if not kept or (kept[0][0] in _ENDS_AT_CLOSING_TAG and (k in tags.followed or ends_early(k, kept[0]))):
             continue
         reopen = "".join(indent + tag + "\n" for _, _, indent, tag in kept)
         closing = "".join(f"\n{indent}</{written}>" for _, written, indent, _ in reversed(kept))
@@ -219,6 +223,22 @@ def _cuts(text: str, limit: int) -> list[_Cut]:
         weaker = {JOINT: NESTED_ITEM, NESTED_ITEM: CODE_LINE}
         cuts = [c if not c.reopen else dataclasses.replace(c, strength=weaker.get(c.strength, WORD)) for c in cuts]
     return cuts
+
+
+def _early_ends(lines: list[str], stacks: list[list[tuple[str, str, str, str]]]) -> Callable[[int, object], bool]:
+    """Whether ``element`` (open at line ``k``), re-opened first in a piece starting there, would begin
+    an HTML block that ends before its own closing tag: CommonMark ends a ``<script>``, ``<pre>``,
+    ``<style>`` or ``<textarea>`` block at the first line holding any of their closing tags (a stray
+    ``</pre>`` in a script's text). The next such line from each line on is found once."""
+    following: list[int] = [len(lines)] * (len(lines) + 1)
+    for j in range(len(lines) - 1, -1, -1):
+        following[j] = j if _RAW_END.search(lines[j]) else following[j + 1]
+
+    def early(k: int, element: object) -> bool:
+        j = following[k]
+        return j + 1 < len(stacks) and any(open_element is element for open_element in stacks[j + 1])
+
+    return early
 
 
 def _left_open(stack: list[tuple[str, str, str, str]]) -> bool:
