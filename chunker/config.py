@@ -242,8 +242,22 @@ def _bad(key: str, message: str) -> ConfigError:
     return ConfigError(f"'{key}': {message}")
 
 
+_LISTS_OF_TEXT: tuple[str, ...] = (
+    "skip_headings",
+    "excluded_section_headings",
+    "excluded_block_prefixes",
+    "embedding_drop_lines",
+)
+"""Options whose items are headings, prefixes or patterns: an empty item matches nothing."""
+
+
 def _check_text(cfg: ChunkerConfig) -> None:
-    """No lone surrogates in any string; named choices among their Literals."""
+    """No lone surrogates in any string; no empty item in a list of headings, prefixes or patterns
+    (``excluded_block_prefixes: ['']`` left every block in, silently); named choices among their Literals."""
+    for key in _LISTS_OF_TEXT:
+        for k, text in enumerate(getattr(cfg, key), 1):
+            if isinstance(text, str) and not text.strip():
+                raise _bad(key, f"item {k}, {shown(text)} is empty and matches nothing; remove it")
     for item in fields(cfg):
         value = getattr(cfg, item.name)
         for text in value if isinstance(value, tuple) else (value,):

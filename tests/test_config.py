@@ -197,3 +197,26 @@ def test_a_documents_entry_without_options_fails_the_command_with_exit_2(
     assert run_cli(argv) == 2
     assert f"{config}:2: documents.*: no options" in " ".join(capsys.readouterr().err.split())
     assert not (tmp_path / "chunks").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "line"),
+    [
+        ("excluded_block_prefixes: ['TODO:', '']\n", "'excluded_block_prefixes'", 1),
+        ("skip_headings:\n  - indice\n  - '  '\n", "'skip_headings'", 3),
+        (
+            "documents:\n  notes:\n    excluded_section_headings: ['']\n",
+            "documents.notes: 'excluded_section_headings'",
+            3,
+        ),
+        ("embedding_drop_lines:\n  - 'Seite \\d+'\n  - ''\n", "'embedding_drop_lines'", 3),
+    ],
+)
+def test_an_empty_item_in_a_list_of_headings_prefixes_or_patterns_is_refused_naming_its_line(
+    tmp_path: Path, text: str, where: str, line: int
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load(tmp_path, text)
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'config.yaml'}:{line}: {where}"), message
+    assert "is empty and matches nothing; remove it" in message
