@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from chunker.models import Block, SkippedRange
+from chunker.template_tags import blanked
 
 __all__ = [
     "FILLER_ONLY",
@@ -63,13 +64,6 @@ _HIDDEN_CLOSE = {
 }
 _TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9A-Fa-f]+|\w+);")
-_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}", re.DOTALL)
-"""A Hugo shortcode (``{{< blog/integration-badge >}}``, ``{{% include notice.md %}}``) or a Liquid/Jinja
-tag (``{% include figure.html %}``): the site renders it, the source holds no words of it. A template
-output (``{{ page.title }}``) stands for text and stays. The reference for :func:`_untemplated`."""
-_TEMPLATE_OPEN = re.compile(r"\{(?=\{[<%]|%)")
-_SHORTCODE_CLOSE = re.compile(r"[>%]\}\}")
-_LIQUID_CLOSE = re.compile(r"%\}")
 _ESM = re.compile(r"^[ \t]*(?:import|export)\b.*$", re.MULTILINE)
 """MDX ``import`` / ``export`` lines (an ESM block is an HTML block)."""
 _LETTER = re.compile(r"[^\W_]")
@@ -92,7 +86,7 @@ def is_filler_text(text: str, *, esm: bool = False) -> bool:
     if "<" not in text and "&" not in text and "{%" not in text and not esm:
         return False
     rest = _unhidden(text)
-    rest = _untemplated(rest) if "{" in rest else rest
+    rest = blanked(rest) if "{" in rest else rest
     rest = _TAG.sub(" ", rest)
     rest = _ENTITY.sub(" ", rest)
     if esm:
@@ -111,7 +105,7 @@ def renders_nothing(text: str) -> bool:
     closing tags, template tags (shortcodes, Liquid tags: ``{% endcapture %}``) and thematic breaks. (An image
     or a component is filler too, but its attributes may hold a caption: not nothing.)"""
     rest = _unhidden(text)
-    rest = _untemplated(rest) if "{" in rest else rest
+    rest = blanked(rest) if "{" in rest else rest
     rest = _CLOSING_TAG.sub(" ", rest) if "</" in rest else rest
     rest = _RULE_LINE.sub(" ", rest)
     return rest.isspace() or not rest
@@ -147,7 +141,7 @@ def _macro_block(block: Block) -> bool:
 def _macro_text(text: str) -> bool:
     """Whether ``text`` has fewer than :data:`MIN_LETTERS` letters or digits once template outputs without a
     quoted argument (:data:`_OUTPUT`), shortcodes, Liquid tags, tags and entities are removed, and held one."""
-    rest = _untemplated(text)
+    rest = blanked(text)
     rest = _OUTPUT.sub(" ", rest)
     if rest == text:
         return False
@@ -188,43 +182,6 @@ def _unhidden(text: str) -> str:
             continue
         out += [text[pos:start], " "]
         pos = close.end()
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def _untemplated(text: str) -> str:
-    """``_TEMPLATE_TAG.sub(" ", text)`` in linear time. The pattern's lazy ``.*?`` runs from every
-    ``{{<`` or ``{%`` to the end of the text when nothing closes it (50,000 unclosed ``{{< a`` on one
-    line took minutes); here a kind of tag that nothing closes is not looked for again (a later
-    opening would need a closing after this one's)."""
-    out: list[str] = []
-    pos = 0
-    shortcodes = liquid = True
-    while shortcodes or liquid:
-        opening = _TEMPLATE_OPEN.search(text, pos)
-        if opening is None:
-            break
-        start = opening.start()
-        end = -1
-        if shortcodes and text.startswith(("{{<", "{{%"), start):
-            close = _SHORTCODE_CLOSE.search(text, start + 3)
-            if close is None:
-                shortcodes = False
-            else:
-                end = close.end()
-        elif liquid and text.startswith("{%", start):
-            close = _LIQUID_CLOSE.search(text, start + 2)
-            if close is None:
-                liquid = False
-            else:
-                end = close.end()
-        if end < 0:
-            # no tag starts here: the next opening may start one character on (`{{%` holds `{%`)
-            out.append(text[pos : start + 1])
-            pos = start + 1
-            continue
-        out += [text[pos:start], " "]
-        pos = end
     out.append(text[pos:])
     return "".join(out)
 

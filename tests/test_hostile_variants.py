@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunker import filler
-from chunker.filler import _HIDDEN, _TEMPLATE_TAG, _unhidden, _untemplated, is_filler_text
+from chunker import template_tags
+from chunker.filler import _HIDDEN, _unhidden, is_filler_text
 from chunker.parse.containers import _any_name, _unclosed_end
+from chunker.template_tags import blanked, without_tags
 from tests._hostile import assert_contract, make_work, run_in, run_source
 
 
@@ -112,13 +113,15 @@ def test_unclosed_comment_openers_are_searched_once(monkeypatch: pytest.MonkeyPa
 
 
 TEMPLATE_PARTS = ["{{<", "{{%", "{%", "%}", ">}}", "%}}", "{", "}", "<", ">", "%", "a", " ", "\n"]
+_TEMPLATE_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}|\{%.*?%\}", re.DOTALL)
+"""What :func:`chunker.template_tags.blanked` replaces, as a pattern (backtracking: the reference only)."""
 
 
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(TEMPLATE_PARTS), max_size=16))
 def test_template_tags_are_removed_as_the_reference_pattern_removes_them(parts: list[str]) -> None:
     text = "".join(parts)
-    assert _untemplated(text) == _TEMPLATE_TAG.sub(" ", text)
+    assert blanked(text) == _TEMPLATE_TAG.sub(" ", text)
 
 
 class _SearchCounted:
@@ -137,15 +140,20 @@ class _SearchCounted:
 def test_unclosed_template_tags_are_searched_for_a_closing_once(opener: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # 50,000 unclosed '{{< a ' on one line: the reference pattern tried its lazy match from each
     # to the end of the line (over 60 s through the CLI); a kind nothing closes is not tried again
-    searches = {name: _SearchCounted(getattr(filler, name)) for name in ("_SHORTCODE_CLOSE", "_LIQUID_CLOSE")}
+    searches = {name: _SearchCounted(getattr(template_tags, name)) for name in ("_SHORTCODE_CLOSE", "_LIQUID_CLOSE")}
     for name, counted in searches.items():
-        monkeypatch.setattr(filler, name, counted)
+        monkeypatch.setattr(template_tags, name, counted)
     text = opener * 50_000 + "words enough"
-    assert _untemplated(text) == text
+    assert blanked(text) == text
     # one search per kind at most ('{{%' holds a '{%')
     assert sum(counted.searches for counted in searches.values()) <= 2
     closed = opener * 50_000 + "{{< tag >}} {% tag %} words"
-    assert _untemplated(closed) == _TEMPLATE_TAG.sub(" ", closed)  # linear here: the first opening closes
+    assert blanked(closed) == _TEMPLATE_TAG.sub(" ", closed)  # linear here: the first opening closes
+    # the embedding's scan is the same one: one search per kind again
+    for counted in searches.values():
+        counted.searches = 0
+    assert without_tags(text) == text
+    assert sum(counted.searches for counted in searches.values()) <= 2
 
 
 def test_many_unclosed_comment_openers_in_a_paragraph_keep_its_text(
