@@ -26,7 +26,7 @@ from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError, So
 from chunker.gcpause import collector_paused
 from chunker.models import Chunk, ChunkingResult, Diagnostic, Heading
 from chunker.policy import exit_code
-from chunker.unpublished import draft_reason
+from chunker.unpublished import draft_note, draft_reason
 
 if TYPE_CHECKING:
     from chunker.reader import SourceText
@@ -79,6 +79,8 @@ class DocumentOutcome:
     the sha256 of the other two, is written last); empty unless ``status`` is ``chunked``."""
     message: str = ""
     """For a failed document: the error, naming the file and, where it has one, the line."""
+    draft: str = ""
+    """For a draft: the frontmatter key and value that leave it out (``draft: true``)."""
 
     @property
     def chunks(self) -> tuple[Chunk, ...]:
@@ -86,7 +88,10 @@ class DocumentOutcome:
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
-        return self.result.diagnostics.diagnostics if self.result is not None else ()
+        """The findings of the chunks; for a draft, the ``info`` finding naming its key and value."""
+        if self.result is not None:
+            return self.result.diagnostics.diagnostics
+        return (draft_note(self.draft),) if self.draft else ()
 
     @property
     def metrics(self) -> dict[str, Any]:
@@ -146,8 +151,8 @@ def chunk_decoded(
         fingerprint = fingerprint_of(config)
         if config.strategy == "off":
             return DocumentOutcome(doc_id, source_path, "off", EXIT_OK, data.sha256, fingerprint)
-        if not drafts_checked and draft_reason(data.text, config) is not None:
-            return DocumentOutcome(doc_id, source_path, "draft", EXIT_OK, data.sha256, fingerprint)
+        if not drafts_checked and (draft := draft_reason(data.text, config)) is not None:
+            return DocumentOutcome(doc_id, source_path, "draft", EXIT_OK, data.sha256, fingerprint, draft=draft)
         result = _chunk(data.text, config, doc_id, source_path, data.text_sha256)
         extra = [*data.diagnostics, *notes]
         if extra:

@@ -16,16 +16,12 @@ from chunker.models import Diagnostic
 from chunker.orphans import out_dir_of, remove_document_folder
 from chunker.sources import SourceFile
 from chunker.summary import DocOutcome, Status, output_display
-from chunker.unpublished import draft_reason
+from chunker.unpublished import DRAFT_CODE, draft_named, draft_note, draft_reason
 
 if TYPE_CHECKING:
     from chunker.reader import SourceText
 
 __all__ = ["DRAFT_CODE", "decoded", "draft_of", "left_out_draft", "not_chunked", "not_to_chunk", "switched_off"]
-
-DRAFT_CODE = "draft"
-"""The code of the ``info`` finding a draft's outcome carries: which key and value left it out."""
-
 
 def switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None) -> DocOutcome:
     """``strategy: off``: the document has no chunks; those of an earlier run are removed (stale under ``check``)."""
@@ -36,16 +32,13 @@ def left_out_draft(
     source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None, reason: str
 ) -> DocOutcome:
     """A page its frontmatter marks a draft (``reason``: ``draft: true``): no chunks, as with ``off``."""
-    note = Diagnostic("info", DRAFT_CODE, f"{reason} in its frontmatter: left out (skip_drafts)")
-    return _without_chunks(source, folder, check, previous, "draft", (note,))
+    return _without_chunks(source, folder, check, previous, "draft", (draft_note(reason),))
 
 
 def draft_of(doc: DocOutcome) -> str:
     """What left a ``draft`` outcome out (``draft: true in its frontmatter``), or empty."""
-    for d in doc.diagnostics:
-        if d.code == DRAFT_CODE:
-            return d.message.split(": left out", 1)[0]
-    return ""
+    named = draft_named(doc.diagnostics)
+    return f"{named} in its frontmatter" if named else ""
 
 
 def _without_chunks(

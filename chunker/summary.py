@@ -14,6 +14,7 @@ from typing import Any, Literal
 from chunker.errors import EXIT_OK
 from chunker.models import Diagnostic
 from chunker.sources import LeftOut
+from chunker.unpublished import draft_named
 
 Status = Literal[
     "new", "changed", "rebuilt", "unchanged", "removed", "failed", "off", "draft", "stale", "ok", "shadowed"
@@ -50,6 +51,7 @@ class DocOutcome:
             "warnings": [d.to_dict() for d in self.diagnostics if d.severity == "warning"],
             "message": self.message,
             "chunks_delta": self.delta,
+            "draft": draft_named(self.diagnostics) or None,
         }
 
 

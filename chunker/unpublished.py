@@ -12,13 +12,25 @@ no page out: the page is chunked, and its findings are those of today.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from chunker.models import Diagnostic
 
 if TYPE_CHECKING:
     from chunker.config import ChunkerConfig
 
-__all__ = ["DEFAULT_SKIP_DRAFTS", "DraftValue", "SkipDrafts", "draft_reason", "skip_drafts_option", "to_mapping"]
+__all__ = [
+    "DEFAULT_SKIP_DRAFTS",
+    "DRAFT_CODE",
+    "DraftValue",
+    "SkipDrafts",
+    "draft_named",
+    "draft_note",
+    "draft_reason",
+    "skip_drafts_option",
+    "to_mapping",
+]
 
 DraftValue = bool | int | str
 """A frontmatter value that ``skip_drafts`` may name."""
@@ -26,6 +38,23 @@ SkipDrafts = tuple[tuple[str, tuple[DraftValue, ...]], ...]
 """``skip_drafts`` as a config holds it: (key, values) pairs in the order written."""
 
 DEFAULT_SKIP_DRAFTS: SkipDrafts = (("draft", (True,)), ("published", (False,)))
+
+DRAFT_CODE = "draft"
+"""The code of the ``info`` finding a draft's outcome carries: which key and value left it out."""
+_NOTE_END = " in its frontmatter: left out (skip_drafts)"
+
+
+def draft_note(reason: str) -> Diagnostic:
+    """The ``info`` finding of a page left out as a draft; ``reason`` as :func:`draft_reason` gives it."""
+    return Diagnostic("info", DRAFT_CODE, reason + _NOTE_END)
+
+
+def draft_named(diagnostics: Iterable[Diagnostic]) -> str:
+    """The key and value that left a draft out (``draft: true``), read from its :func:`draft_note`; else empty."""
+    for d in diagnostics:
+        if d.code == DRAFT_CODE and d.message.endswith(_NOTE_END):
+            return d.message[: -len(_NOTE_END)]
+    return ""
 
 _HEAD_MARGIN = 65_536 + 4_096
 """Characters read past ``max_frontmatter_bytes``: a one-line JSON frontmatter (up to 64 KiB) and the

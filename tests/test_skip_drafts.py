@@ -156,6 +156,35 @@ def test_a_page_that_becomes_a_draft_loses_its_chunks_and_check_says_stale_first
     assert json.loads((tmp_path / "out" / "guide" / "chunks.json").read_text(encoding="utf-8")) == chunks
 
 
+def _drafts(summary: dict[str, object]) -> dict[str, object]:
+    documents = summary["documents"]
+    assert isinstance(documents, list)
+    return {d["stem"]: d["draft"] for d in documents}
+
+
+def test_the_json_summary_names_the_key_and_value_that_leave_a_draft_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = _site(tmp_path)
+    _, summary, _ = _run(tmp_path, capsys)
+    assert _drafts(summary) == {"blog/post": None, "blog/wip": "draft: true", "guide": None}
+    # a page that becomes a draft: --check says stale, and why, to a program too
+    (src / "guide.md").write_text("---\nPublished: false\n---\n" + PAGE, encoding="utf-8")
+    code, summary, _ = _run(tmp_path, capsys, "--check")
+    assert code == 1 and _statuses(summary)["guide"] == "stale"
+    assert _drafts(summary) == {"blog/post": None, "blog/wip": "draft: true", "guide": "Published: false"}
+    _, summary, _ = _run(tmp_path, capsys)
+    assert _statuses(summary)["guide"] == "draft" and _drafts(summary)["guide"] == "Published: false"
+
+
+def test_a_library_caller_reads_why_a_page_is_a_draft_from_its_findings() -> None:
+    outcome = chunk_source(("---\ndraft: true\n---\n" + PAGE).encode(), doc_id="a", source_path="a.md", config=CFG)
+    assert outcome.status == "draft" and outcome.draft == "draft: true"
+    assert [(d.severity, d.code, d.message) for d in outcome.diagnostics] == [
+        ("info", "draft", "draft: true in its frontmatter: left out (skip_drafts)")
+    ]
+
+
 def test_the_delta_counts_the_chunks_removed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = _site(tmp_path)
     _run(tmp_path, capsys)
@@ -228,6 +257,8 @@ def test_batch_leaves_drafts_out_as_the_main_command_does(tmp_path: Path) -> Non
         "guide": "draft",
     }
     assert {r["doc_id"] for r in read_chunks(str(out)).to_pylist()} == {"blog/post"}
+    drafts = {d["stem"]: d["draft"] for d in summary.to_dict()["documents"]}
+    assert drafts == {"blog/post": None, "blog/wip": "draft: true", "guide": "draft: true"}  # as the main command
     summary = run_batch(settings, BatchOptions(str(src), str(out), jobs=1, verify=True))
     assert {d.stem: d.status for d in summary.documents}["guide"] == "draft"  # a carried row stays a draft
 
