@@ -185,6 +185,32 @@ def test_an_opening_template_tag_sticks_to_the_fence_it_wraps() -> None:
     assert not [c.chunk_id for c in out if last_line(c) == "{% raw %}"]
 
 
+LONG_PATH = "## Joining the " + " ".join(["program"] * 15) + "\n\n### Provide feedback for false positives"
+"""A long heading path: its context line narrows the budget so that a cut falls right after the tag line."""
+
+
+@pytest.mark.parametrize(
+    ("tag", "end"),
+    [("{% note %}", "{% endnote %}"), ("{% windows %}", "{% endwindows %}"), ("{% ifversion ghes %}", "{% endif %}")],
+)
+def test_a_site_block_tag_the_page_closes_sticks_to_what_it_opens(tag: str, end: str) -> None:
+    # GitHub Docs: '{% note %}' ... '{% endnote %}' (a tag of the site's own, closed by the page), '{% ifversion %}'
+    # (closed by '{% endif %}'): a chunk ended with the opening line, its text and closing tag in the next chunk
+    text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{tag}\n\n{words(66, 'n')}\n\n{end}\n"
+    out = chunks(text)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c) == tag]
+    assert [c for c in out if tag in c.content_original and end in c.content_original]
+
+
+def test_a_tag_the_page_never_closes_opens_nothing() -> None:
+    # '{% include x %}' renders a file where it stands: it introduces nothing, and a cut may follow it
+    text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{{% include x %}}\n\n{words(66, 'n')}\n"
+    tags = [line for line in text.split("\n") if line.startswith("{%")]
+    assert tags == ["{% include x %}"] and not openers._template_opener(tags[0], text)
+    assert openers._template_opener("{% note %}", text + "\n{% endnote %}\n")
+
+
 def test_a_definition_term_of_its_own_sticks_to_its_definition() -> None:
     # MkDocs Material: a term written as a comment ('<!-- md:option x -->') is an HTML block of its own
     def option(k: int) -> str:

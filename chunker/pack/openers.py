@@ -3,8 +3,9 @@
 The packer already keeps a top-level heading, an HTML block that only opens elements and a table's
 header with what follows (``Unit.glue``). The pieces of a split list item or container have the
 same openers inside them: a heading in a list item, a ``:::info`` / ``!!! note`` / ``<details>`` /
-``<summary>`` line, a ``{% raw %}`` line (an opening template tag), a line that only opens elements
-(``<Sandpack>``, ``<div class="x">``) at the end of a paragraph, a lead-in (a line ending with ``:``)
+``<summary>`` line, a ``{% raw %}`` line (a template tag that opens a block or a branch: ``{% ifversion ghes %}``,
+``{% else %}``, a site's own ``{% note %}`` that the page closes with ``{% endnote %}``), a line that only opens
+elements (``<Sandpack>``, ``<div class="x">``) at the end of a paragraph, a lead-in (a line ending with ``:``)
 right before the block it introduces (a list, code, a table, a paragraph), a list item's first line
 whose nested items start the next unit, a definition's term (the unit before a ``:   definition`` line),
 the unit before a closing template tag (``{% endraw %}``), and a caption right above a code fence: a line
@@ -43,11 +44,37 @@ _ITEM = re.compile(r"([ \t>]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 _CLOSER = re.compile(r"(?:\{%-?[ \t]*end\w*[ \t]*-?%\}|\{\{[<%][ \t]*/[^{}\n]*[>%]\}\})\s*")
 """A unit of one closing template tag (``{% endraw %}`` after the fence it wraps, ``{% endcapture %}``,
 Hugo's ``{{< /tab >}}``): the unit before it sticks to it, as to what an opener introduces."""
-_TEMPLATE_OPEN = re.compile(
-    r"[ \t>]*\{%-?[ \t]*(?:raw|highlight|capture|comment|if|unless|for|case|tabs?)\b[^%{}\n]*-?%\}[ \t]*"
+_TEMPLATE_OPEN = re.compile(r"[ \t>]*\{%-?[ \t]*(\w+)\b[^%{}\n]*-?%\}[ \t]*")
+"""A line of one Liquid/Jinja tag: an opener of what follows, as a line of HTML start tags, when the tag opens a
+block or a branch (:func:`_template_opener`)."""
+_BLOCK_TAGS = frozenset(
+    {"raw", "highlight", "capture", "comment", "if", "unless", "for", "case", "tab", "tabs", "ifversion"}
+    | {"else", "elsif", "elif", "when"}
 )
-"""A line of one opening Liquid/Jinja block tag (``{% raw %}`` over the fence it wraps, ``{% highlight ruby %}``):
-an opener of what follows, as a line of HTML start tags."""
+"""Tags that open a block (Liquid's and Jinja's, GitHub Docs' ``{% ifversion ghes %}`` closed by ``{% endif %}``)
+or the branch below them (``{% else %}``, ``{% elsif x %}``, ``{% when x %}``)."""
+_END_TAG = re.compile(r"\{%-?[ \t]*end(\w+)")
+_ENDED: list[object] = ["", frozenset()]
+"""(the source, the names of the block tags it closes) of the last source asked (:func:`_ended`)."""
+
+
+def _template_opener(line: str, source: str) -> bool:
+    """Whether ``line`` is one template tag that opens a block or a branch: one of :data:`_BLOCK_TAGS`, or a
+    site's own block tag that the page closes (``{% note %}`` of ``{% endnote %}``, ``{% windows %}`` of
+    ``{% endwindows %}``); a tag the page never closes (``{% include x %}``, ``{% data x %}``) opens nothing."""
+    match = _TEMPLATE_OPEN.fullmatch(line)
+    if match is None:
+        return False
+    name = match.group(1)
+    return name in _BLOCK_TAGS or (not name.startswith("end") and name in _ended(source))
+
+
+def _ended(source: str) -> frozenset[str]:
+    """The names ``x`` of the ``{% endx %}`` tags of ``source``, found once per source (a section's cuts ask
+    it in turn)."""
+    if _ENDED[0] is not source:
+        _ENDED[:] = [source, frozenset(m.group(1) for m in _END_TAG.finditer(source))]
+    return _ENDED[1]  # type: ignore[return-value]
 _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
 Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment
@@ -114,7 +141,7 @@ def _opens(units: Sequence[Unit], k: int, source: str) -> bool:
     line = source[line_start:end]
     if _lead_in(line):
         opens = _introduces(units[k + 1], source)
-    elif _CONTAINER.match(line) or _TEMPLATE_OPEN.fullmatch(line):
+    elif _CONTAINER.match(line) or _template_opener(line, source):
         opens = True
     elif (item := _ITEM.match(line)) is not None:
         # a piece of a nested item starts at its text, past its indentation: count the columns before it
