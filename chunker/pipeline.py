@@ -165,11 +165,21 @@ def _blocks(text: str, config: ChunkerConfig) -> tuple[tuple[Block, ...], Parsed
     return blocks, replace(doc, diagnostics=(*doc.diagnostics, *tokens.diagnostics))
 
 
+_REASONS_SAID = 3
+"""The reasons of the ranges left out that an ``empty`` finding names (the others are counted)."""
+
+
 def empty_findings(
-    text: str, chunked: bool, skipped: bool, frontmatter: bool, filler: Sequence[SkippedRange] = ()
+    text: str,
+    chunked: bool,
+    skipped: Sequence[SkippedRange],
+    frontmatter: bool,
+    filler: Sequence[SkippedRange] = (),
 ) -> list[Diagnostic]:
-    """The finding on a document without chunks: no text at all, only frontmatter (``skipped``:
-    the strategy left ranges out), or only filler (``filler``: its range, :func:`chunker.filler.filler_page`)."""
+    """The finding on a document without chunks: no text at all, only frontmatter, only filler (``filler``: its
+    range, :func:`chunker.filler.filler_page`), or only ranges the strategy left out (``skipped``: sections of
+    build-time macros only, as a GitHub Docs page of ``{% data reusables.x %}`` sections, sections of
+    ``excluded_section_headings``), named with their reasons so that no page goes without chunks unsaid."""
     if not text or text.isspace():  # not text.strip(), which copies the whole text
         return [Diagnostic("warning", "empty", "the document has no text: no chunks")]
     if filler and not chunked and filler[0].reason == HEADING_ONLY:
@@ -186,7 +196,17 @@ def empty_findings(
             f"no chunks; the lines are skipped ({FILLER_ONLY})"
         )
         return [Diagnostic("info", "empty", message, line=filler[0].start_line)]
-    if not chunked and not skipped and frontmatter:
+    if not chunked and skipped:
+        reasons = list(dict.fromkeys(r.reason for r in skipped))
+        said = "; ".join(reasons[:_REASONS_SAID]) + (
+            f"; {len(reasons) - _REASONS_SAID} more" if len(reasons) > _REASONS_SAID else ""
+        )
+        message = (
+            f"every part of the document is left out (lines {skipped[0].start_line}-{skipped[-1].end_line}: {said}): "
+            "no chunks; report.json's skipped lists them"
+        )
+        return [Diagnostic("info", "empty", message, line=skipped[0].start_line)]
+    if not chunked and frontmatter:
         # a section or list page of a site (Hugo's _index.md, an index.md of only a title): nothing is wrong
         return [Diagnostic("info", "empty", "the document has frontmatter only: no chunks")]
     return []
@@ -299,7 +319,7 @@ def chunk_blocks(
     found: list[Diagnostic] = [*doc.diagnostics, *earlier, *grouping.diagnostics, *packed.diagnostics]
     found.extend(_untitled(blocks))
     found.extend(_unclosed(blocks))
-    found.extend(empty_findings(text, bool(packed.chunks), bool(grouping.skipped), doc.frontmatter is not None, filler))
+    found.extend(empty_findings(text, bool(packed.chunks), grouping.skipped, doc.frontmatter is not None, filler))
     from chunker.assets import with_assets
 
     chunks = with_assets(packed.chunks, text, blocks, source_path)

@@ -158,7 +158,7 @@ class StreamedChunks:
         found: list[Diagnostic] = [*doc.diagnostics, *tokens.diagnostics, *packer.checks.packer]
         found.extend(watch.untitled)
         found.extend(watch.unclosed)
-        found.extend(empty_findings(text, bool(self.count), bool(skipped), doc.frontmatter is not None, filler))
+        found.extend(empty_findings(text, bool(self.count), skipped, doc.frontmatter is not None, filler))
         found.extend(packer.checks.findings(all_skipped))
         metrics = packer.checks.metrics.result(all_skipped)
         diagnostics = Diagnostics(tuple(judge(tuple(found), cfg)), metrics, tuple(all_skipped), {})

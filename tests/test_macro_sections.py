@@ -118,3 +118,39 @@ def test_a_page_of_one_heading_over_a_shortcode_has_no_chunk() -> None:
     assert result.chunks == ()
     assert macro_ranges(text) == [(5, "section 'Common tasks' holds build-time macros only")]
     assert not result.diagnostics.errors and not result.diagnostics.warnings
+
+
+GITHUB_DOCS = """---
+title: Using environments for jobs
+---
+
+## Using environments
+
+{% data reusables.actions.about-environments %}
+
+## Example
+
+{% data reusables.actions.jobs.section-using-environments-for-jobs %}
+"""
+"""A GitHub Docs page whose sections are reusables the site includes (``data/reusables/*.md``): no text of its own."""
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_page_whose_sections_are_all_left_out_says_so_in_an_empty_finding(streamed: bool) -> None:
+    # before, such a page had no chunk and no finding at all: its headings left the index unsaid
+    if streamed:
+        stream = StreamedChunks(GITHUB_DOCS, CFG, "doc", "doc.md")
+        assert not [bytes(part) for part in streamed_parts(stream) if b"chunk_id" in bytes(part)]
+        result = stream.result()
+    else:
+        result = chunk_markdown(GITHUB_DOCS, CFG, "doc", "doc.md")
+        assert result.chunks == ()
+    empty = [d for d in result.diagnostics.diagnostics if d.code == "empty"]
+    assert [(d.severity, d.line) for d in empty] == [("info", 5)]
+    assert "lines 5-11" in empty[0].message
+    assert "section 'Using environments' holds build-time macros only" in empty[0].message
+    assert "section 'Example' holds build-time macros only" in empty[0].message
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    # a page with a chunk says nothing of the kind
+    kept = chunk_markdown(GITHUB_DOCS + "\n## More\n\nWords of the page itself.\n", CFG, "doc", "doc.md")
+    assert kept.chunks and not [d for d in kept.diagnostics.diagnostics if d.code == "empty"]
