@@ -5,12 +5,15 @@ source never closes) and to reopen, in the next piece, a fence nested in a list 
 validator uses it to prove that no chunk leaves a fence open. The scan is deliberately
 conservative: container prefixes (``>``, list indentation) are stripped, so a fence inside a
 quote or a list item counts too, and so does one opened on an item's or a definition's first line,
-after its marker (``- ```py``, ``: ```sh``).
+after its marker (``- ```py``, ``: ```sh``). A fence line is read as the site reads it once its templates ran
+(:func:`chunker.template_tags.fence_view`: ``{% raw %}```bash``, ```` ```{% endraw %} ````).
 """
 
 from __future__ import annotations
 
 import re
+
+from chunker.template_tags import fence_view
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _QUOTE_PREFIX = re.compile(r"^(?:\s*>\s?)+")
@@ -94,6 +97,8 @@ def _scan(text: str, opened: tuple[str, str] | None) -> tuple[str, str] | None:
         if tildes >= 0:
             tildes = find("~~~", line_end) if tildes < line_end else tildes
         line = text[start:line_end]
+        if "{%" in line:
+            line = fence_view(line)  # a template tag written on the fence line: the site removes it first
         stripped = _QUOTE_PREFIX.sub("", line) if ">" in line else line
         match = _FENCE.match(stripped) or _FENCE.match(stripped.lstrip())
         if match is None and not open_run:  # an opening after an item's marker; no closing line has one
@@ -112,7 +117,9 @@ def _scan(text: str, opened: tuple[str, str] | None) -> tuple[str, str] | None:
 
 def closing_line(opening: str, run: str) -> str:
     """The line that closes the fence opened by ``opening`` inside the same container: the
-    opening's quote markers kept, any list marker turned into spaces, then the marker run."""
+    opening's quote markers kept, any list marker (and a template tag before the run) turned into spaces,
+    then the marker run."""
+    opening = fence_view(opening)
     head = opening[: opening.find(run)] if run in opening else ""
     return "".join(c if c in " >" else " " for c in head) + run
 

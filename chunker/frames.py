@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from chunker.parse import ParsedDocument
 from chunker.parse.containers import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
+from chunker.template_tags import fence_view
 
 __all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "least_run", "marker_run"]
 
@@ -18,6 +19,8 @@ def _closes(line: str, marker: str) -> bool:
     written as a template tag, its closing tag line: :mod:`chunker.parse.templates`)."""
     if marker.startswith("{"):
         return line == marker
+    if "{%" in line:
+        line = fence_view(line).strip()  # ```` ```{% endraw %} ````: the site removes the tag first
     return line.startswith(marker) and set(line) == {marker[0]}
 
 

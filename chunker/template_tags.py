@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GONE", "OUTPUT_TAGS", "blanked", "lines_without_gone", "next_tag", "without_tags"]
+__all__ = ["GONE", "OUTPUT_TAGS", "blanked", "fence_view", "lines_without_gone", "next_tag", "without_tags"]
 
 OUTPUT_TAGS = ("data", "echo")
 """Liquid tags that output a value: Liquid's ``{% echo x %}``, GitHub Docs' ``{% data
@@ -110,6 +110,34 @@ def without_tags(text: str) -> str:
     out.append(text[pos:])
     result = "\n".join(lines_without_gone("".join(out).split("\n")))
     return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
+
+
+_FENCE_LINE = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:`{3}|~{3})")
+"""A fence line as a site reads it (container prefixes and list markers before the run)."""
+
+
+def fence_view(line: str) -> str:
+    """``line`` as a code-fence line reads once the site has run its templates, which it does before Markdown:
+    without the Liquid/Jinja tags written on it (``{% raw %}```bash``, ``{% else %}```shell``: opening fences;
+    ```` ```{% endif %} ````, ```` ```{% endraw %} ````: closing ones), outputs kept (``{% data x %}``). ``line``
+    itself (the same object) when it holds no tag or no fence line is left without them. Markdown alone reads
+    such a line as text, or as a fence whose info string is the tag, which closes nothing: the fence it was
+    meant to close ran on to the end of its container (GitHub Docs: 3 ``unclosed-fence`` errors)."""
+    if "{%" not in line or ("`" not in line and "~" not in line):
+        return line
+    out: list[str] = []
+    pos = 0
+    live = [True, False]  # Liquid tags only
+    while (tag := next_tag(line, pos, live)) is not None:
+        start, end = tag
+        name, argument = _NAME.match(line, start).group(1, 2)  # type: ignore[union-attr]
+        out.append(line[pos:end] if name in OUTPUT_TAGS and argument else line[pos:start])
+        pos = end
+    if not out:
+        return line
+    out.append(line[pos:])
+    view = "".join(out)
+    return view if _FENCE_LINE.match(view) is not None else line
 
 
 def lines_without_gone(lines: list[str]) -> list[str]:

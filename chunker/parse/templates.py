@@ -35,9 +35,14 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from chunker.fences import fence_open_at
+from chunker.template_tags import fence_view
+
 __all__ = [
     "TEMPLATE_CODE_RULE",
+    "TEMPLATE_FENCES_RULE",
     "TEMPLATE_LINE_RULE",
+    "fence_lines_read",
     "is_template_fence",
     "open_at",
     "open_checker",
@@ -46,6 +51,7 @@ __all__ = [
 
 TEMPLATE_CODE_RULE = "template_code"
 TEMPLATE_LINE_RULE = "template_line"
+TEMPLATE_FENCES_RULE = "template_fences"
 _TAGS_ONLY = re.compile(
     r"(?:(?>\{%-?[ \t]*comment[ \t]*-?%\}(?:[^{\n]|\{(?!%))*\{%-?[ \t]*endcomment[ \t]*-?%\}"
     r"|\{%(?:[^%\n]|%(?!\}))*%\})[ \t]*)+"
@@ -146,6 +152,45 @@ def use_template_code(md: MarkdownIt) -> None:
     interrupts = ["paragraph", "reference", "blockquote", "list"]
     md.block.ruler.before("fence", TEMPLATE_CODE_RULE, _template_code, {"alt": interrupts})
     md.block.ruler.after(TEMPLATE_CODE_RULE, TEMPLATE_LINE_RULE, _template_line, {"alt": interrupts})
+    md.core.ruler.after("normalize", TEMPLATE_FENCES_RULE, _template_fences)
+
+
+def fence_lines_read(src: str) -> str:
+    """``src`` with its fence lines as the site reads them once its templates ran (each line keeps its length, so
+    line maps and offsets hold): a fence line with a Liquid/Jinja tag on it without the tag
+    (:func:`chunker.template_tags.fence_view`), padded with spaces; a line of tags only inside a fence, left of
+    the fence's column, blank (``{% indented_data_reference x spaces=4 %}`` at column 0 inside a fence in a list
+    item: the site puts the included text there, indented; Markdown alone ended the item and the fence at it).
+    ``src`` itself when no line changes: a page without ``{%`` or without a fence run is not scanned."""
+    if "{%" not in src or ("```" not in src and "~~~" not in src):
+        return src
+    parts: list[str] = []
+    done = 0
+    pos = src.find("{%")
+    while pos >= 0:
+        start = src.rfind("\n", 0, pos) + 1
+        end = src.find("\n", pos)
+        if end < 0:
+            end = len(src)
+        line = src[start:end]
+        read = fence_view(line)
+        if read is line and _TAGS_ONLY.fullmatch(line, len(line) - len(line.lstrip(" \t"))) is not None:
+            opened = fence_open_at(src, start)
+            if opened is not None and len(line) - len(line.lstrip(" \t")) < fence_view(opened[1]).find(opened[0]):
+                read = ""
+        if read is not line:
+            parts += [src[done:start], read.ljust(len(line))]
+            done = end
+        pos = src.find("{%", end)
+    if not parts:
+        return src
+    parts.append(src[done:])
+    return "".join(parts)
+
+
+def _template_fences(state: Any) -> None:
+    """The core rule that gives the block parse :func:`fence_lines_read` of the source."""
+    state.src = fence_lines_read(state.src)
 
 
 def _template_line(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
