@@ -89,11 +89,16 @@ def _inline_parser() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table").use(dollarmath_plugin)
 
 
-def _collect(tokens: list[Token], out: list[str]) -> None:
+_TEXT_TOKENS = frozenset({"text", "code_inline", "math_inline", "math_single", "code_block", "fence", "math_block"})
+
+
+def _collect(tokens: list[Token], out: list[str], *, tags: bool = False) -> None:
+    """The text of ``tokens`` appended to ``out``; with ``tags``, inline HTML too, as written."""
+    texts = _TEXT_TOKENS | {"html_inline"} if tags else _TEXT_TOKENS
     for token in tokens:
         if token.children:
-            _collect(token.children, out)
-        elif token.type in ("text", "code_inline", "math_inline", "math_single", "code_block", "fence", "math_block"):
+            _collect(token.children, out, tags=tags)
+        elif token.type in texts:
             out.append(token.content)
         elif token.type in ("softbreak", "hardbreak"):
             out.append(" ")
@@ -101,14 +106,16 @@ def _collect(tokens: list[Token], out: list[str]) -> None:
             out.append(token.content)
 
 
-def heading_text(raw: str, labels: Container[str] = frozenset()) -> str:
+def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool = False) -> str:
     """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
     A closing ``[#id]`` goes too. Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo
     shortcodes are removed (template outputs, ``{{ name }}``, are kept as written; a heading of HTML
     comments only is their text); inline markup is rendered to its text by markdown-it. Reference
     links are their text (:func:`_references`; ``labels``: the document's definitions,
     :func:`definition_labels`): ``## [1.2.0] - 2024-05-01`` of a keep-a-changelog file is
-    ``1.2.0 - 2024-05-01`` when the file defines ``[1.2.0]:``, ``[switch] parameters`` stays."""
+    ``1.2.0 - 2024-05-01`` when the file defines ``[1.2.0]:``, ``[switch] parameters`` stays. With
+    ``tags``, HTML tags are text as written (a frontmatter title is a string the site shows as it is:
+    MDN's ``title: "<pre>: The Preformatted Text element"``, react.dev's ``title: <StrictMode>``)."""
     raw = raw[:MAX_HEADING_CHARS]
     kept: list[str] = []
     if "[#" in raw:
@@ -132,7 +139,7 @@ def heading_text(raw: str, labels: Container[str] = frozenset()) -> str:
     else:
         out: list[str] = []
         env = _references(raw, labels) if "]" in raw else {}
-        _collect(_inline_parser().parseInline(raw, env), out)
+        _collect(_inline_parser().parseInline(raw, env), out, tags=tags)
         text = "".join(out)
     if kept:
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)

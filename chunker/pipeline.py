@@ -26,7 +26,8 @@ from chunker.validator import validate
 
 
 def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:
-    """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed),
+    """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed, HTML tags kept
+    as written: a title is text, ``<pre>: The Preformatted Text element``),
     else the first H1 when it heads the document (:class:`TitleFinder`), else the file name (the
     last part of the document id)."""
     finder = TitleFinder(metadata, stem)
@@ -93,7 +94,7 @@ def metadata_title(metadata: dict[str, Any]) -> str | None:
 
     for key, value in metadata.items():
         if isinstance(key, str) and key.casefold() == "title" and isinstance(value, str):
-            text = heading_text(" ".join(value.split()))
+            text = heading_text(" ".join(value.split()), tags=True)
             if text:
                 return text
     return None

@@ -138,3 +138,27 @@ def test_a_first_sentence_starting_with_the_title_still_gets_the_title(opening: 
     assert result.chunks[0].content_for_embedding == f"Collections\n\n{opening}"
     one = chunk_markdown("---\ntitle: Guide\n---\n\n# Guide {#top}\n\nIntro.\n", CFG, "g", "g.md").chunks[0]
     assert one.content_for_embedding.startswith("# Guide {#top}")  # the heading says it: not twice
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ('"<pre>: Предварительно отформатированный текстовый элемент"', "<pre>: Предварительно отформатированный"),
+        ("<StrictMode>", "<StrictMode>"),
+        ("<Fragment> (<>...</>)", "<Fragment> (<>...</>)"),
+        ("'The `<b>` element'", "The <b> element"),
+    ],
+)
+def test_a_frontmatter_title_keeps_the_tags_it_names_as_text(title: str, shown: str) -> None:
+    # MDN's element pages in every locale (title: "<pre>: ..."), react.dev's components (title: <StrictMode>):
+    # the site shows the title as text; read as inline HTML the element's name was dropped (": Предварительно ...",
+    # and a title of a tag only was none: the file name named the document)
+    text = f"---\ntitle: {title}\n---\n\nThe element keeps its text as written.\n\n## Attributes\n\nBody.\n"
+    result = chunk_markdown(text, replace(CFG, min_chars=1, merge_short=False), "web/html/element/x", "x.md")
+    assert [c.content_for_embedding.split("\n")[0].startswith(shown) for c in result.chunks] == [True, True]
+    assert result.chunks[0].section.startswith(shown)
+
+
+def test_tags_in_a_heading_still_render_as_nothing() -> None:
+    # a heading is Markdown: its inline HTML is markup, not text
+    assert heading_text("The <span>pre</span> element <br>") == "The pre element"
