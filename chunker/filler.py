@@ -35,6 +35,7 @@ __all__ = [
     "filler_page",
     "is_filler",
     "is_filler_text",
+    "macro_only",
     "macro_section",
     "renders_nothing",
     "without_filler_page",
@@ -125,6 +126,25 @@ def macro_section(blocks: Sequence[Block]) -> bool:
         elif not is_filler(block):
             return False
     return found
+
+
+_CALL = re.compile(r"\{\{[^{}\n]*\}\}")
+"""A template output or macro call on one line, whatever its arguments: ``{{JSRef("Global_Objects", "Math")}}``."""
+
+
+def macro_only(block: Block) -> bool:
+    """Whether ``block`` is a paragraph of template outputs or macro calls only, whatever their arguments
+    (:data:`_CALL`), tags and entities aside: ``{{JSRef("Global_Objects", "Math")}}``, ``{{CSSRef}}``,
+    ``{{APIRef("DOM")}}{{SeeCompatTable}}``. Not filler (a macro with a quoted argument may render it as
+    text, :func:`macro_section`), but no text of its own to stand alone as a chunk: before the first
+    heading it goes with the first section (:func:`chunker.strategies.sections.carry_filler`)."""
+    if block.kind != "paragraph" or "{{" not in block.content:
+        return False
+    rest = _CALL.sub(" ", block.content)
+    if rest == block.content:
+        return False
+    rest = _ENTITY.sub(" ", _TAG.sub(" ", rest))
+    return all(count < MIN_LETTERS for count, _ in enumerate(_LETTER.finditer(rest), 1))
 
 
 def _macro_block(block: Block) -> bool:

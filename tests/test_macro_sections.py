@@ -5,6 +5,8 @@ chunk, its lines are a skipped range naming the section. A macro with a quoted a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import orjson
 import pytest
 
@@ -154,3 +156,50 @@ def test_a_page_whose_sections_are_all_left_out_says_so_in_an_empty_finding(stre
     # a page with a chunk says nothing of the kind
     kept = chunk_markdown(GITHUB_DOCS + "\n## More\n\nWords of the page itself.\n", CFG, "doc", "doc.md")
     assert kept.chunks and not [d for d in kept.diagnostics.diagnostics if d.code == "empty"]
+
+
+OLD_MDN = """---
+title: Math.cbrt()
+---
+
+{{JSRef("Global_Objects", "Math")}}
+
+## Сводка
+
+Метод **`Math.cbrt()`** возвращает кубический корень числа.
+
+## Синтаксис
+
+```js
+Math.cbrt(x);
+```
+"""
+
+
+@pytest.mark.parametrize(
+    "macros",
+    [
+        '{{JSRef("Global_Objects", "Math")}}',
+        "{{CSSRef}}",
+        '{{APIRef("DOM")}}{{SeeCompatTable}}',
+        "{{jsSidebar}} &nbsp;",
+    ],
+)
+def test_macros_alone_before_the_first_heading_go_with_the_first_section(macros: str) -> None:
+    # MDN's older pages (and their translations): a sidebar macro, then '## Summary'. Alone before the first
+    # heading it was a chunk of its own (498 of 27,549 chunks of MDN's Russian pages: the title and the macro)
+    text = OLD_MDN.replace('{{JSRef("Global_Objects", "Math")}}', macros)
+    result = chunk_markdown(text, CFG, "doc", "doc.md")
+    first = result.chunks[0]
+    assert first.section == "Сводка" and first.start_line == 5
+    assert first.content_original.startswith(f"{macros}\n\n## Сводка\n\nМетод")
+    assert [c.section for c in result.chunks] == ["Сводка", "Синтаксис"]
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    stream = StreamedChunks(text, CFG, "doc", "doc.md")
+    assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(result)
+
+
+def test_text_before_the_first_heading_with_a_macro_in_it_keeps_its_chunk() -> None:
+    text = OLD_MDN.replace('{{JSRef("Global_Objects", "Math")}}', '{{JSRef}} The {{jsxref("Math")}} object holds it.')
+    result = chunk_markdown(text, replace(CFG, min_chars=1, merge_short=False), "doc", "doc.md")
+    assert [c.section for c in result.chunks] == ["Math.cbrt()", "Сводка", "Синтаксис"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chunker.config import ChunkerConfig
-from chunker.filler import is_filler
+from chunker.filler import is_filler, macro_only
 from chunker.models import Block, Diagnostic, SkippedRange
 from chunker.parse import ParsedDocument
 
@@ -55,12 +55,13 @@ def carry_headings(current: list[Block], opening_level: int) -> bool:
 
 def carry_filler(current: list[Block], opening_level: int) -> bool:
     """Whether ``current`` holds no text of its own: filler blocks (a lone ``<audio>``, a ``<script
-    setup>`` of imports, ``&nbsp;``: :mod:`chunker.filler`), after headings shallower than the one that
-    opens the next section, or before the first heading. Such a section goes with the next one
-    rather than make a chunk with nothing to retrieve."""
+    setup>`` of imports, ``&nbsp;``: :mod:`chunker.filler`) or paragraphs of macro calls only (a sidebar
+    macro over the first heading, ``{{JSRef("Global_Objects", "Math")}}``: :func:`chunker.filler.macro_only`),
+    after headings shallower than the one that opens the next section, or before the first heading. Such
+    a section goes with the next one rather than make a chunk with nothing to retrieve."""
     if not current or not any(b.kind != "heading" for b in current):
         return False
     levels = [b.heading_level for b in current if b.kind == "heading"]
     if levels and max(levels) >= opening_level:
         return False
-    return all(b.kind == "heading" or is_filler(b) for b in current)
+    return all(b.kind == "heading" or is_filler(b) or macro_only(b) for b in current)
