@@ -2,7 +2,8 @@
 with trailing blank lines trimmed, its id, offsets and heading path; the runs of non-blank lines no token
 covered (``raw`` blocks, so that no text is lost); and the lines waiting for the block below them
 (attribute lines, MyST targets, named anchors; a banner of images before the first heading, and a
-template line that opens a block, ``{% ifversion ghes %}``, before a heading).
+template line that opens a block, ``{% ifversion ghes %}``, or an HTML block of start tags only,
+``<div class="composition-api">``, before a heading).
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ _TAG_NAME = re.compile(r"\{%-?[ \t]*(\w*)")
 _ONE_LINE_COMMENT = re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}[^\n]*?\{%-?[ \t]*endcomment[ \t]*-?%\}")
 _END_TAG = re.compile(r"\{%-?[ \t]*end(\w+)")
 """A closing Liquid/Jinja block tag (``{% endnote %}``): its name after ``end``."""
+_START_TAGS = re.compile(
+    r"(?:[ \t]*(?:<(?!(?:area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)\b)[A-Za-z][\w.:-]*"
+    r"(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+(?:\n|$))+",
+    re.IGNORECASE,
+)
+"""Lines of HTML start tags only, none of a void element (``<div class="composition-api">``, ``<Tabs>``): an
+HTML block that opens elements and holds nothing else (a ``/`` counts in a quoted attribute value only)."""
 _ANCHORS_SPAN = 600
 """A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
 
@@ -50,6 +58,8 @@ class BlockBuilder:
         "doc",
         "last_end",
         "nlines",
+        "parts",
+        "parts_tags",
         "path",
         "pending",
         "shared_path",
@@ -76,6 +86,11 @@ class BlockBuilder:
         the block they apply to."""
         self.pending: tuple[int, int, BlockKind] | None = None
         """Lines waiting for the next block (:meth:`banner`), and their kind."""
+        self.parts: list[int] = []
+        """The first lines of the blocks of start tags among the lines waiting, and of the block after each:
+        over another block than a heading they are the blocks they were (template lines together)."""
+        self.parts_tags = False
+        """Whether the last block waiting is one of start tags."""
         self.closed: frozenset[str] | None = None
         """The names of the block tags the document closes (``note`` of ``{% endnote %}``), once asked."""
 
@@ -96,10 +111,12 @@ class BlockBuilder:
 
     def banner(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 wait for the next block: the document's first block, a
-        paragraph of images only (a logo, badges: :data:`_IMAGES`), or a template line that only opens
-        a block (:meth:`opens_only`: ``{% ifversion ghes %}``). A heading takes them (they open its
-        section: alone, a logo before the title was a chunk of its own, and ``{% ifversion ghes %}``
-        over a heading ended the chunk before it), any other block does not (:meth:`settle`).
+        paragraph of images only (a logo, badges: :data:`_IMAGES`), a template line that only opens
+        a block (:meth:`opens_only`: ``{% ifversion ghes %}``), or an HTML block of start tags only
+        (:data:`_START_TAGS`: VitePress pages wrap sections in ``<div class="composition-api">``). A heading
+        takes them (they open its section: alone, a logo before the title was a chunk of its own, and
+        ``{% ifversion ghes %}`` or ``<div class="composition-api">`` over a heading ended the chunk before
+        it), any other block does not (:meth:`settle`).
         Decided on the next block, not on the next token, so that the blocks do not depend on where
         the parse was cut into pieces."""
         waiting = self.pending
@@ -112,13 +129,29 @@ class BlockBuilder:
         if kind == "paragraph":
             if self.count or _IMAGES.fullmatch(text, start, end) is None:
                 return False
-        elif kind != "html" or text[start : start + 4].lstrip(" \t")[:2] != "{%" or not self.opens_only(start, end):
+        elif kind != "html" or not self.opening(start, end):
             return False
-        if waiting is not None:
-            self.pending = (waiting[0], last, kind)
-        else:
+        tags = text[start : start + 4].lstrip(" \t")[:1] == "<"
+        if waiting is None:
             self.attrs_from, self.pending = first, (first, last, kind)
+            self.parts.clear()
+        else:
+            self.pending = (waiting[0], last, kind)
+            if tags or self.parts_tags:
+                self.parts.append(first)
+        self.parts_tags = tags
         return True
+
+    def opening(self, start: int, end: int) -> bool:
+        """Whether the HTML block ``text[start:end]`` only opens: template lines (:meth:`opens_only`) or,
+        under a heading, start tags (:data:`_START_TAGS`; before the first heading they are filler, which
+        goes with the first section unless ``skip_pre_heading`` leaves it out)."""
+        head = self.text[start : start + 4].lstrip(" \t")[:2]
+        if head == "{%":
+            return self.opens_only(start, end)
+        if not self.path or head[:1] != "<" or head in ("</", "<!", "<?"):
+            return False
+        return _START_TAGS.fullmatch(self.text, start, end) is not None
 
     def opens_only(self, start: int, end: int) -> bool:
         """Whether the template line ``text[start:end]`` (an HTML block of the template line rule,
@@ -136,7 +169,8 @@ class BlockBuilder:
 
     def settle(self, kind: BlockKind | None, covered: int) -> int:
         """The lines waiting (:meth:`banner`) given to the block of ``kind`` after them when that is a
-        heading, else made a block of their own; returns the line covered so far."""
+        heading, else made the blocks they were (template lines waiting together one); returns the line
+        covered so far."""
         assert self.pending is not None
         first, last, own = self.pending
         self.pending = None
@@ -144,7 +178,9 @@ class BlockBuilder:
             return covered
         if self.attrs_from == first:
             self.attrs_from = None
-        self.add(own, first, last)
+        for cut in (*self.parts, last):  # each block of start tags a block of its own
+            self.add(own, first, cut)
+            first = cut
         return last
 
     def line_blank(self, index: int) -> bool:

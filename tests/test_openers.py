@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunker.config import ChunkerConfig
+from chunker.core import chunks_bytes, streamed_parts
 from chunker.filler import is_filler_text
 from chunker.models import Chunk
 from chunker.pack import openers
 from chunker.pipeline import chunk_markdown
+from chunker.streamed import StreamedChunks
 
 CFG = ChunkerConfig()
 
@@ -333,3 +336,53 @@ def test_a_line_naming_no_file_above_a_fence_is_no_caption() -> None:
     text = f"# T\n\n## S\n\n{prose}\n\nNote: it builds fine\n\n```rust\nfn main() {{\n{code}\n}}\n```\n"
     out = chunks(text)
     assert last_line(out[0]) == "Note: it builds fine"
+
+
+VITEPRESS = """# Reactivity
+
+:::tip API Preference
+This page has content for both API styles.
+:::
+
+<div class="options-api">
+
+## Declaring State *
+
+Declare reactive state with the `data` option of the component.
+
+</div>
+
+<div class="composition-api">
+
+## Declaring State **
+
+Declare reactive state with the `ref()` function of the component.
+
+<div class="tip" id="x">
+<Badge text="new">
+
+Text after tags that open, over no heading.
+
+</div>
+"""
+
+
+def test_start_tags_over_a_heading_go_with_its_section() -> None:
+    # VitePress (vuejs/docs): a page wraps its sections in <div class="composition-api">; left before the cut,
+    # the line ended the chunk before (8 of the Vue guide's chunks ended with it) and its section began without it
+    cfg = replace(CFG, min_chars=1, merge_short=False)
+    result = chunk_markdown(VITEPRESS, cfg, "p", "p.md")
+    chunks = [(c.section, c.content_original) for c in result.chunks]
+    assert chunks[1] == (
+        "Declaring State *",
+        '<div class="options-api">\n\n## Declaring State *\n\nDeclare reactive state with the `data` option of the '
+        "component.\n\n</div>",
+    )
+    assert chunks[2][0] == "Declaring State **"
+    assert chunks[2][1].startswith('<div class="composition-api">\n\n## Declaring State **\n\nDeclare')
+    assert '<div class="tip" id="x">\n<Badge text="new">\n\nText after' in chunks[2][1]  # over text: a block of its own
+    kinds = [(b.kind, b.start_line, b.end_line) for b in result.blocks]
+    assert ("heading", 7, 9) in kinds and ("heading", 15, 17) in kinds and ("html", 21, 22) in kinds
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    stream = StreamedChunks(VITEPRESS, cfg, "p", "p.md")
+    assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(result)
