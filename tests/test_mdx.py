@@ -352,3 +352,61 @@ def test_several_import_statements_on_one_line_make_a_md_page_mdx_under_auto(ope
         assert esm == [(5, 5)] and not any("import" in c.content_original for c in result.chunks)
     else:  # an import below the intro stays in its chunk, but the page is MDX: the line is a block of its own
         assert [b.kind for b in result.blocks if b.start_line == 7] == ["html"] and not esm
+
+
+VITEPRESS_PAGE = """---
+outline: deep
+---
+
+<script setup>
+import { ref } from 'vue'
+const message = ref('')
+</script>
+<style>
+.demo { color: red; }
+</style>
+
+# Form Input Bindings
+
+When dealing with forms on the frontend, we often need to sync the state of form input elements.
+
+<script setup>
+const later = ref(1)
+</script>
+
+## Text
+
+Some text about `v-model` on a text input.
+"""
+
+
+def test_a_pages_leading_script_and_style_elements_are_left_out_like_esm() -> None:
+    # VitePress (vuejs/docs): a page's <script setup> of imports and demo state, its <style>; 13 of the Vue
+    # guide's 139 pages opened so, and the page's first chunk embedded the code with its intro
+    from chunker.core import chunks_bytes, streamed_parts
+    from chunker.streamed import StreamedChunks
+
+    result = chunk_markdown(VITEPRESS_PAGE, LEFT_OUT, "page", "page.md")
+    skipped = [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped if s.reason != "frontmatter"]
+    assert skipped == [(5, 8, "page-script"), (9, 11, "page-script")]
+    first = result.chunks[0]
+    assert first.start_line == 13 and first.content_original.startswith("# Form Input Bindings\n\nWhen dealing")
+    assert "const later = ref(1)" in first.content_original  # after content: stays, the chunk is one slice
+    assert not [d for d in result.diagnostics.diagnostics if d.severity == "error"]
+    stream = StreamedChunks(VITEPRESS_PAGE, LEFT_OUT, "page", "page.md")
+    assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(result)
+    kept = chunk_markdown(VITEPRESS_PAGE, CFG, "page", "page.md")  # keep_mdx_esm: true keeps them
+    assert kept.chunks[0].content_original.startswith("<script setup>\nimport { ref } from 'vue'")
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "<script>\nconsole.log(1)\n</script> and a word after it",  # text after the element: not one element
+        "<scripts>\nnot a script\n</scripts>",
+        "<style>\n.a { color: red; }",  # never closed: CommonMark runs it to the end of the page
+    ],
+)
+def test_a_leading_block_that_is_no_whole_script_or_style_element_stays(opening: str) -> None:
+    result = chunk_markdown(f"{opening}\n\n# Title\n\nText of the page.\n", LEFT_OUT, "page", "page.md")
+    assert not [s for s in result.diagnostics.skipped if s.reason == "page-script"]

@@ -49,9 +49,13 @@ def test_a_script_setup_before_the_first_heading_goes_with_the_first_section() -
         "import ListMove from './transition-demos/ListMove.vue'\n</script>\n\n"
         "# TransitionGroup\n\n" + words(30, "intro") + "\n\n## Usage\n\n" + words(40, "usage") + "\n"
     )
-    out = chunks(text)
+    # kept (keep_mdx_esm), it goes with the first section; by default a page's leading <script> is left out
+    out = chunks(text, ChunkerConfig(keep_mdx_esm=True))
     assert "<script setup>" in out[0].content_original and "# TransitionGroup" in out[0].content_original
     assert [h.text for h in out[0].header_path] == ["TransitionGroup"]
+    default = chunk_markdown(text, CFG, "p", "p.md")
+    assert default.chunks[0].content_original.startswith("# TransitionGroup")
+    assert [(s.start_line, s.reason) for s in default.diagnostics.skipped] == [(1, "page-script")]
 
 
 def test_an_entity_before_the_first_heading_is_no_chunk() -> None:

@@ -155,18 +155,34 @@ def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[Skip
     """The blocks without the leading ESM statements (the ``import``/``export`` blocks of an MDX
     source before its first other block), and those statements as skipped ranges (reason
     ``mdx-esm``): code for the page's build, not its content, left out of the chunks like
-    frontmatter (``keep_mdx_esm`` keeps them). A statement after content (below a heading) stays in
-    its chunk: a chunk is one slice of the source, which a left-out line inside it would break.
-    Only an ``html`` block can be one: in Markdown, such a line is a paragraph."""
+    frontmatter (``keep_mdx_esm`` keeps them). So are the ``<script>`` and ``<style>`` elements among
+    them (reason ``page-script``: a VitePress page's ``<script setup>`` of imports and component state,
+    its ``<style>``; in Markdown too), which the page runs or applies and never shows. A statement or
+    element after content (below a heading) stays in its chunk: a chunk is one slice of the source,
+    which a left-out line inside it would break. Only an ``html`` block can be one: in Markdown, an
+    ``import`` line is a paragraph."""
     count = 0
-    while count < len(blocks) and (_is_esm if blocks[count].kind == "html" else _esm_fence)(blocks[count]):
+    reasons: list[str] = []
+    while count < len(blocks):
+        block = blocks[count]
+        if block.kind == "html" and _SCRIPT.fullmatch(block.source, block.start_offset, block.end_offset):
+            reasons.append("page-script")
+        elif (_is_esm if block.kind == "html" else _esm_fence)(block):
+            reasons.append("mdx-esm")
+        else:
+            break
         count += 1
     if not count:
         return tuple(blocks), ()
     left = tuple(
-        SkippedRange(b.start_line, b.end_line, b.start_offset, b.end_offset, "mdx-esm") for b in blocks[:count]
+        SkippedRange(b.start_line, b.end_line, b.start_offset, b.end_offset, reason)
+        for b, reason in zip(blocks[:count], reasons, strict=True)
     )
     return tuple(blocks[count:]), left
+
+
+_SCRIPT = re.compile(r" {0,3}<(script|style)(?=[\s>])[^>]*>.*?</\1[ \t]*>[ \t]*", re.IGNORECASE | re.DOTALL)
+"""An HTML block of one ``<script>`` or ``<style>`` element, closed on its last line."""
 
 
 _MDX_CODE_BLOCK = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*mdx-code-block[ \t]*")
