@@ -152,7 +152,10 @@ def ambiguous_message(stem: str, chosen: str, others: Iterable[str]) -> str:
         hint = " (they differ only in how their accents are encoded, NFC or NFD)"
     else:
         hint = ""
-    return f"document id {stem!r} is given by several files ({', '.join(names)}){hint}; rename all but one"
+    return (
+        f"document id {stem!r} is given by several files ({', '.join(names)}){hint}; rename all but one, "
+        "or leave the others out with an exclude glob in config.yaml"
+    )
 
 
 def decomposed(name: str) -> str:

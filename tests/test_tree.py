@@ -317,3 +317,19 @@ def test_names_of_punctuation_only_are_chunked_under_their_characters_unicode_na
     data = summary(capsys, code=2)
     assert statuses(data)["common/_tilde"] == "failed"
     assert [x["reason"] for x in data["left_out"]] == ["ambiguous"]  # type: ignore[attr-defined, index]
+
+
+def test_two_folders_giving_one_id_are_refused_with_a_way_out_that_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # mdn/translated-content's ru tree holds symbol/@@toprimitive/ beside symbol/toprimitive/: a tree the user
+    # cannot rename, so the message names the exclude glob too
+    write(tmp_path / "sources" / "symbol" / "@@toprimitive" / "index.md", "# Old\n\nThe page of the old name.\n")
+    write(tmp_path / "sources" / "symbol" / "toprimitive" / "index.md", "# New\n\nThe page of the new name.\n")
+    monkeypatch.chdir(tmp_path)
+    data = summary(capsys, code=2)
+    assert statuses(data)["symbol/toprimitive/index"] == "failed"
+    assert "rename all but one, or leave the others out with an exclude glob in config.yaml" in json.dumps(data)
+    write(tmp_path / "config.yaml", 'exclude:\n  - "**/@@toprimitive/**"\n')
+    data = summary(capsys)
+    assert statuses(data) == {"symbol/toprimitive/index": "new"}
