@@ -93,9 +93,11 @@ def sentence_cuts(text: str, spacing: int = 0) -> list[int]:
 def word_cuts(text: str, join_marks: bool = False, spacing: int = 0) -> list[int]:
     """Offsets where a new word starts after whitespace (same convention). With ``join_marks``, a
     "word" without a letter or digit (``>`` of a deep quote, ``|``, ``-``, ``*``) is no cut of its
-    own: it stays with the word after it, so a run of markers gives one cut, not one per marker.
-    With ``spacing``, a cut less than ``spacing`` characters after the previous one (or the start)
-    is left out."""
+    own: it stays with the word after it, so a run of markers gives one cut, not one per marker;
+    a line break is a cut all the same (``|:-:|--:|`` lazily continuing a list item's paragraph,
+    one "word" of marks, is not hard-cut inside when a cut before its line fits). With
+    ``spacing``, a cut less than ``spacing`` characters after the previous one (or the start) is
+    left out."""
     n = len(text)
     if not join_marks and not spacing:
         return [m.end() for m in _WHITESPACE.finditer(text) if m.start() > 0 and m.end() < n]
@@ -105,7 +107,11 @@ def word_cuts(text: str, join_marks: bool = False, spacing: int = 0) -> list[int
     for m in _WHITESPACE.finditer(text):
         k = m.end()
         if m.start() > 0 and k < n:
-            if k - last >= spacing and (not join_marks or _LETTER_OR_DIGIT.search(text, seen, m.start()) is not None):
+            if k - last >= spacing and (
+                not join_marks
+                or _LETTER_OR_DIGIT.search(text, seen, m.start()) is not None
+                or text.find("\n", m.start(), k) != -1
+            ):
                 cuts.append(k)
                 last = k
             seen = k

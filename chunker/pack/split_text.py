@@ -150,6 +150,7 @@ def _cut(
         and not _in_title_line(src, base + c)
         and space.can_start(block, base + c)
     ]
+    cuts = _no_bare_openers(src, text, base, cuts)
     bounds = [0, *cuts, len(text)]
     for k in range(len(bounds) - 1):
         a, b = bounds[k], bounds[k + 1]
@@ -167,6 +168,27 @@ def _cut(
             _cut(space, block, trimmed, base + a, budget, s, out, level + 1)
             if len(out) == before:
                 out.append((base + a, base + a + len(trimmed), s))
+
+
+def _no_bare_openers(src: str, text: str, base: int, cuts: list[int]) -> list[int]:
+    """The cuts less those whose piece, read up to its own end, opens a block. The checks above read
+    what follows a cut in the source, but a piece that ends inside its first line (the text being cut
+    ends there, at a cut of the level above) is that part of the line alone in its chunk: the hard cut
+    ``|:`` / ``-`` of a delimiter row ``|:-:|`` lazily continuing a list item's paragraph left ``-``
+    alone, an empty list item. Such a cut is dropped (its piece stays with the one before). Only pieces
+    within one line are matched again: one regex match per such cut, none for the others."""
+    out: list[int] = []
+    end = len(text)
+    for c in reversed(cuts):
+        stop = end
+        while stop > c and text[stop - 1] in " \t\n":
+            stop -= 1
+        if text.find("\n", c, stop) == -1 and _STARTS_BLOCK.match(src, base + c, base + stop):
+            continue
+        out.append(c)
+        end = c
+    out.reverse()
+    return out
 
 
 _ESM_START = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
