@@ -168,3 +168,44 @@ def test_no_piece_re_opens_items_markers_that_read_as_a_thematic_break() -> None
     """Three items opened on one line re-open as ``* * *`` alone: a thematic break, and the fence
     after it indented code."""
     assert _changed(ITEMS_ON_ONE_LINE, range(30, 160, 3)) == []
+
+
+ADMONITION_IN_A_SHIFTED_QUOTE = (
+    '# T\n\nTerm\n: > !!! tip "A title"\n'
+    "    >     Alpha beta gamma delta. Epsilon zeta eta theta. Iota kappa lambda mu.\n"
+    "    >     ```js\n    >     nu xi omicron pi rho sigma tau\n    >     upsilon phi chi psi omega\n    >     ```\n"
+)
+
+
+def test_an_admonition_in_a_quote_whose_marker_moves_right_keeps_its_body_column() -> None:
+    """The quote's ``>`` stands at column 2 on the title line (after the definition's ``: ``) and at
+    column 4 on the lines after it: the admonition's body is 4 columns past the quote's content on
+    each line, not at the title line's column 8 (a piece re-opened ``    >   text``, a paragraph of
+    the quote, and its code as text). bench/fuzz_containers.py's largest class at seeds 8-11."""
+    assert _changed(ADMONITION_IN_A_SHIFTED_QUOTE, range(40, 200, 3)) == []
+
+
+ITEM_ON_A_FOOTNOTES_LABEL_LINE = (
+    "# T\n\nXi\n:   Alpha beta.\n\n    [^1]: 1.  Beta nu gamma mu.\n\n"
+    "            Epsilon delta kappa iota alpha: Lambda gamma gamma pi pi beta mu mu.\n"
+    "            Omicron delta zeta omicron lambda\n\n"
+    "            | iota rho | lambda kappa |\n            |---|---|\n            | nu xi | omicron pi |\n\n"
+    "            ```js\n            phi chi psi omega\n            alpha beta gamma\n            ```\n"
+    "        2.  Theta theta beta eta epsilon alpha epsilon iota pi!\n"
+)
+ITEM_ON_A_TOP_LEVEL_LABEL_LINE = (
+    "# T\n\n[^1]: 1.  Beta nu gamma mu.\n\n"
+    "         Epsilon delta kappa iota alpha: Lambda gamma gamma pi pi beta mu mu.\n"
+    "         Omicron delta zeta omicron lambda\n"
+)
+
+
+def test_an_item_opened_on_a_footnotes_label_line_has_its_later_lines_at_the_parsers_column() -> None:
+    """mdit-py-plugins' footnote counts its label line from past the colon: the spaces after it, plus
+    the footnote's indent (its parent's content column + 4) when fewer. ``1.`` after ``[^1]: `` is at
+    column 5 at the top (its later lines at 9, not the text's 10), at column 7 in a definition (11, not
+    14): pieces of its later lines re-opened nothing and rendered as bare paragraphs, tables and
+    fences (bench/fuzz_containers.py: a footnote in a definition, with a list, 'paragraph <- dl > dd >
+    footnote_reference > ordered_list > list_item > ...', its second class at seeds 8-11)."""
+    assert _changed(ITEM_ON_A_FOOTNOTES_LABEL_LINE, range(40, 200, 3)) == []
+    assert _changed(ITEM_ON_A_TOP_LEVEL_LABEL_LINE, range(40, 200, 3)) == []

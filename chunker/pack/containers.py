@@ -114,6 +114,9 @@ class Containers:
         after the first from its term's line, and blank lines may come between)."""
         own_terms, self.later_terms = _sibling_terms(tokens)
         self._read_first: frozenset[int] | None = None
+        self.admonition_spans: dict[int, tuple[int, int | None]] = {}
+        """Of each admonition whose later lines were walked, by its index in ``opens``: its body's column
+        on its title line, and how many columns past its parent's content that is (None: unknown)."""
         for k, token in enumerate(self.opens):
             if token.type == DEFINITION:
                 first, last = lines_of(token)
@@ -182,6 +185,7 @@ class Containers:
         column of every item or definition opened on ``line``. None for a lazy line or a tab."""
         text, cursor, quote = self.lines[line], 0, 0
         base: int | None = 0  # the column the innermost container's blocks are indented from
+        shift = 0  # past a footnote's label on this line: the parser's columns less the text's
         for k in chain:
             token = self.opens[k]
             kind, later = token.type, self.first_line(k) < line
@@ -193,7 +197,7 @@ class Containers:
                 continue
             if later and kind in _FENCED:
                 continue  # a ``:::`` or ``///`` container's body keeps its parent's content column
-            stop = self._admonition_body(k) if later and kind == "admonition_open" else len(text)
+            stop = self._admonition_body(k, cursor) if later and kind == "admonition_open" else len(text)
             if later and kind == "admonition_open":
                 base = stop
             while cursor < min(stop, len(text)) and text[cursor] == " ":
@@ -203,6 +207,7 @@ class Containers:
                     return None
                 cursor += 2 if text.startswith("> ", cursor) else 1
                 quote = base = cursor
+                shift = 0  # a quote past a label: its columns count from its own content on every line
             elif token.type == "list_item_open":
                 marker = token.info + token.markup
                 if not text.startswith(marker, cursor):
@@ -211,12 +216,15 @@ class Containers:
                 rest = text[cursor:]
                 spaces = len(rest) - len(rest.lstrip(" "))
                 self.content[k] = cursor + (spaces if 1 <= spaces <= 4 and rest.strip() else 1)
-                self.quoted[k], self.based[k] = quote, base
+                self.quoted[k], self.based[k] = quote - shift, base
                 cursor = base = self.content[k]
             elif kind in (FOOTNOTE, DEFINITION):  # its first line: past the label or marker
-                past = self._past_label(k, text, cursor, quote)
+                parent = base if base is not None else self._opened_content(chain, k, line)
+                past = self._past_label(k, text, cursor, quote - shift)
                 if past is None:
                     return None
+                if kind == FOOTNOTE:
+                    shift = _label_shift(text, past, parent)
                 cursor, base = past, None  # a label's or marker's spaces: the parser counts them its own way
             elif self.first_line(k) == line:
                 cursor = len(text)  # a title line: nothing after it
@@ -235,6 +243,15 @@ class Containers:
         if self.opens[k].type == DEFINITION:  # deflist: the lines after it belong to it from marker + 2
             self.markers[k], self.content[k], self.quoted[k] = cursor, cursor + 2, quote
         return label + len(text[label:]) - len(text[label:].lstrip(" "))
+
+    def _opened_content(self, chain: list[int], k: int, line: int) -> int | None:
+        """The content column of the container before ``k`` in ``chain`` when it is a definition whose
+        marker is on ``line`` (the column its lines after the first are indented to); else None."""
+        at = chain.index(k)
+        j = chain[at - 1] if at else -1
+        if j < 0 or self.opens[j].type != DEFINITION or self.first_line(j) != line:
+            return None
+        return self.content.get(j)
 
     def _later_content(self, k: int, cursor: int, quote: int) -> int | None:
         """Content column of footnote, item or definition ``k`` on a line after its first, where its
@@ -328,11 +345,37 @@ class Containers:
                 out.append("\n" + self.lines[close])
         return "".join(out)
 
-    def _admonition_body(self, k: int) -> int:
+    def _admonition_body(self, k: int, parent: int) -> int:
         """The content column of admonition (or content tab) ``k``'s body (mdit-py-plugins' admon:
-        3 columns past its marker's start, plus the spaces after the marker), from its title line."""
-        match = _ADMONITION.search(self.lines[self.first_line(k)])
-        return match.start() + 3 + len(match.group(1)) if match else 0
+        3 columns past its marker's start, plus the spaces after the marker) on a later line where
+        its parent's content starts at column ``parent``: as many columns past it as on the title
+        line (a quote's ``>`` may stand at another column on a later line: ``: > !!! tip`` over
+        ``    >     text`` in a definition). The title line's columns are read once per admonition."""
+        span = self.admonition_spans.get(k)
+        if span is None:
+            first = self.first_line(k)
+            match = _ADMONITION.search(self.lines[first])
+            body = match.start() + 3 + len(match.group(1)) if match else 0
+            outer = self.chain(first)
+            outer = outer[: outer.index(k)] if k in outer else []
+            at = self.walk(first, outer) if outer else 0
+            span = (body, None if at is None or at > body else body - at)
+            self.admonition_spans[k] = span
+        body, past = span
+        return body if past is None else parent + past
+
+
+def _label_shift(text: str, past: int, parent: int | None) -> int:
+    """On a footnote's label line ``text`` whose text starts at ``past``: the column the parser gives
+    that text less ``past`` (0 when unknown: ``parent`` None). mdit-py-plugins' footnote counts the
+    line from past the label's colon, as the spaces after it, plus the footnote's indent (its parent's
+    content column ``parent`` + 4) when fewer: ``    [^1]: 1.  x`` in a definition (content column 2)
+    has ``1.`` at column 7, and its item's later lines at column 11, not the 14 of the text."""
+    if parent is None:
+        return 0
+    label = text.rfind("]:", 0, past) + 2
+    spaces = past - label
+    return spaces + (parent + 4 if spaces < parent + 4 else 0) - past
 
 
 def _sibling_terms(tokens: Sequence[LineToken]) -> tuple[dict[int, frozenset[int]], list[int]]:
