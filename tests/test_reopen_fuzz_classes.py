@@ -209,3 +209,34 @@ def test_an_item_opened_on_a_footnotes_label_line_has_its_later_lines_at_the_par
     footnote_reference > ordered_list > list_item > ...', its second class at seeds 8-11)."""
     assert _changed(ITEM_ON_A_FOOTNOTES_LABEL_LINE, range(40, 200, 3)) == []
     assert _changed(ITEM_ON_A_TOP_LEVEL_LABEL_LINE, range(40, 200, 3)) == []
+
+
+FENCE_ENDED_WITH_ITS_ITEM = (
+    "# T\n\n* Alpha beta.\n\n  ```\n  code line\n* Pi lambda! Iota eta mu xi.\n"
+    "  Eta rho zeta epsilon rho omicron lambda! Nu omicron zeta nu kappa theta.\n  <br>\n"
+    "  Gamma delta epsilon zeta eta theta iota kappa lambda mu.\n  ```\n"
+)
+
+
+def test_a_fence_its_list_item_ends_leaves_no_weak_cuts_in_the_next_item() -> None:
+    """The first item's fence is never closed: its item's end ends it. The scan of the text in
+    pack/split_items read on to the next fence line and took the next item's paragraph for code, cut
+    at each of its lines: a piece started at its continuation line '<br>', an HTML block.
+    bench/fuzz_containers.py: 'html_block <- ... list_item > paragraph' ('<br>') and pieces of lists
+    in quotes in lists, at seeds 8-11."""
+    assert _changed(FENCE_ENDED_WITH_ITS_ITEM, range(30, 200, 3)) == []
+
+
+TERM_OVER_AN_INDENTED_QUOTE = (
+    "# T\n\nIota\n: Alpha beta gamma delta epsilon zeta eta theta iota kappa.\n\n"
+    "    > Eta\n    > ~ Alpha beta gamma delta epsilon zeta eta theta\n    >\n    > Setext\n---\n"
+)
+
+
+def test_a_quote_line_indented_four_columns_does_not_end_a_reopened_terms_paragraph() -> None:
+    """A piece in the quote re-opens the term 'Iota' and ':   '; the quote's lines after it are 4
+    columns in, so they continue the term's paragraph in the piece ('    >' alone is no blank line
+    there), and the '---' after the quote made term and quote one setext heading. The look-ahead for
+    an underline (pack/setext.underlines_ahead) stopped at '    >' as at a blank line.
+    bench/fuzz_containers.py: 'heading <- dl > dd > blockquote > ...', terms in quotes in definitions."""
+    assert _changed(TERM_OVER_AN_INDENTED_QUOTE, range(30, 200, 3)) == []

@@ -362,6 +362,13 @@ class SectionSpace:
             self.inner[block.start_offset] = InnerStarts(structure) if structure is not None else None
         return self.inner[block.start_offset]
 
+    def fence_ranges(self, block: Block) -> list[tuple[int, int]] | None:
+        """The fenced code blocks nested in ``block`` as the parse has them: their line ranges (0 = the
+        block's first line, end exclusive: a fence that its list item or quote ends stops there, where a
+        scan of the text reads on); None when unknown."""
+        structure = self._structure(block)
+        return None if structure is None else structure.fences
+
     def _token_lines(self, block: Block, token_type: str) -> frozenset[int] | None:
         structure = self._structure(block)
         if structure is None:

@@ -32,12 +32,16 @@ def underline(text: str) -> int:
 
 def underlines_ahead(lines: list[str]) -> list[int]:
     """By line: the indentation of the least indented line of ``-`` or ``=`` after it before the
-    next blank line (a quote's ``>`` alone is blank), :data:`NONE` for none. One pass, backwards."""
+    next blank line (a quote's ``>`` alone is blank, or a quote's start to a paragraph outside it,
+    but not 4 or more columns in: there it continues a paragraph less indented, a term re-opened
+    before a quote in a definition, ``Term`` over ``:   > a`` and ``    >``), :data:`NONE` for none.
+    One pass, backwards."""
     ahead, least = [NONE] * len(lines), NONE
     for n in range(len(lines) - 1, -1, -1):
         ahead[n] = least
         text = lines[n]
-        least = NONE if not text.strip(" >\t") else min(least, underline(text))
+        blank = not text.strip(" >\t") and (">" not in text or len(text) - len(text.lstrip(" ")) < 4)
+        least = NONE if blank else min(least, underline(text))
     return ahead
 
 

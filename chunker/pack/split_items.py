@@ -9,6 +9,7 @@ import re
 from chunker.fences import fence_after, has_fence_marker
 from chunker.models import Block
 from chunker.pack.budget import SectionSpace
+from chunker.pack.containers import around
 from chunker.pack.split_text import emit_cuts
 from chunker.pack.strength import CODE_LINE, JOINT, NESTED_ITEM, SENTENCE, Strength, Unit
 
@@ -33,6 +34,7 @@ def split_item(
     cuts: list[tuple[int, Strength]] = [(start, strength)]
     fenced = "code" in block.inner and has_fence_marker(src[start:end])
     opened = space.nested_fence(block, start) if fenced else None
+    fences = space.fence_ranges(block) if fenced else None
     items: _ItemLines | None = None
     tagged = "code" in block.inner and (src.find("{%", start, end) != -1 or src.find("{{", start, end) != -1)
     tag_lines = space.tag_code_lines(block) if tagged else frozenset()  # template code: cut between its lines
@@ -54,7 +56,11 @@ def split_item(
         if fenced:
             before = opened
             line_end = src.find("\n", line_start, end)
-            opened = fence_after(src[line_start : end if line_end == -1 else line_end], opened)
+            if before is not None and fences is not None:
+                line = space.line_at(line_start, block) - block.start_line
+                if not _in_fence(fences, line):
+                    before = None  # the parse ended that fence with its list item: the scan reads on past it
+            opened = fence_after(src[line_start : end if line_end == -1 else line_end], before)
             if before is not None:  # inside a nested code fence: only weak cuts between its lines
                 if opened is not None and text_start < end and src[text_start] != "\n":
                     cuts.append((line_start, CODE_LINE))
@@ -84,6 +90,13 @@ def _indent(src: str, offset: int) -> int:
     while text_start < len(src) and src[text_start] in " \t":
         text_start += 1
     return text_start - line_start
+
+
+def _in_fence(fences: list[tuple[int, int]], line: int) -> bool:
+    """Whether ``line`` lies past the opening line of one of the ``fences`` (line ranges, end
+    exclusive, in order)."""
+    a, b = around(fences, line)
+    return a < line < b
 
 
 class _ItemLines:
