@@ -69,6 +69,8 @@ _CONTEXT_MARKUP = re.compile(
     r"\]\([^)]*\)|(?<!\\)</?[A-Za-z][\w-]*(?:\s[^>]*)?/?>|\{#[^}]*\}|\{/\*|\*\*|__|\\\[|^#{1,6}\s"
 )
 _CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+_MARKER_AT = r"(?:^|\n|> )"
+"""Where a heading marker shows in a context line: at a line or breadcrumb part's start (not ``C# Dev Kit``'s)."""
 _FRONTMATTER_LINE = re.compile(
     r"^(?:---|(?:title|description|sidebar_\w+|slug|id|layout|outline|lang|tags|keywords)\s*:\s.*)$", re.MULTILINE
 )
@@ -286,8 +288,11 @@ def context_markup(chunk: Chunk, source_lines: Sequence[str]) -> str | None:
     for heading in chunk.header_path:
         raw = source_lines[heading.line - 1] if 0 < heading.line <= len(source_lines) else ""
         for match in _CONTEXT_MARKUP.finditer(_CODE_SPAN.sub("", raw)):
-            if match.group() in context:
-                return f"context holds {match.group()!r} of the heading on line {heading.line}"
+            found = match.group()
+            if found[0] == "#" and re.search(_MARKER_AT + re.escape(found), context) is None:
+                continue  # the heading's '# ' marker only where a line or a breadcrumb part starts ('C# Dev Kit')
+            if found in context:
+                return f"context holds {found!r} of the heading on line {heading.line}"
     return None
 
 
