@@ -174,3 +174,21 @@ def test_the_parse_reads_every_line_at_its_place_and_length(parts: list[str]) ->
     assert [i for i, c in enumerate(read) if c == "\n"] == [i for i, c in enumerate(text) if c == "\n"]
     for line, was in zip(read.split("\n"), text.split("\n"), strict=True):
         assert line == was or line.rstrip(" ") in (fence_view(was).rstrip(" "), "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ("{% a %}" * 300 + "```\n") * 2,  # a fence read from template lines: both lines over the budget
+        "```" + "a " * 3000 + "\n```\n",  # an info string over the budget, no code
+        "```" + "a " * 3000 + "\n",  # the same, never closed
+        "```" + "a " * 3000 + "\necho one\necho two\n```\n",  # with code under it
+    ],
+)
+def test_a_fence_whose_lines_are_over_the_budget_is_one_overflow_chunk(text: str) -> None:
+    # cut inside its fence lines, its pieces were no fences (broken-fence errors); re-opened in every piece, one
+    # overflow chunk a word (17,104 chunks for a 35 KB opening line; three such fences exhausted 3 GB of memory)
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    assert len(result.chunks) == 1 and result.chunks[0].is_overflow
+    assert [d.code for d in result.diagnostics.errors] in ([], ["unclosed-fence"])
+    assert [d.code for d in result.diagnostics.warnings] == ["overflow"]

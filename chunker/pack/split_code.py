@@ -82,6 +82,14 @@ def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: 
     src = space.source
     # Units are lines; the opening fence sticks to the first code line, the closing to the last.
     starts = _line_starts(src, block.start_offset, block.end_offset)
+    reserve = space.measure(block.fence[0] + "\n") + space.measure(closing_text(block) + "\n")
+    if reserve >= space.budget or len(starts) == 1 or (len(starts) == 2 and block.fence[1]):
+        # fence lines over the budget (a long info string; a line of template tags before the run, read as the
+        # site reads it), or no code between them: a piece would re-open a fence line over the budget (one
+        # overflow chunk per word: 17,104 for one 35 KB opening line), or cut inside one (pieces that are no
+        # fence, or a MemoryError); kept whole, one overflow chunk
+        out.append(Unit(start=block.start_offset, end=block.end_offset, block=block, strength=strength))
+        return
     if len(starts) <= 2:
         split_text(space, out, block, block.start_offset, block.end_offset, strength, True, True)
         return
@@ -89,7 +97,6 @@ def _split_fenced(space: SectionSpace, out: list[Unit], block: Block, strength: 
     line_bounds = starts[1:-1] if closed else starts[1:]  # cuts between code lines only
     cuts = [block.start_offset, *line_bounds[1:]]
     bounds = [*cuts, block.end_offset + 1]
-    reserve = space.measure(block.fence[0] + "\n") + space.measure(closing_text(block) + "\n")
     code_lines = [src[a : b - 1] for a, b in pairwise(bounds[1:])]
     lowest = min((len(t) - len(t.lstrip(" \t")) for t in code_lines if t.strip()), default=0)
     for k in range(len(cuts)):
