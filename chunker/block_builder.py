@@ -178,6 +178,8 @@ class BlockBuilder:
             return covered
         if self.attrs_from == first:
             self.attrs_from = None
+        if first > covered:  # lines no token covered before them (a link reference definition)
+            self.add_raw(covered, first)
         for cut in (*self.parts, last):  # each block of start tags a block of its own
             self.add(own, first, cut)
             first = cut

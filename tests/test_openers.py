@@ -390,3 +390,16 @@ def test_start_tags_over_a_heading_go_with_its_section() -> None:
     assert not result.diagnostics.errors and not result.diagnostics.warnings
     stream = StreamedChunks(VITEPRESS, cfg, "p", "p.md")
     assert b"".join(bytes(part) for part in streamed_parts(stream)) == chunks_bytes(result)
+
+
+@pytest.mark.parametrize("opener", ["<details>", '<div class="x">', "{% if a %}"])
+@pytest.mark.parametrize("after", ["\ntext text\n", ""])
+def test_lines_no_token_covers_before_waiting_lines_reach_a_chunk(opener: str, after: str) -> None:
+    # A link reference definition makes no token; right above lines that wait for the block below them
+    # (start tags, an opening template tag), it was in no block when that block is no heading, and a cut
+    # there left it out of every chunk (content-loss; found by test_properties' seed 125)
+    text = f"# T\n\n## A\n\nalpha alpha alpha alpha alpha\n\n[ref]: http://example.com\n{opener}\n{after}"
+    cfg = ChunkerConfig.from_mapping({"max_chars": 40, "min_chars": 1, "target_chars": 1})
+    result = chunk_markdown(text, cfg, "d", "d.md")
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "content-loss"]
+    assert any("[ref]: http://example.com" in c.content_original for c in result.chunks)
