@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from chunker.config import ChunkerConfig
 from chunker.errors import ConfigError
+from chunker.pack.chunks import without_end_tags
 from chunker.pipeline import chunk_markdown
 from chunker.streamed import StreamedChunks
 
@@ -69,3 +72,48 @@ def test_each_pattern_keeps_its_own_flags_and_groups() -> None:
     text = "## A\n\nOne.\n\nPAGE 7\n\nqq-mark\n\nab-mark\n\nhey hey\n\nzz\n\nSeite 1 von 2\n\nseite 1 von 2\n"
     embedded = chunk_markdown(text, cfg, "r", "r.md").chunks[0].content_for_embedding
     assert embedded.endswith("## A\n\nOne.\n\nab-mark\n\nseite 1 von 2")
+
+
+VITEPRESS_VERSIONS = """# Props
+
+## Declaration
+
+Declare the props a component takes, in either API style.
+
+<div class="composition-api">
+
+```js
+const props = defineProps(['foo'])
+```
+
+</div>
+<div class="options-api">
+
+```js
+export default {
+  props: ['foo']
+}
+```
+
+</div>
+
+Each prop is then available in the template by its name.
+"""
+
+
+def test_a_chunk_embeds_no_end_tags_it_starts_with() -> None:
+    # VitePress (vuejs/docs): '</div>' and '<div class="options-api">' are one HTML block between the two
+    # versions of an example; cut before it, 38 of the Vue guide's chunks embedded the '</div>' closing the
+    # element the chunk before opened
+    cfg = replace(ChunkerConfig(), max_chars=160, target_chars=120, min_chars=1)
+    result = chunk_markdown(VITEPRESS_VERSIONS, cfg, "p", "p.md")
+    starting = [c for c in result.chunks if c.content_original.startswith("</div>\n<div")]
+    assert starting, [c.content_original for c in result.chunks]
+    for chunk in starting:
+        body = chunk.content_for_embedding.split("\n\n", 1)[1]
+        assert body.startswith('<div class="options-api">\n\n```js\nexport default {')
+    assert not result.diagnostics.errors
+    # a chunk of end tags only, or one whose first line holds text too, embeds them
+    assert without_end_tags("</div>\n") == "</div>\n"
+    assert without_end_tags("</span> and the rest") == "</span> and the rest"
+    assert without_end_tags("  </details>\n</div>\n\nText.") == "Text."

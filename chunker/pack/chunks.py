@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk
@@ -11,6 +12,22 @@ from chunker.pack.context import join, overlap_text
 from chunker.pack.drafts import Draft
 from chunker.pack.keys import ziffers_and_keys
 from chunker.sizes import Counter
+
+_END_TAG_LINES = re.compile(r"(?:[ \t]*(?:</[A-Za-z][\w.:-]*[ \t]*>[ \t]*)+(?:\n|$))+\s*")
+"""Lines of end tags only (``</div>``, ``</details></div>``) and the blank lines after them."""
+
+
+def without_end_tags(body: str) -> str:
+    """``body`` without the lines of end tags only it starts with, when text follows them: they close
+    elements an earlier chunk opened (VitePress's ``</div>`` / ``<div class="options-api">`` between two
+    versions of an example, one HTML block the cut leaves at the start of a chunk) and say nothing of what
+    the chunk holds. What the chunk embeds only: ``content_original`` keeps them."""
+    if body[:2] != "</" and not (body[:1] in " \t" and body.lstrip(" \t")[:2] == "</"):
+        return body
+    found = _END_TAG_LINES.match(body)
+    if found is None or found.end() >= len(body):
+        return body
+    return body[found.end() :]
 
 
 def chunk_id(index: int) -> str:
@@ -46,7 +63,7 @@ def make_chunk(
     overlap = ""
     if cfg.overlap_sentences and previous is not None and previous.section_index == draft.section_index:
         overlap = overlap_text(previous.content, cfg.overlap_sentences)
-    body = draft.content if draft.embed is None else draft.embed
+    body = without_end_tags(draft.content if draft.embed is None else draft.embed)
     embedding = join(prefix, overlap, body)
     if overlap and measure(embedding) > cfg.max_chars:
         embedding = join(prefix, "", body)
