@@ -85,17 +85,18 @@ def chunked_stems(chunks_dir: Path) -> tuple[str, ...]:
 
 def chunked_selection(chunks_dir: Path, stems: Sequence[str]) -> tuple[str, ...]:
     """The ids ``--stem``/``--doc`` name among the documents chunked in ``chunks_dir``, as the main
-    command finds them: an id with artifacts is itself; a bare name (no ``/``) that is no such id is
-    the one chunked document of that file name (``nextjs`` is ``usage/nextjs``), and a name several
-    chunked documents share is refused, listing their ids. A folder of documents is kept as given,
+    command finds them: a ``--doc`` id with artifacts is itself; a bare name (no ``/``) that is no such id,
+    and every ``--stem``, is the one chunked document of that file name (``nextjs`` is ``usage/nextjs``),
+    and a name several chunked documents share is refused, listing their ids (``--stem index`` with
+    ``index`` and ``guide/index`` chunked). A folder of documents is kept as given,
     for :func:`load_document` to list them; anything else has no chunks, said with the closest ids."""
-    from chunker.lookup import label
+    from chunker.lookup import by_name, label
 
     found: tuple[str, ...] | None = None
     chosen: list[str] = []
     for stem in dict.fromkeys(stems):
         validate_stem(stem)
-        if "/" in stem or (chunks_dir / stem / "meta.json").is_file():
+        if "/" in stem or (not by_name(stem) and (chunks_dir / stem / "meta.json").is_file()):
             if not (chunks_dir / stem).is_dir():
                 raise _no_chunks(chunks_dir, stem)
             chosen.append(str(stem))

@@ -73,10 +73,10 @@ def _case_doc(stem: str, cases: Sequence[Case], where: str) -> str:
     """The document ``stem`` names among the cases' documents, as the main command finds a source: a
     document a case names is itself; a bare name (no ``/``) is the one case document of that file
     name (``nextjs`` is ``usage/nextjs``), several are refused; anything else is kept as given."""
-    from chunker.lookup import label
+    from chunker.lookup import by_name, label
 
     docs = sorted({c.doc for c in cases})
-    if "/" in stem or stem in docs:
+    if "/" in stem or (stem in docs and not by_name(stem)):
         return str(stem)
     named = [doc for doc in docs if doc.rsplit("/", 1)[-1] == stem]
     if len(named) > 1:

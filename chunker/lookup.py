@@ -40,6 +40,22 @@ def _direct(sources_dir: Path, stem: str) -> SourceFile | None:
     return None
 
 
+def _flat(folder: Path) -> bool:
+    """Whether ``folder`` holds no folder a document could lie in (only files and hidden entries):
+    then a file there by name is the only document of that name."""
+    try:
+        with os.scandir(folder) as entries:
+            return not any(e.name[:1] != "." and e.is_dir() for e in entries)
+    except OSError:
+        return False
+
+
+def by_name(stem: str) -> bool:
+    """Whether ``stem`` was given with ``--stem``: a file name, which every document of that name
+    answers to (the one whose id it also is among them), not an id."""
+    return getattr(stem, "option", "") == "--stem"
+
+
 def _namesakes(folder: Path, stem: str) -> bool:
     """Whether ``folder`` holds a source whose name differs from ``stem`` but gives it as id."""
     try:
@@ -89,13 +105,16 @@ def find_source(
     if "/" not in wanted and wanted.casefold() not in RESERVED_IDS | {AUTO_DIR[0]}:
         direct = _direct(sources_dir, wanted)
         name = direct.path.name if direct is not None else ""
-        if direct is not None and selection.excluded(name) is None and selection.included(name):
+        alone = not by_name(stem) or _flat(sources_dir)  # a name: no document below may share it
+        if direct is not None and alone and selection.excluded(name) is None and selection.included(name):
             return direct
     scans = [] if scans is None else scans
     if not scans:
         require_dir(sources_dir)
         scans.append(scan(sources_dir, selection))
     scanned = scans[0]
+    if by_name(stem) and "/" not in wanted:
+        _refuse_shared_name(stem, [s for s in scanned.found if s.stem.rsplit("/", 1)[-1] == wanted])
     for source in scanned.found:
         if source.stem == wanted:
             clash = [s.display for s in scanned.shadowed if s.stem == wanted and s.ambiguous]
@@ -104,11 +123,9 @@ def find_source(
             return source
     if "/" not in wanted:
         named = [s for s in scanned.found if s.stem.rsplit("/", 1)[-1] == wanted]
-        if len(named) == 1:
-            return named[0]
+        _refuse_shared_name(stem, named)
         if named:
-            shown = ", ".join(s.stem for s in named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
-            raise UsageError(f"{label(stem)} names {len(named)} documents ({shown}); select one with --doc ID")
+            return named[0]
     for item in scanned.left_out:
         if item.stem == wanted or (not item.folder and _id_of_display(item.display, sources_dir) == wanted):
             raise UsageError(f"{item.display} is not chunked: {item.message}")
@@ -117,6 +134,13 @@ def find_source(
         if os.path.isdir(folder):
             raise UsageError(f"{label(stem)}: {display_path(folder)} is a folder, not a source file")
     raise _no_source(stem, [s.stem for s in scanned.found], sources_dir)
+
+
+def _refuse_shared_name(stem: str, named: list[SourceFile]) -> None:
+    """:class:`UsageError` listing the ids when several documents have the file name ``stem``."""
+    if len(named) > 1:
+        shown = ", ".join(s.stem for s in named[:10]) + (f" and {len(named) - 10} more" if len(named) > 10 else "")
+        raise UsageError(f"{label(stem)} names {len(named)} documents ({shown}); select one with --doc ID")
 
 
 def _no_source(stem: str, ids: list[str], sources_dir: Path) -> UsageError:

@@ -103,3 +103,35 @@ def test_without_chunks_in_the_default_folder_the_message_points_at_chunks_optio
     assert run_cli(command) == 2  # the run wrote out/, not chunks/
     err = capsys.readouterr().err
     assert "no chunks folder chunks; run `chunker` first, or give the folder it wrote (its --out) with --chunks" in err
+
+
+@pytest.mark.parametrize("command", [[], ["export", "--format", "md"], ["view"]])
+def test_stem_of_a_name_a_top_level_page_shares_with_pages_below_is_refused(
+    tree: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A site's top-level index.md has the id `index`, as its name: `--stem index` still names every
+    page called index (it chose the top-level one alone before), and `--doc index` selects it."""
+    (tree / "docs" / "index.md").write_text(PAGE.format(title="home"), encoding="utf-8")
+    assert run_cli(["--sources", "docs", "--out", "out", "--quiet"]) == 0
+    where = ["--sources", "docs", "--out", "out"] if not command else ["--chunks", "out"]
+    capsys.readouterr()
+    assert run_cli([*command, *where, "--stem", "index"]) == 2
+    assert "--stem 'index' names 3 " in capsys.readouterr().err
+    assert run_cli([*command, *where, "--doc", "index", "--quiet"]) == 0
+
+
+def test_eval_stem_of_a_name_a_case_document_has_as_its_id_and_others_share_is_refused(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tree / "docs" / "index.md").write_text(PAGE.format(title="home"), encoding="utf-8")
+    cases = tree / "cases.jsonl"
+    lines = [
+        {"id": f"i{n}", "doc": doc, "query": "install index", "expected_doc_section": "Setup",
+         "expected_text_contains": "Install"}
+        for n, doc in enumerate(("index", "ref/index"))
+    ]  # fmt: skip
+    cases.write_text("".join(json.dumps(c) + "\n" for c in lines), encoding="utf-8")
+    args = ["eval", "--cases", str(cases), "--sources", "docs", "--out", "out"]
+    assert run_cli([*args, "--stem", "index"]) == 2
+    assert "--stem 'index' names 2 case documents (index, ref/index)" in capsys.readouterr().err
+    assert run_cli([*args, "--doc", "index", "--json"]) == 0
