@@ -282,7 +282,9 @@ def _print_document(
             more = f"{severity}: {escape(doc.display)}: {escape(code)}: {hidden} more not printed (all in report.json)"
             (err if severity == "error" else out).print(f"[{'red' if severity == 'error' else 'yellow'}]{more}[/]")
     if doc.status == "removed" and not quiet:
-        out.print(f"removed {escape(doc.display)} (its source no longer exists)")
+        # the orphan's file may be gone or renamed, or still there and left out by the globs
+        why = "no source document has its id now: the file is gone or renamed, or include/exclude leaves it out"
+        out.print(f"removed {escape(doc.display)} ({why})")
     elif doc.status in ("off", "draft") and doc.delta and not quiet:
         from chunker.runner_skipped import draft_of
 

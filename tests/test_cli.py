@@ -505,3 +505,19 @@ def test_an_interrupt_while_the_command_is_still_importing_exits_130_without_a_t
         entry.main()
     assert info.value.code == 130
     assert capsys.readouterr().err == "error: interrupted\n"
+
+
+def test_removing_the_chunks_of_a_document_exclude_leaves_out_does_not_say_its_source_is_gone(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An `exclude:` glob added to config.yaml removes the chunks of a source that is still there:
+    the line said "its source no longer exists", which sent a user looking for a deleted file."""
+    assert cli() == 0
+    (work / "config.yaml").write_text("exclude: ['guide.md']\n", encoding="utf-8")
+    capsys.readouterr()
+    assert cli("--keep-orphans") == 0 and (work / "chunks" / "guide").is_dir()
+    capsys.readouterr()
+    assert cli() == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "removed chunks/guide (" in out and "include/exclude leaves it out" in out
+    assert "no longer exists" not in out
