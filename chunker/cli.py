@@ -64,7 +64,7 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
     config: ConfigOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Re-chunk every document, even unchanged ones.")] = False,
     keep_orphans: Annotated[
-        bool, typer.Option("--keep-orphans", help="Keep output folders whose source no longer exists.")
+        bool, typer.Option("--keep-orphans", help="Keep output folders whose id no source document has now.")
     ] = False,
     jobs: Annotated[
         int | None,

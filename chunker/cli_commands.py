@@ -142,7 +142,7 @@ def batch_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes; 0 = one per CPU.")] = 0,
     verify: Annotated[bool, typer.Option("--verify", help="Re-hash every source, even unchanged ones.")] = False,
     keep_orphans: Annotated[
-        bool, typer.Option("--keep-orphans", help="Keep documents whose source no longer exists.")
+        bool, typer.Option("--keep-orphans", help="Keep documents whose id no source document has now.")
     ] = False,
     allow_empty: Annotated[
         bool,

@@ -28,7 +28,8 @@ def orphan_outcomes(
         message = f"{display}: stale: " + (
             f"{_RESERVED_NOTE} (a run would remove its artifacts)"
             if _in_reserved(stem)
-            else "its source no longer exists (a run would remove the folder)"
+            else "no source document has its id now (the file is gone or renamed, or include/exclude leaves it "
+            "out; a run would remove the folder)"
         )
         stale.append(DocOutcome(stem, display, "stale", EXIT_VALIDATION, message=message))
     return stale
@@ -58,7 +59,7 @@ def kept_orphan_notes(out_dir: Path, stems: set[str], walked: OutputWalk | None 
     if not kept:
         return []
     shown = ", ".join(output_display(p) for p in kept[:5]) + (" ..." if len(kept) > 5 else "")
-    return [f"kept {len(kept)} output folder(s) whose source no longer exists (--keep-orphans): {shown}"]
+    return [f"kept {len(kept)} output folder(s) whose id no source document has now (--keep-orphans): {shown}"]
 
 
 def foreign_folder_notes(out_dir: Path, stems: set[str], candidates: list[Path] | None = None) -> list[str]:

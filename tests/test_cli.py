@@ -131,7 +131,8 @@ def test_a_removed_source_removes_its_folder_unless_orphans_are_kept(
     (work / "sources" / "guide.md").unlink()
     kept = summary(capsys, "--keep-orphans")
     assert statuses(kept) == {"clinic": "unchanged"}
-    assert kept["warnings"] == ["kept 1 output folder(s) whose source no longer exists (--keep-orphans): chunks/guide"]
+    note = "kept 1 output folder(s) whose id no source document has now (--keep-orphans): chunks/guide"
+    assert kept["warnings"] == [note]
     assert (work / "chunks" / "guide").is_dir()
     assert statuses(summary(capsys))["guide"] == "removed"
     assert not (work / "chunks" / "guide").exists()
@@ -387,7 +388,7 @@ def test_check_finds_the_artifacts_of_a_removed_source_stale(work: Path, capsys:
     (work / "sources" / "guide.md").unlink()
     assert statuses(summary(capsys, "--check")) == {"clinic": "ok", "guide": "stale"}
     assert cli("--check") == 1
-    assert "chunks/guide: stale: its source no longer exists" in capsys.readouterr().err
+    assert "chunks/guide: stale: no source document has its id now" in capsys.readouterr().err
     assert (work / "chunks" / "guide" / "chunks.json").is_file()  # --check writes and removes nothing
     assert statuses(summary(capsys, "--check", "--keep-orphans")) == {"clinic": "ok"}
 
@@ -521,3 +522,16 @@ def test_removing_the_chunks_of_a_document_exclude_leaves_out_does_not_say_its_s
     out = " ".join(capsys.readouterr().out.split())
     assert "removed chunks/guide (" in out and "include/exclude leaves it out" in out
     assert "no longer exists" not in out
+
+
+def test_check_and_keep_orphans_do_not_say_the_source_of_an_excluded_document_is_gone(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli() == 0
+    (work / "config.yaml").write_text("exclude: ['guide.md']\n", encoding="utf-8")
+    capsys.readouterr()
+    assert cli("--check") == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "chunks/guide: stale: no source document has its id now" in err and "include/exclude" in err
+    assert cli("--keep-orphans") == 0
+    assert "no longer exists" not in capsys.readouterr().out
