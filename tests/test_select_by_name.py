@@ -78,16 +78,22 @@ def test_eval_of_a_bare_name_runs_the_cases_of_that_document(tree: Path) -> None
     assert [c["id"] for c in report["cases"]] == ["n1"]
 
 
-def test_eval_refuses_a_name_two_case_documents_share_and_says_to_use_doc(
-    tree: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+
+def _cases(tree: Path, *docs: str) -> Path:
+    """A cases file of one case per document in ``docs``, each asking for its Setup section."""
     cases = tree / "cases.jsonl"
     lines = [
         {"id": f"i{n}", "doc": doc, "query": "install index", "expected_doc_section": "Setup",
          "expected_text_contains": "Install"}
-        for n, doc in enumerate(("guide/index", "ref/index"))
+        for n, doc in enumerate(docs)
     ]  # fmt: skip
     cases.write_text("".join(json.dumps(c) + "\n" for c in lines), encoding="utf-8")
+    return cases
+
+def test_eval_refuses_a_name_two_case_documents_share_and_says_to_use_doc(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = _cases(tree, "guide/index", "ref/index")
     args = ["eval", "--cases", str(cases), "--sources", "docs", "--out", "out"]
     assert run_cli([*args, "--stem", "index"]) == 2
     assert "stem 'index' names 2 case documents (guide/index, ref/index); select one with --doc ID" in (
@@ -124,13 +130,7 @@ def test_eval_stem_of_a_name_a_case_document_has_as_its_id_and_others_share_is_r
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tree / "docs" / "index.md").write_text(PAGE.format(title="home"), encoding="utf-8")
-    cases = tree / "cases.jsonl"
-    lines = [
-        {"id": f"i{n}", "doc": doc, "query": "install index", "expected_doc_section": "Setup",
-         "expected_text_contains": "Install"}
-        for n, doc in enumerate(("index", "ref/index"))
-    ]  # fmt: skip
-    cases.write_text("".join(json.dumps(c) + "\n" for c in lines), encoding="utf-8")
+    cases = _cases(tree, "index", "ref/index")
     args = ["eval", "--cases", str(cases), "--sources", "docs", "--out", "out"]
     assert run_cli([*args, "--stem", "index"]) == 2
     assert "--stem 'index' names 2 case documents (index, ref/index)" in capsys.readouterr().err
