@@ -410,3 +410,44 @@ def test_a_pages_leading_script_and_style_elements_are_left_out_like_esm() -> No
 def test_a_leading_block_that_is_no_whole_script_or_style_element_stays(opening: str) -> None:
     result = chunk_markdown(f"{opening}\n\n# Title\n\nText of the page.\n", LEFT_OUT, "page", "page.md")
     assert not [s for s in result.diagnostics.skipped if s.reason == "page-script"]
+
+
+STARLIGHT_PAGE = (
+    "---\ntitle: About\n---\n\n{/* TODO: link the CLI section */}\n\n"
+    "import { LinkCard, CardGrid } from '@astrojs/starlight/components';\n\n"
+    "Tauri is a toolkit for small, fast apps.\n\n## Prerequisites\n\n"
+    "import { Tabs, TabItem } from '@astrojs/starlight/components';\n"
+    "export const pkg = 'snapd';\n\n**1. Install `snap`**\n\n<Tabs>\n  <TabItem label=\"Debian\">\n"
+    "    ```shell\n    sudo apt install snapd\n    ```\n  </TabItem>\n</Tabs>\n"
+)
+
+
+def test_an_import_or_export_after_content_stays_in_its_chunk_but_out_of_what_it_embeds() -> None:
+    """MDX reads every top-level ``import``/``export`` as code for the build, wherever it stands: one below
+    a comment, an aside or a heading (tauri-apps/tauri-docs: 21 of 243 pages, ``distribute/snapcraft``'s
+    ``## Prerequisites`` opening with ``import { Tabs, TabItem, Card } from ...``) stays in
+    ``content_original`` (one source slice) and is left out of ``content_for_embedding``."""
+    result = chunk_markdown(STARLIGHT_PAGE, replace(ChunkerConfig(), keep_mdx_esm=False), "page", "page.mdx")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    originals = "".join(c.content_original for c in result.chunks)
+    assert "import { LinkCard" in originals and "import { Tabs" in originals and "export const" in originals
+    for chunk in result.chunks:
+        embedded = chunk.content_for_embedding
+        assert "import {" not in embedded and "export const" not in embedded, embedded
+        assert "\n\n\n" not in embedded, embedded
+    assert any("Tauri is a toolkit" in c.content_for_embedding for c in result.chunks)
+    assert any("**1. Install `snap`**" in c.content_for_embedding for c in result.chunks)
+    kept = chunk_markdown(STARLIGHT_PAGE, replace(ChunkerConfig(), keep_mdx_esm=True), "page", "page.mdx")
+    assert "import { Tabs" in "".join(c.content_for_embedding for c in kept.chunks)  # keep_mdx_esm keeps them
+
+
+def test_an_import_line_in_fenced_code_stays_in_what_a_chunk_embeds() -> None:
+    text = "## Use\n\nCall it:\n\n```js\nimport { Command } from '@tauri-apps/plugin-shell';\n```\n"
+    result = chunk_markdown(text, replace(ChunkerConfig(), keep_mdx_esm=False), "page", "page.mdx")
+    assert "import { Command }" in result.chunks[0].content_for_embedding
+
+
+def test_an_import_ending_a_chunk_leaves_no_blank_line_at_the_end_of_what_it_embeds() -> None:
+    text = "## Setup\n\nInstall it first.\n\nimport Cta from '../_fragments/cta.mdx';\n"
+    result = chunk_markdown(text, replace(ChunkerConfig(), keep_mdx_esm=False), "page", "page.mdx")
+    assert result.chunks[-1].content_for_embedding.endswith("Install it first.")

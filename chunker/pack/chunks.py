@@ -11,7 +11,9 @@ from chunker.pack.cleanup import cleaner
 from chunker.pack.context import join, overlap_text
 from chunker.pack.drafts import Draft
 from chunker.pack.keys import ziffers_and_keys
+from chunker.parse.mdx import is_esm
 from chunker.sizes import Counter
+from chunker.template_tags import GONE, lines_without_gone
 
 _END_TAG_LINES = re.compile(r"(?:[ \t]*(?:</[A-Za-z][\w.:-]*[ \t]*>[ \t]*)+(?:\n|$))+\s*")
 """Lines of end tags only (``</div>``, ``</details></div>``) and the blank lines after them."""
@@ -28,6 +30,40 @@ def without_end_tags(body: str) -> str:
     if found is None or found.end() >= len(body):
         return body
     return body[found.end() :]
+
+
+def without_esm(body: str, draft: Draft) -> str:
+    """``body`` (what ``draft`` embeds) without the MDX ``import``/``export`` statements it holds whole, and
+    the blank line after each: MDX reads every top-level one as code for the build wherever it stands, but
+    only those before the page's first other block are left out of the chunks (:func:`chunker.parse.mdx.
+    esm_left_out`); one below a comment, an aside or a heading stays in ``content_original`` (one source
+    slice) and is left out here. ``body`` itself when nothing else would remain. Cost: a kind test per block
+    of the chunk; the lines are rejoined only for a chunk holding a statement."""
+    found: list[tuple[int, int]] = []
+    for block in draft.blocks:
+        if block.kind != "html" or block.start_offset < draft.start or block.end_offset > draft.end:
+            continue
+        if not is_esm(block):
+            continue
+        text = block.source[block.start_offset : block.end_offset]
+        # its place in ``body``: at most its place in the source slice (after text repeated before the slice;
+        # collapsed table padding only makes it earlier)
+        before = len(draft.added[0].text) if draft.added and draft.added[0].position == "before" else 0
+        at = body.rfind(text, 0, block.start_offset - draft.start + before + len(text))
+        if at >= (found[-1][1] if found else 0) and (at == 0 or body[at - 1] == "\n"):
+            found.append((at, at + len(text)))
+    if not found:
+        return body
+    parts: list[str] = []
+    pos = 0
+    for start, end in found:
+        parts += [body[pos:start], GONE]
+        pos = end
+    parts.append(body[pos:])
+    kept = "\n".join(lines_without_gone("".join(parts).split("\n")))
+    if not kept.strip():
+        return body
+    return kept if body[-1:].isspace() else kept.rstrip()
 
 
 def chunk_id(index: int) -> str:
@@ -63,7 +99,10 @@ def make_chunk(
     overlap = ""
     if cfg.overlap_sentences and previous is not None and previous.section_index == draft.section_index:
         overlap = overlap_text(previous.content, cfg.overlap_sentences)
-    body = without_end_tags(draft.content if draft.embed is None else draft.embed)
+    body = draft.content if draft.embed is None else draft.embed
+    if not cfg.keep_mdx_esm:
+        body = without_esm(body, draft)
+    body = without_end_tags(body)
     embedding = join(prefix, overlap, body)
     if overlap and measure(embedding) > cfg.max_chars:
         embedding = join(prefix, "", body)

@@ -29,7 +29,7 @@ from markdown_it.rules_block.state_block import StateBlock
 from chunker.fences import fence_after
 from chunker.models import Block, SkippedRange
 
-__all__ = ["esm_left_out", "imports_used", "mdx_code_block_body", "mdx_plugin", "opens_with_import"]
+__all__ = ["esm_left_out", "imports_used", "is_esm", "mdx_code_block_body", "mdx_plugin", "opens_with_import"]
 
 _ESM = re.compile(r"(?:import|export)(?:\s|\{|\*|$)")
 _JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
@@ -167,7 +167,7 @@ def esm_left_out(blocks: Sequence[Block]) -> tuple[tuple[Block, ...], tuple[Skip
         block = blocks[count]
         if block.kind == "html" and _SCRIPT.fullmatch(block.source, block.start_offset, block.end_offset):
             reasons.append("page-script")
-        elif (_is_esm if block.kind == "html" else _esm_fence)(block):
+        elif (is_esm if block.kind == "html" else _esm_fence)(block):
             reasons.append("mdx-esm")
         else:
             break
@@ -214,7 +214,9 @@ def _esm_fence(block: Block) -> bool:
     return _ESM.match(lines[0]) is not None and all(_ESM_LINE.match(line) for line in lines)
 
 
-def _is_esm(block: Block) -> bool:
+def is_esm(block: Block) -> bool:
+    """Whether ``block`` (an ``html`` block: the MDX rule makes one of each top-level statement) is an
+    ``import``/``export`` statement."""
     start = block.start_offset
     return block.source.startswith(("import", "export"), start) and bool(_ESM.match(block.source, start))
 
