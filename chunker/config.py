@@ -66,6 +66,9 @@ class ChunkerConfig:
     embedding_drop_template_tags: bool = False
     """``content_for_embedding`` leaves out Liquid/Jinja tags and Hugo shortcodes that render no text of
     their own (``{% ifversion ghes %}``, ``{% endif %}``, ``{{< note >}}``; :mod:`chunker.template_tags`)."""
+    embedding_drop_heading_ids: bool = False
+    """``content_for_embedding`` leaves out the ids and attribute lists heading lines end with (``## Install
+    {#install}``, ``### Tips {: .tip }``, ``## Spread [#spread]``; :func:`chunker.inline.without_heading_ids`)."""
     skip_pre_heading: bool = False
     merge_short: bool = True
     subsection_chars: int | None = 80

@@ -46,6 +46,27 @@ no Markdown, no attribute list)."""
 _KEPT_BACK = re.compile("\ue000(\\d+)\ue001")
 _ATTRIBUTE_LIST = re.compile(r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}")
 """Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``."""
+_TRAILING_ATTRIBUTES = re.compile(
+    r"(?:(?<![ \t])[ \t]+(?:\{#[^{}]*\}|\{/\*.*?\*/\}|\{[ \t]+[A-Za-z]\w*(?:-\w+)+(?:[ \t][^{}]*)?\}"
+    r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\[#[A-Za-z][\w-]*\]))+[ \t]*$"
+)
+"""What a heading line may end with that names its anchor or styles it, never text: the ids and attribute
+lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` and :data:`_BRACKET_ID`, one or more, after a space.
+Looked for in a line's last :data:`_ATTRIBUTES_TAIL` characters (bounded time on a hostile line)."""
+_ATTRIBUTES_TAIL = 512
+
+
+def without_heading_ids(line: str) -> str:
+    """A heading line without the ids and attribute lists it ends with: ``## Install {#install}`` ->
+    ``## Install``, ``### Tips {: .tip #tips }`` -> ``### Tips``, ``## Spread [#spread]`` -> ``## Spread``
+    (what ``embedding_drop_heading_ids`` leaves of a heading line; its text for metadata is
+    :func:`heading_text`)."""
+    if "{" not in line and "[#" not in line:
+        return line
+    found = _TRAILING_ATTRIBUTES.search(line, max(0, len(line) - _ATTRIBUTES_TAIL))
+    return line[: found.start()] if found is not None else line
+
+
 _HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 """An HTML comment (group 1: its text). A heading holding nothing else is named by that text: MkDocs
 Material's ``#### <!-- md:setting config.enabled -->`` is a setting's name filled in by the site's hooks

@@ -7,7 +7,9 @@
 - ``dehyphenate``: a word hyphenated across a line break is joined (``Kapa-`` / ``zität`` ->
   ``Kapazität``), unless the next word is a conjunction (``Haus-`` / ``und Gartenbau``);
 - ``embedding_drop_template_tags``: template tags that render no text of their own
-  (:mod:`chunker.template_tags`), in fenced code too: the site runs its templates before Markdown.
+  (:mod:`chunker.template_tags`), in fenced code too: the site runs its templates before Markdown;
+- ``embedding_drop_heading_ids``: the ids and attribute lists a heading line ends with
+  (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`).
 
 Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A
 line left blank by a removal goes, and so does a blank line that would then follow another.
@@ -20,12 +22,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from chunker.config import ChunkerConfig
+from chunker.inline import without_heading_ids
 from chunker.template_tags import GONE as _GONE
 from chunker.template_tags import lines_without_gone, without_tags
 
 _FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
 _INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
 _BACKTICKS = re.compile(r"`+")
+_ATX_HEADING = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}[ \t]")
+"""A line that opens an ATX heading, at the top or in quotes."""
 _HYPHENATED = re.compile(
     r"(?<=[^\W\d_])-\n[ \t>]*(?!(?:und|oder|bzw|sowie|bis|als|wie|noch|and|or|и|или|e|o|ed|od)\b)(?=[^\W\d_])",
     re.IGNORECASE,
@@ -35,13 +40,13 @@ _HYPHENATED = re.compile(
 
 def cleaner(cfg: ChunkerConfig) -> Callable[[str], str] | None:
     """The cleanup ``cfg`` asks for, or None when it asks for none."""
-    tags = cfg.embedding_drop_template_tags
-    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags):
+    tags, ids = cfg.embedding_drop_template_tags, cfg.embedding_drop_heading_ids
+    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags or ids):
         return None
     drop = line_matcher(cfg.embedding_drop_lines) if cfg.embedding_drop_lines else None
 
     def clean(text: str) -> str:
-        return embedded(without_tags(text) if tags else text, cfg.skip_comments, drop, cfg.dehyphenate)
+        return embedded(without_tags(text) if tags else text, cfg.skip_comments, drop, cfg.dehyphenate, ids=ids)
 
     return clean
 
@@ -84,9 +89,10 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
     return LineMatcher(patterns)
 
 
-def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool) -> str:
-    """``text`` cleaned as the module says."""
-    if not (comments and "<!--" in text) and drop is None and not (dehyphenate and "-\n" in text):
+def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
+    """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
+    ids = ids and ("{" in text or "[#" in text)
+    if not (comments and "<!--" in text) and drop is None and not (dehyphenate and "-\n" in text) and not ids:
         return text
     out: list[str] = []
     stretch: list[str] = []  # lines outside fenced code, joined so that a comment may span lines
@@ -95,7 +101,7 @@ def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
         opening = _FENCE_LINE.match(line)
         if fence or opening:
             if stretch:
-                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate))
+                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids))
                 stretch = []
             out.append(line)
             if fence and opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
@@ -105,13 +111,15 @@ def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
             continue
         stretch.append(line)
     if stretch:
-        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate))
+        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids))
     result = "\n".join(out)
     return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
 
 
-def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool) -> list[str]:
+def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, ids: bool) -> list[str]:
     """The lines of ``text`` (no fenced code in it) cleaned."""
+    if ids:
+        text = "\n".join(without_heading_ids(line) if _ATX_HEADING.match(line) else line for line in text.split("\n"))
     spans = _code_spans(text) if "`" in text else []
 
     starts = [a for a, _ in spans]
