@@ -10,6 +10,7 @@ from chunker.config import ChunkerConfig
 from chunker.inline import heading_text
 from chunker.models import Heading
 from chunker.pipeline import chunk_markdown
+from chunker.streamed import StreamedChunks
 
 CFG = ChunkerConfig()
 
@@ -117,6 +118,20 @@ def test_every_chunk_names_its_document_by_the_frontmatter_title() -> None:
 def test_the_title_is_not_repeated_when_the_heading_path_starts_with_it() -> None:
     result = chunk_markdown("# Guide\n\nIntro.\n\n## A\n\nBody a.\n", CFG, "g", "g.md")
     assert [c.content_for_embedding for c in result.chunks] == ["# Guide\n\nIntro.", "Guide\n\n## A\n\nBody a."]
+
+
+@pytest.mark.parametrize("h1", ["Encoders - `jsonable_encoder`", "OpenAPI `docs`", "The **Request** class"])
+def test_a_chunk_opening_with_a_title_h1_with_markup_does_not_repeat_it_in_the_context_line(h1: str) -> None:
+    # FastAPI's reference pages: '# Encoders - `jsonable_encoder`' over a mkdocstrings line; the title is the H1's
+    # text ('Encoders - jsonable_encoder'), which the context line said again over the heading that says it
+    page = chunk_markdown(f"# {h1}\n\n::: fastapi.encoders.jsonable_encoder\n", CFG, "encoders", "encoders.md")
+    assert [c.content_for_embedding for c in page.chunks] == [f"# {h1}\n\n::: fastapi.encoders.jsonable_encoder"]
+    text = f"# {h1}\n\nIntro.\n\n## Use\n\n" + "Call it on the model first. " * 40 + "\n"
+    chunks = chunk_markdown(text, CFG, "encoders", "encoders.md").chunks
+    assert chunks[0].content_for_embedding.startswith(f"# {h1}\n\nIntro.")
+    assert chunks[-1].content_for_embedding.startswith(f"{heading_text(h1)}\n\n## Use")  # the others still say it
+    streamed = list(StreamedChunks(text, CFG, "encoders", "encoders.md"))
+    assert streamed == list(chunks)
 
 
 def test_without_an_h1_or_a_title_the_file_name_names_the_document() -> None:

@@ -71,7 +71,13 @@ def opens_with(content: str, name: str) -> bool:
     'Collections are a great way ...' lost its title)."""
     text = content.lstrip("# ")
     if not text.startswith(name):
-        return False
+        # a heading line with markup says the name as its text does: '# Encoders - `jsonable_encoder`'
+        # under the title 'Encoders - jsonable_encoder' (the title is the H1's text, markup removed)
+        if not content.startswith("#"):
+            return False
+        end = text.find("\n")
+        line = text if end < 0 else text[:end]
+        return _MARKUP.search(line) is not None and heading_text(line).startswith(name)
     if content.startswith("#"):
         return True
     end = text.find("\n", len(name))
