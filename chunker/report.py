@@ -1,7 +1,8 @@
 """Terminal output of a run that scales to thousands of documents.
 
 In order: the diagnostics of each document with file:line (at most SHOWN_PER_CODE of one code per
-document, and WARNINGS_PER_RUN warnings of one code in the run unless ``verbose``), the totals
+document, and WARNINGS_PER_RUN warnings of one code in the run unless ``verbose``; REMOVALS_PER_RUN lines
+naming removed output of one kind), the totals
 (documents by status, chunks, errors, warnings, time), a table of only the documents that changed,
 failed or have findings (at most TABLE_ROWS of them, errors first; every document with ``verbose``),
 and the errors and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
@@ -31,6 +32,12 @@ thousands of pages with one warning each gets 50 lines and a count, not a line p
 ERRORS_PER_RUN = 50
 """Error lines of one validator code a run prints over all its documents (``verbose``: no limit), the
 rest counted in one line on stderr; failures of a document (a file not chunked at all) are all printed."""
+
+REMOVALS_PER_RUN = 50
+"""Lines naming a document whose chunks a run removed (an orphan's folder; the chunks of a document now
+``off`` or a draft), per kind, that a run prints (``verbose``: no limit); the rest are counted in one line.
+An ``exclude`` glob that leaves out a thousand pages chunked before removes a thousand folders: 50 lines and
+a count, not a line per page (``--json`` lists every one with its status)."""
 
 QUIET_STATUSES = frozenset({"unchanged", "ok", "rebuilt"})
 """Statuses of documents the table leaves out unless they have findings (``--verbose`` shows them)."""
@@ -247,10 +254,16 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
 
 
 def _print_document(
-    doc: DocOutcome, err: Any, out: Any, quiet: bool, printed: dict[tuple[str, str], int] | None = None
+    doc: DocOutcome,
+    err: Any,
+    out: Any,
+    quiet: bool,
+    printed: dict[tuple[str, str], int] | None = None,
+    removals: dict[str, int] | None = None,
 ) -> None:
     """``printed``: lines printed so far per severity and code, for :data:`WARNINGS_PER_RUN` and
-    :data:`ERRORS_PER_RUN` (None: no limit)."""
+    :data:`ERRORS_PER_RUN`; ``removals``: removals met so far per kind (``removed``, ``off``, ``draft``),
+    for :data:`REMOVALS_PER_RUN` (None: no limit)."""
     if doc.message:
         err.print(f"[red]error:[/] {escape(doc.message)}")
     elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
@@ -281,15 +294,36 @@ def _print_document(
             hidden = count - SHOWN_PER_CODE
             more = f"{severity}: {escape(doc.display)}: {escape(code)}: {hidden} more not printed (all in report.json)"
             (err if severity == "error" else out).print(f"[{'red' if severity == 'error' else 'yellow'}]{more}[/]")
-    if doc.status == "removed" and not quiet:
-        # the orphan's file may be gone or renamed, or still there and left out by the globs
-        why = "no source document has its id now: the file is gone or renamed, or include/exclude leaves it out"
-        out.print(f"removed {escape(doc.display)} ({why})")
-    elif doc.status in ("off", "draft") and doc.delta and not quiet:
+    if doc.status == "removed" and not quiet and _room(removals, "removed"):
+        out.print(f"removed {escape(doc.display)} ({_ORPHAN_WHY})")
+    elif doc.status in ("off", "draft") and doc.delta and not quiet and _room(removals, doc.status):
         from chunker.runner_skipped import draft_of
 
         why = "strategy: off" if doc.status == "off" else f"{draft_of(doc)}; skip_drafts leaves it out"
         out.print(f"removed the chunks of {escape(doc.display)} ({escape(why)})")
+
+
+_ORPHAN_WHY = "no source document has its id now: the file is gone or renamed, or include/exclude leaves it out"
+"""Why a run removed an output folder: the orphan's file may be gone or renamed, or still there and
+left out by the globs."""
+
+_MORE_REMOVED = {
+    "removed": ("removed {n:,} more output folder(s) not named here ({total:,} in all; " + _ORPHAN_WHY + ")"),
+    "off": "removed the chunks of {n:,} more document(s) not named here ({total:,} in all; strategy: off)",
+    "draft": (
+        "removed the chunks of {n:,} more document(s) not named here ({total:,} in all; drafts that skip_drafts "
+        "leaves out)"
+    ),
+}
+"""The line counting the removals of one kind past :data:`REMOVALS_PER_RUN`."""
+
+
+def _room(removals: dict[str, int] | None, kind: str) -> bool:
+    """Count one removal of ``kind``; whether its line is still printed (:data:`REMOVALS_PER_RUN`)."""
+    if removals is None:
+        return True
+    met = removals[kind] = removals.get(kind, 0) + 1
+    return met <= REMOVALS_PER_RUN
 
 
 def _count(doc: DocOutcome, severity: str, code: str) -> int:
@@ -306,8 +340,13 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, v
         for warning in summary.warnings:
             out.print(f"[yellow]warning: {escape(warning)}[/]")
     printed: dict[tuple[str, str], int] | None = None if verbose else {}
+    removals: dict[str, int] | None = None if verbose else {}
     for doc in summary.documents:
-        _print_document(doc, err, out, quiet, printed)
+        _print_document(doc, err, out, quiet, printed, removals)
+    for kind, total in (removals or {}).items():
+        if total > REMOVALS_PER_RUN:
+            more = _MORE_REMOVED[kind].format(n=total - REMOVALS_PER_RUN, total=total)
+            out.print(f"{escape(more)}; --json lists every one, --verbose prints every one")
     for (severity, code), n in (printed or {}).items():
         if not _spent(severity, code, printed):
             continue

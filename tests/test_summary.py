@@ -222,3 +222,56 @@ def test_a_warning_of_every_page_of_a_large_tree_is_printed_50_times_then_counte
         == 300
     )
     assert not any("more not printed" in line for line in lines)
+
+
+def test_output_an_exclude_glob_removes_is_named_50_times_then_counted(
+    make_work: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # nodejs/nodejs.org's pages: adding exclude: ['blog/**'] removed 1,050 folders, one 'removed ...' line each
+    from chunker.report import REMOVALS_PER_RUN
+
+    pages = {f"blog/post-{k:03}.md": f"# Post {k}\n\nNews of the week {k}.\n" for k in range(REMOVALS_PER_RUN + 30)}
+    work = make_work({**pages, "index.md": "# Home\n\nWelcome.\n"})
+    output(capsys, code=0)
+    (work / "config.yaml").write_text("exclude: ['blog/**']\n", encoding="utf-8")
+    out, _ = output(capsys, code=0)
+    named = [line for line in out.splitlines() if line.startswith("removed chunks/blog/post-")]
+    assert len(named) == REMOVALS_PER_RUN == 50
+    assert (
+        "removed 30 more output folder(s) not named here (80 in all; no source document has its id now: the file is "
+        "gone or renamed, or include/exclude leaves it out); --json lists every one, --verbose prints every one"
+    ) in out.splitlines()
+    assert "81 documents (1 unchanged, 80 removed)" in out
+    for k in range(80):  # every one removed, named or not
+        assert not (work / "chunks" / "blog" / f"post-{k:03}").exists()
+
+
+def test_every_removal_is_named_with_verbose_and_listed_by_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import json
+
+    removed = [DocOutcome(f"blog/p{k:04}", f"chunks/blog/p{k:04}", "removed", 0) for k in range(1050)]
+    off = [
+        DocOutcome(
+            f"api/a{k:02}", f"sources/api/a{k:02}.md", "off", 0, delta={"added": 0, "removed": 2, "unchanged": 0}
+        )
+        for k in range(60)
+    ]
+    summary = RunSummary(tuple(removed + off))
+    render_run(lambda hook: summary, expected=None, sources=tmp_path, quiet=False, json_out=False)
+    lines = capsys.readouterr().out.splitlines()
+    assert len([line for line in lines if line.startswith("removed chunks/blog/p")]) == 50
+    assert len([line for line in lines if line.startswith("removed the chunks of sources/api/a")]) == 50
+    assert any(line.startswith("removed 1,000 more output folder(s) not named here (1,050 in all; ") for line in lines)
+    assert (
+        "removed the chunks of 10 more document(s) not named here (60 in all; strategy: off); --json lists every "
+        "one, --verbose prints every one"
+    ) in lines
+    render_run(lambda hook: summary, expected=None, sources=tmp_path, quiet=False, json_out=False, verbose=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len([line for line in lines if line.startswith("removed chunks/blog/p")]) == 1050
+    assert not any(" more output folder(s) not named here " in line for line in lines)
+    render_run(lambda hook: summary, expected=None, sources=tmp_path, quiet=False, json_out=True)
+    listed = json.loads(capsys.readouterr().out)["documents"]
+    assert sum(1 for d in listed if d["status"] == "removed") == 1050
