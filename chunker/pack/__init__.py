@@ -73,7 +73,7 @@ def pack_section(
     units, overflows = build_units(space)
     diagnostics.extend(overflows)
     drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
-    parsed.update((k, s.tokens) for k, s in space.structures.items() if s is not None)
+    parsed.update((k, s.tokens) for k, s in space.lines.structures.items() if s is not None)
 
 
 def cut_whole(space: SectionSpace) -> bool:

@@ -14,33 +14,21 @@ import re
 from collections.abc import Sequence
 from itertools import islice
 
-from markdown_it.token import Token
-
 from chunker.config import ChunkerConfig
-from chunker.fence_lines import fence_text, html_ranges
+from chunker.fence_lines import fence_text
 from chunker.fences import closing_line, fence_after
 from chunker.filler import MIN_LETTERS, is_filler
 from chunker.models import Block, Diagnostic
-from chunker.outline import LineToken
+from chunker.pack.block_lines import REOPENED, BlockLines
 from chunker.pack.context import MAX_PREFIX_SHARE, PREFIX_SEPARATOR, SectionContext
-from chunker.pack.nested import InnerStarts
-from chunker.pack.reopen import Structure, block_structure
 from chunker.pack.repeats import closing_text, repeated_after, repeated_before
 from chunker.pack.strength import Unit
-from chunker.pack.tables import HEADER_SHARE, Padding, collapse, header_of, nested_spans
+from chunker.pack.tables import HEADER_SHARE, Padding, collapse, header_of
 from chunker.sizes import Counter
 from chunker.strategies import Section
 
 _LETTER = re.compile(r"[^\W_]")
 """A letter or digit (as :mod:`chunker.filler` counts them)."""
-_BLANK_LINE = re.compile(r"\n[ \t>]*(?:\n|$)")
-"""The end of a line before a blank one (a quote's ``>`` alone is blank)."""
-_FOLLOWING_MAX = 4096
-"""Characters after a block at most read for :attr:`~chunker.pack.reopen.Structure.following`."""
-
-REOPENED = frozenset({"list", "blockquote", "container"})
-"""Kinds whose pieces re-open the containers they start inside: containers re-open their title line
-(a definition list, which has none, the term and marker of the definition a piece starts in)."""
 
 
 def reopens(block: Block) -> bool:
@@ -79,10 +67,9 @@ class SectionSpace:
         """Warnings of the splitters (a table row kept whole as an overflow piece)."""
         self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
         """(block start offset, offset, fence open there) of the last ``nested_fence`` lookup."""
-        self.structures: dict[int, Structure | None] = {}
-        """The parse of each container block a piece starts inside (by its start offset)."""
-        self.inner: dict[int, InnerStarts | None] = {}
-        """Where blocks nested in a container block start (by its start offset): for a container in it."""
+        self.lines = BlockLines(source, cfg)
+        """The structure of the section's list, quote and container blocks and the lines of what is
+        nested in them (:mod:`chunker.pack.block_lines`)."""
         self.reopen_memo: dict[tuple[int, int], str] = {}
         self.headers: dict[int, str] = {}
         """The header each split table repeats ("" when too long to repeat), by its start offset:
@@ -94,38 +81,18 @@ class SectionSpace:
         """(block start offset, offset) of pieces whose containers are too many to re-open."""
         self.fillers: dict[int, bool] = {}
         """Whether a block is filler (:func:`chunker.filler.is_filler`), by its start offset."""
-        self.html_memo: dict[int, list[tuple[int, int]]] = {}
-        """The ranges of each block's HTML lines (:func:`chunker.fence_lines.html_ranges`)."""
-        self.line_memo: tuple[int, int, int] = (-1, 0, 0)
-        """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
-        block are numbered in order, so counting on from there keeps it linear."""
-        padding = Padding(source, blocks, self._nested_tables)
+        padding = Padding(source, blocks, self.lines.nested_tables)
         self.padding = padding if padding else None
         """Padding of the section's tables (top-level and nested): not counted in sizes, collapsed for
         embedding; None when they have none (tested in the packer's inner loops: a ``None`` test, not a
         ``__bool__`` call)."""
-
-    def _nested_tables(self, block: Block) -> list[tuple[int, int]]:
-        """The source ranges of the tables nested in a list, quote or container ``block``."""
-        structure = self._structure(block) if block.kind in REOPENED else None
-        return nested_spans(self.source, block, structure.tokens) if structure is not None else []
-
-    def html(self, block: Block) -> list[tuple[int, int]]:
-        """:func:`chunker.fence_lines.html_ranges` of ``block`` (once per block; the tokens of a list,
-        quote or container from its structure)."""
-        found = self.html_memo.get(block.start_offset)
-        if found is None:
-            structure = self._structure(block) if block.kind in REOPENED or block.frame is not None else None
-            found = html_ranges(self.source, block, structure.tokens if structure is not None else None)
-            self.html_memo[block.start_offset] = found
-        return found
 
     def fence_text(self, blocks: Sequence[Block], start: int, end: int) -> str | None:
         """``source[start:end]`` as the fence scan reads it in MDX, the HTML (JSX) lines emptied; None
         in Markdown, or when no such line holds a fence marker (:mod:`chunker.fence_lines`)."""
         if self.cfg.syntax != "mdx":
             return None
-        return fence_text(self.source, blocks, start, end, self.html)
+        return fence_text(self.source, blocks, start, end, self.lines.html)
 
     def filler(self, block: Block) -> bool:
         """:func:`chunker.filler.is_filler` of a block of the section, once per block (a block cut
@@ -219,7 +186,7 @@ class SectionSpace:
             return ""
         if block.kind == "html":
             return self.html_closings.get((block.start_offset, unit.end), "")
-        structure = self._structure(block)
+        structure = self.lines.structure(block)
         if structure is None or not (structure.containers or structure.tag_fences):
             return ""
         line_start = self.source.rfind("\n", 0, block.start_offset) + 1
@@ -246,7 +213,7 @@ class SectionSpace:
             return text
         frame = repeated_before(block, self.cfg.max_chars, self.measure)
         line_start = self.source.rfind("\n", 0, block.start_offset) + 1
-        structure = self._structure(block)
+        structure = self.lines.structure(block)
         text = structure.reopened(frame, offset - line_start) if structure is not None else None
         if text is not None and len(text) > max(len(frame), self.cfg.max_chars):
             text = None  # dozens of nested containers: the markers alone would be over max_chars
@@ -265,7 +232,7 @@ class SectionSpace:
         render as it does in the source)."""
         if not reopens(block) or offset <= block.start_offset:
             return True
-        structure = self._structure(block)
+        structure = self.lines.structure(block)
         line_start = self.source.rfind("\n", 0, block.start_offset) + 1
         if structure is not None and structure.uncut(offset - line_start):
             return False
@@ -305,112 +272,3 @@ class SectionSpace:
         state = fence_after(self.source[memo_offset:offset] if text is None else text, state)
         self.fence_memo = (block.start_offset, offset, state)
         return state
-
-    def item_lines(self, block: Block) -> frozenset[int] | None:
-        """Lines (0 = the block's first) where a list item of ``block`` opens; None when unknown."""
-        structure = self._structure(block)
-        return structure.items if structure is not None else None
-
-    def html_lines(self, block: Block) -> frozenset[int] | None:
-        """Lines (0 = the block's first) where an HTML or JSX block inside ``block`` starts; None
-        when unknown."""
-        return self._token_lines(block, "html_block")
-
-    def fence_lines(self, block: Block) -> frozenset[int] | None:
-        """Lines (0 = the block's first) where a fenced code block inside ``block`` opens; None
-        when unknown."""
-        return self._token_lines(block, "fence")
-
-    def table_lines(self, block: Block) -> frozenset[int] | None:
-        """Lines (0 = the block's first) where a table inside ``block`` starts; None when unknown."""
-        return self._token_lines(block, "table_open")
-
-    def row_lines(self, block: Block) -> frozenset[int]:
-        """Lines (0 = the block's first) where a body row of a table inside ``block`` starts (none
-        when unknown)."""
-        structure = self._structure(block)
-        if structure is None:
-            return frozenset()
-        rows: set[int] = set()
-        body = False
-        for token in structure.tokens:
-            if token.type in ("tbody_open", "tbody_close"):
-                body = token.type == "tbody_open"
-            elif body and token.type == "tr_open" and token.map is not None:
-                rows.add(token.map[0])
-        return frozenset(rows)
-
-    def container_at(self, block: Block, offset: int) -> bool:
-        """Whether a container (admonition, content tab, ``:::`` or ``///`` block) nested in
-        ``block`` opens on the line of ``offset``."""
-        inner = self._inner(block)
-        return inner is not None and self.line_at(offset, block) - block.start_line in inner.titled
-
-    def inner_starts(self, block: Block, start: int, end: int) -> list[tuple[int, bool, bool]]:
-        """The lines of ``block`` after the one of ``start``, up to ``end``, where a block nested in it
-        opens or a line of its nested code starts, as (offset, a code line?, after a blank line?)."""
-        inner = self._inner(block)
-        if inner is None:
-            return []
-        base = self.source.rfind("\n", 0, block.start_offset) + 1
-        return [(base + offset, code, blank) for offset, code, blank in inner.between(start - base, end - base)]
-
-    def _inner(self, block: Block) -> InnerStarts | None:
-        """The starts of the blocks nested in ``block`` (once per block)."""
-        if block.start_offset not in self.inner:
-            structure = self._structure(block)
-            self.inner[block.start_offset] = InnerStarts(structure) if structure is not None else None
-        return self.inner[block.start_offset]
-
-    def fence_ranges(self, block: Block) -> list[tuple[int, int]] | None:
-        """The fenced code blocks nested in ``block`` as the parse has them: their line ranges (0 = the
-        block's first line, end exclusive: a fence that its list item or quote ends stops there, where a
-        scan of the text reads on); None when unknown."""
-        structure = self._structure(block)
-        return None if structure is None else structure.fences
-
-    def _token_lines(self, block: Block, token_type: str) -> frozenset[int] | None:
-        structure = self._structure(block)
-        if structure is None:
-            return None
-        return frozenset(t.map[0] for t in structure.tokens if t.type == token_type and t.map is not None)
-
-    def tag_code_lines(self, block: Block) -> frozenset[int]:
-        """Lines (0 = the block's first) inside code written as template tags nested in ``block``, its
-        tag lines aside (:mod:`chunker.parse.templates`)."""
-        structure = self._structure(block)
-        if structure is None:
-            return frozenset()
-        return frozenset(k for a, b in structure.tag_fences for k in range(a + 1, b - 1))
-
-    def _structure(self, block: Block) -> Structure | None:
-        """The structure of a list, quote or container block (once per block); None when too large."""
-        if block.start_offset not in self.structures:
-            line_start = self.source.rfind("\n", 0, block.start_offset) + 1
-            text = self.source[line_start : block.end_offset]
-            end = block.end_offset
-            blank = _BLANK_LINE.search(self.source, end, end + _FOLLOWING_MAX)
-            following = self.source[end + 1 : blank.start() if blank else end + _FOLLOWING_MAX]
-            self.structures[block.start_offset] = block_structure(text, block.outline, self._parse, following)
-        return self.structures[block.start_offset]
-
-    def parse_text(self, text: str) -> list[Token]:
-        """markdown-it-py's block tokens of ``text`` alone, parsed as the document is (MDX or not)."""
-        from chunker.parse.markdown import markdown_parser
-
-        return markdown_parser(self.cfg.max_nesting, self.cfg.syntax == "mdx").parse(text)
-
-    def _parse(self, text: str) -> Sequence[LineToken]:
-        from chunker.parse.pulldown_outline import block_parse
-
-        return block_parse(self.cfg)(text)
-
-    def line_at(self, offset: int, block: Block) -> int:
-        """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same
-        block (a 10 MB paragraph cut into thousands of pieces must not be rescanned for each)."""
-        memo_block, memo_offset, memo_line = self.line_memo
-        if memo_block != block.start_offset or offset < memo_offset:
-            memo_offset, memo_line = block.start_offset, block.start_line
-        line = memo_line + self.source.count("\n", memo_offset, offset)
-        self.line_memo = (block.start_offset, offset, line)
-        return line

@@ -72,7 +72,7 @@ def whole_draft(space: SectionSpace, diagnostics: list[Diagnostic]) -> Draft:
         start=start,
         end=end,
         start_line=first.start_line,
-        end_line=space.line_at(max(start, last.start_offset, end - 1), last),  # last character
+        end_line=space.lines.line_at(max(start, last.start_offset, end - 1), last),  # last character
         path=_path_of(blocks, space.filler),
         context=space.context,
         blocks=blocks,
@@ -135,14 +135,15 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         said = [x for x in added if all(x is not q for q in quiet)]
         before = "".join(collapse(x.text) for x in said if x.position == "before")
         embed = before + embed + "".join(x.text for x in said if x.position == "after")
+    line_at = space.lines.line_at
     return Draft(
         section=space.section,
         section_index=space.index,
         content=content,
         start=first.start,
         end=last.end,
-        start_line=first.block.start_line if first.first else space.line_at(first.start, first.block),
-        end_line=space.line_at(max(first.start, last.block.start_offset, last.end - 1), last.block),  # last character
+        start_line=first.block.start_line if first.first else line_at(first.start, first.block),
+        end_line=line_at(max(first.start, last.block.start_offset, last.end - 1), last.block),  # last character
         path=_path_of(blocks, space.filler),
         context=space.context,
         blocks=tuple(blocks),

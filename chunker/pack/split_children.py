@@ -40,7 +40,7 @@ def cut_piece(
     elif block.kind == "container" and _fenced_child(space, block, start):
         _split_code_child(space, out, block, start, end, strength, first, last)
     elif block.kind == "container" and (
-        block.frame is None or space.container_at(block, start) or _table_child(space, block, start)
+        block.frame is None or space.lines.container_at(block, start) or _table_child(space, block, start)
     ):
         split_nested(space, out, block, start, end, strength, first, last)
     else:
@@ -49,15 +49,15 @@ def cut_piece(
 
 def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is an HTML or JSX block."""
-    lines = space.html_lines(block)
-    return lines is not None and space.line_at(start, block) - block.start_line in lines
+    lines = space.lines.html_lines(block)
+    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
 
 
 def _table_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is a table: cut between its rows
     (each piece re-opens the container and the table's header), not like text."""
-    lines = space.table_lines(block)
-    return lines is not None and space.line_at(start, block) - block.start_line in lines
+    lines = space.lines.table_lines(block)
+    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
 
 
 def _list_child(space: SectionSpace, block: Block, start: int) -> bool:
@@ -67,8 +67,8 @@ def _list_child(space: SectionSpace, block: Block, start: int) -> bool:
     words)."""
     if block.kind != "container":
         return False
-    lines = space.item_lines(block)
-    return lines is not None and space.line_at(start, block) - block.start_line in lines
+    lines = space.lines.item_lines(block)
+    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
 
 
 def split_nested(
@@ -88,7 +88,7 @@ def split_nested(
     its code."""
     cuts: list[tuple[int, Strength]] = [(start, strength)]
     src, definitions = space.source, block.kind == "container" and block.frame is None
-    for offset, code, blank_before in space.inner_starts(block, start, end):
+    for offset, code, blank_before in space.lines.inner_starts(block, start, end):
         if definitions and not code:  # a definition's piece starts at its line's text, which its re-opened
             while src[offset] in " \t":  # marker's spaces indent (4 more columns made it indented code)
                 offset += 1
@@ -98,8 +98,8 @@ def split_nested(
 
 def _fenced_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is fenced code."""
-    lines = space.fence_lines(block)
-    return lines is not None and space.line_at(start, block) - block.start_line in lines
+    lines = space.lines.fence_lines(block)
+    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
 
 
 def _split_code_child(
@@ -150,7 +150,7 @@ def _overflow_child(
     outside one. Cut like text (at a blank line inside a JSX element's template literal, say), no
     piece of it would render as the element."""
     out.append(Unit(start=start, end=end, block=block, strength=strength, first=first, last=last))
-    line = space.line_at(start, block)
+    line = space.lines.line_at(start, block)
     space.notes.append(
         gated(
             "overflow",

@@ -265,7 +265,7 @@ def html_frame(space: SectionSpace, block: Block) -> tuple[Block, list[tuple[int
         probe = cut.reopen or lines[cut.line] + "\n"  # at the top: the piece's own first line
         first = probe.split("\n", 1)[0]
         if first not in opens_html:
-            tokens = [t for t in space.parse_text(probe) if t.level == 0 and t.map is not None]
+            tokens = [t for t in space.lines.parse_text(probe) if t.level == 0 and t.map is not None]
             opens_html[first] = len(tokens) == 1 and tokens[0].type == "html_block"
         if not opens_html[first]:
             continue  # the re-opened tags alone would not be an HTML block: no piece starts here
@@ -293,7 +293,7 @@ def split_html(
         out.append(unit)
         size = space.span(start, end) + space.added_at_start(unit) + space.added_at_end(unit)
         if size > space.budget:
-            line = space.line_at(start, block)
+            line = space.lines.line_at(start, block)
             space.notes.append(
                 gated(
                     "overflow",

@@ -30,17 +30,17 @@ def split_item(
     """One list item over budget, cut like paragraphs inside it: at its nested items and blank
     lines (a piece starts at the line's text, so it renders as a list or a paragraph, never as
     indented code), then at sentences, words, hard cuts."""
-    src = space.source
+    src, lines = space.source, space.lines
     cuts: list[tuple[int, Strength]] = [(start, strength)]
     fenced = "code" in block.inner and has_fence_marker(src[start:end])
     opened = space.nested_fence(block, start) if fenced else None
-    fences = space.fence_ranges(block) if fenced else None
+    fences = lines.fence_ranges(block) if fenced else None
     items: _ItemLines | None = None
     tagged = "code" in block.inner and (src.find("{%", start, end) != -1 or src.find("{{", start, end) != -1)
-    tag_lines = space.tag_code_lines(block) if tagged else frozenset()  # template code: cut between its lines
+    tag_lines = lines.tag_code_lines(block) if tagged else frozenset()  # template code: cut between its lines
     # a list inside an admonition or tab is indented by its body's columns: its items' depth counts from there
     indent = _indent(src, start) if block.kind == "container" else 0
-    rows = space.row_lines(block) if "table" in block.inner else frozenset()
+    rows = lines.row_lines(block) if "table" in block.inner else frozenset()
     pos = src.find("\n", start, end)
     while pos != -1:
         line_start = pos + 1
@@ -48,7 +48,7 @@ def split_item(
         while text_start < end and src[text_start] in " \t":
             text_start += 1
         after_blank = src[pos - 1 : pos] == "\n" or not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
-        if tag_lines and space.line_at(line_start, block) - block.start_line in tag_lines:
+        if tag_lines and lines.line_at(line_start, block) - block.start_line in tag_lines:
             if text_start < end and src[text_start] != "\n":
                 cuts.append((line_start, JOINT if after_blank else CODE_LINE))
             pos = src.find("\n", line_start, end)
@@ -57,7 +57,7 @@ def split_item(
             before = opened
             line_end = src.find("\n", line_start, end)
             if before is not None and fences is not None:
-                line = space.line_at(line_start, block) - block.start_line
+                line = lines.line_at(line_start, block) - block.start_line
                 if not _in_fence(fences, line):
                     before = None  # the parse ended that fence with its list item: the scan reads on past it
             opened = fence_after(src[line_start : end if line_end == -1 else line_end], before)
@@ -71,9 +71,9 @@ def split_item(
                 items = items or _ItemLines(space, block, start)
                 if after_blank or items.starts_item(line_start):
                     cuts.append((text_start, NESTED_ITEM if text_start - line_start - indent < 4 else CODE_LINE))
-            elif after_blank or (src[text_start] in _TITLE_STARTS and space.container_at(block, line_start)):
+            elif after_blank or (src[text_start] in _TITLE_STARTS and lines.container_at(block, line_start)):
                 cuts.append((text_start, SENTENCE))  # a paragraph, or an admonition right after code
-            elif rows and space.line_at(line_start, block) - block.start_line in rows:
+            elif rows and lines.line_at(line_start, block) - block.start_line in rows:
                 cuts.append((text_start, CODE_LINE))  # a body row of a nested table: its pieces re-open the header
         pos = src.find("\n", line_start, end)
     emit_cuts(space, out, block, cuts, end, first, last)
@@ -106,9 +106,9 @@ class _ItemLines:
     text, and a piece starting there would render as a new list item."""
 
     def __init__(self, space: SectionSpace, block: Block, start: int) -> None:
-        self.lines = space.item_lines(block)
+        self.lines = space.lines.item_lines(block)
         self.src = space.source
-        self.offset, self.line = start, space.line_at(start, block) - block.start_line
+        self.offset, self.line = start, space.lines.line_at(start, block) - block.start_line
 
     def starts_item(self, line_start: int) -> bool:
         """Whether the line starting at ``line_start`` (after the previous call's) opens an item;

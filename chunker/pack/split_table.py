@@ -55,7 +55,7 @@ def _overflow_row(
     last: bool,
 ) -> None:
     out.append(Unit(start=start, end=end, block=block, strength=strength, glue=first, first=first, last=last))
-    line = space.line_at(start, block)
+    line = space.lines.line_at(start, block)
     header = " with the table's header" if space.table_header(block) else ""
     space.notes.append(
         gated(

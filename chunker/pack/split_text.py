@@ -217,7 +217,7 @@ def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None
     """Warns of a piece that is a link or URL (or display math or an HTML/JSX block nested in a list,
     quote or container, or text of one where no piece may start and render as in the source) longer
     than the budget: it is kept whole."""
-    line = space.line_at(start, block)
+    line = space.lines.line_at(start, block)
     html = None if _MATH_LINE.search(text) else _nested_html(space, block, line, text)
     if html is not None:
         kind = "quote" if block.kind == "blockquote" else block.kind
@@ -251,7 +251,7 @@ def _nested_html(space: SectionSpace, block: Block, line: int, text: str) -> int
         return None
     first = line - block.start_line
     last = first + text.count("\n")
-    nested = [k for k in space.html_lines(block) or () if first <= k <= last]
+    nested = [k for k in space.lines.html_lines(block) or () if first <= k <= last]
     if not nested or any(space.measure(text[a:b]) > space.budget for a, b in link_spans(text)):
         return None
     return block.start_line + min(nested)
