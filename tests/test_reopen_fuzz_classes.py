@@ -1,6 +1,6 @@
 """Classes of pieces cut inside containers nested 2-3 deep that rendered otherwise than the source
 (bench/fuzz_containers.py), each with a minimal input: the re-opening of :mod:`chunker.pack.reopen`
-and the columns of :mod:`chunker.pack.containers` they needed."""
+and the columns of :mod:`chunker.pack.content_columns` they needed."""
 
 from __future__ import annotations
 

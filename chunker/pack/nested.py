@@ -31,7 +31,7 @@ def _html_kind(line: str) -> int:
 
 def leaf_lines(tokens: Sequence[LineToken], lines: Sequence[str]) -> tuple[list[tuple[int, int]], dict[int, int]]:
     """Line ranges where no piece of a list, quote or container may start inside an HTML block or
-    table nested in it (see ``Containers.whole_lines``), and the first line of the table each body
+    table nested in it (see ``PieceStarts.whole_lines``), and the first line of the table each body
     row lies in. A piece of an HTML block starting on a later line reads as text, but where that
     line opens an HTML block of the kinds that end at a blank line, as the source's does (when no
     blank line comes between: an MDX JSX block holding a fence or braces runs on over blank lines

@@ -39,7 +39,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from chunker.outline import LineToken, Outline
-from chunker.pack.containers import DEFINITION, FOOTNOTE, Containers, around, lines_of
+from chunker.pack.containers import DEFINITION, FOOTNOTE, around, lines_of
+from chunker.pack.piece_starts import PieceStarts
 from chunker.pack.setext import underlined, underlines_ahead
 from chunker.rendering import MAX_CHECKED_CHARS
 
@@ -50,8 +51,9 @@ _RULE = re.compile(r"(?:[ ]*>)*[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[
 """A thematic break (past quote markers): a line of re-opened markers of the shape reads as one."""
 
 
-class Structure(Containers):
-    """A block's containers (:class:`Containers`) and what a piece starting at an offset in it re-opens."""
+class Structure(PieceStarts):
+    """A block's containers, their content columns and where no piece may start (:class:`PieceStarts`),
+    and what a piece starting at an offset in it re-opens."""
 
     def __init__(self, text: str, tokens: Sequence[LineToken], following: str = "") -> None:
         super().__init__(text, tokens)
@@ -223,7 +225,7 @@ class Structure(Containers):
         return self.underline_ahead
 
     def _read_otherwise(self, line: int, content: int) -> bool:
-        """:meth:`Containers._read_otherwise`, or the term's line is a setext heading's text at a
+        """:meth:`PieceStarts._read_otherwise`, or the term's line is a setext heading's text at a
         piece's start: a line of ``-`` or ``=`` follows it before a blank line."""
         return super()._read_otherwise(line, content) or underlined(self.lines[line], (), self._underlines()[line])
 

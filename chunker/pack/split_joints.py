@@ -23,7 +23,7 @@ def split_container(space: SectionSpace, out: list[Unit], block: Block, strength
     """An admonition, ``:::`` container or ``<details>`` over budget: between its inner blocks, the
     title line sticking to the first; every other piece repeats the title line (and the closing
     line), declared as added text, so that it renders as the container. A definition list is not cut
-    before a term a piece would read as another block (:meth:`chunker.pack.containers.Containers.read_first`)."""
+    before a term a piece would read as another block (:meth:`chunker.pack.piece_starts.PieceStarts.read_first`)."""
     joints = block.joints if block.frame is not None else [j for j in block.joints if space.can_start(block, j)]
     if joints:
         glue = _titled(space, block)
