@@ -27,9 +27,7 @@ def _load_json(path: Path, stem: str) -> Any:
     except OSError as exc:
         raise UsageError(f"cannot read {path.name}: {exc.strerror or exc}", path=str(path)) from None
     except ValueError:
-        raise UsageError(
-            f"{path.name} is not valid JSON; run `chunker --force --doc {stem}`", path=str(path)
-        ) from None
+        raise UsageError(f"{path.name} is not valid JSON; run `chunker --force --doc {stem}`", path=str(path)) from None
 
 
 def load_document(chunks_dir: Path, stem: str) -> ChunkedDocument:
