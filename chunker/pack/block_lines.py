@@ -149,7 +149,7 @@ class BlockLines:
         """Whether a container (admonition, content tab, ``:::`` or ``///`` block) nested in
         ``block`` opens on the line of ``offset``."""
         inner = self._inner(block)
-        return inner is not None and self.line_at(offset, block) - block.start_line in inner.titled
+        return self.on_lines(inner.titled if inner is not None else None, offset, block)
 
     def inner_starts(self, block: Block, start: int, end: int) -> list[tuple[int, bool, bool]]:
         """The lines of ``block`` after the one of ``start``, up to ``end``, where a block nested in it
@@ -166,6 +166,11 @@ class BlockLines:
             structure = self.structure(block)
             self.inner[block.start_offset] = InnerStarts(structure) if structure is not None else None
         return self.inner[block.start_offset]
+
+    def on_lines(self, lines: frozenset[int] | None, offset: int, block: Block) -> bool:
+        """Whether ``offset`` lies on one of ``lines`` of ``block`` (0 = its first line; None, lines not
+        known: no)."""
+        return lines is not None and self.line_at(offset, block) - block.start_line in lines
 
     def line_at(self, offset: int, block: Block) -> int:
         """1-based line of ``offset`` inside ``block``; counts on from the previous lookup in the same

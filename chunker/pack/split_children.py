@@ -49,15 +49,13 @@ def cut_piece(
 
 def _html_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is an HTML or JSX block."""
-    lines = space.lines.html_lines(block)
-    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
+    return space.lines.on_lines(space.lines.html_lines(block), start, block)
 
 
 def _table_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is a table: cut between its rows
     (each piece re-opens the container and the table's header), not like text."""
-    lines = space.lines.table_lines(block)
-    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
+    return space.lines.on_lines(space.lines.table_lines(block), start, block)
 
 
 def _list_child(space: SectionSpace, block: Block, start: int) -> bool:
@@ -67,8 +65,7 @@ def _list_child(space: SectionSpace, block: Block, start: int) -> bool:
     words)."""
     if block.kind != "container":
         return False
-    lines = space.lines.item_lines(block)
-    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
+    return space.lines.on_lines(space.lines.item_lines(block), start, block)
 
 
 def split_nested(
@@ -98,8 +95,7 @@ def split_nested(
 
 def _fenced_child(space: SectionSpace, block: Block, start: int) -> bool:
     """Whether the inner block of a container starting at ``start`` is fenced code."""
-    lines = space.lines.fence_lines(block)
-    return lines is not None and space.lines.line_at(start, block) - block.start_line in lines
+    return space.lines.on_lines(space.lines.fence_lines(block), start, block)
 
 
 def _split_code_child(
