@@ -451,3 +451,54 @@ def test_an_import_ending_a_chunk_leaves_no_blank_line_at_the_end_of_what_it_emb
     text = "## Setup\n\nInstall it first.\n\nimport Cta from '../_fragments/cta.mdx';\n"
     result = chunk_markdown(text, replace(ChunkerConfig(), keep_mdx_esm=False), "page", "page.mdx")
     assert result.chunks[-1].content_for_embedding.endswith("Install it first.")
+
+
+BIOME_ACTION_PAGE = (
+    "## How to enable in your editor\n"
+    '<EditorAction includeFixAll action="source.action.useSortedKeys.biome" />\n'
+    "## How to configure\n"
+    '```json title="biome.json"\n{\n  "assist": { "actions": { "source": { "useSortedKeys": "on" } } }\n}\n\n```\n'
+    "## Description\nSort the keys of a JSON object.\n\n## Examples\n\nSome examples.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("closed", "after"),
+    [
+        ('<EditorAction action="x" />', "## How to configure"),
+        ("<Tabs>\n<TabItem label=\"a\">Text</TabItem>\n</Tabs>", "### Next"),
+        ("<Card title=\"a > b\" icon={`x`} />", "## Next"),
+        ("<>\n<Badge text=\"New\" />\n</>", "## Next"),
+        ('<CommandTabs\n  npm="npm run tauri add x\n    npm run tauri y"\n  yarn={`yarn > out`}\n/>', "## Next"),
+    ],
+)
+def test_a_heading_right_below_a_closed_jsx_element_is_a_heading(closed: str, after: str) -> None:
+    """MDX reads a line after a JSX element whose tags all closed as a block of its own: a heading there
+    opens its section (biomejs/website's generated assist pages write ``<EditorAction ... />`` then ``## How
+    to configure`` with no blank line: the JSX block ran to the next blank line, and that section and the
+    ``## Description`` after its code were in the section before)."""
+    text = f"## Before\n\nIntro.\n\n{closed}\n{after}\n\nBody of the next section.\n"
+    assert headings(text) == ["Before", after.lstrip("#").strip()]
+
+
+def test_biome_action_page_keeps_its_four_sections() -> None:
+    result = chunk_markdown(BIOME_ACTION_PAGE, ChunkerConfig(), "page", "page.mdx")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    assert [c.section for c in result.chunks] == [
+        "How to enable in your editor", "How to configure", "Description", "Examples"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<Search>\n  ## Features\n  <FeaturesList />\n</Search>\n",  # the element is still open: part of it
+        '<CommandTabs npm="npm run x\n# not a heading" />\n',  # inside a quoted prop: no line of its own
+        "<Code code={`\n## not a heading\n`} />\n",  # inside a template literal
+        "<Aside>\n```sh\n<Foo />\n```\n## In the aside\n</Aside>\n",  # a fence inside: still open after it
+        # biomejs/website's pl pages: one tab closed, the next opened, its '## Podsumowanie' inside it
+        '</TabItem>\n<TabItem label="JavaScript">\n## Inside the tab\n\nText.\n\n</TabItem>\n',
+    ],
+)
+def test_a_heading_line_inside_an_open_jsx_element_stays_in_its_block(text: str) -> None:
+    assert headings("## Before\n\n" + text + "\nAfter.\n") == ["Before"]

@@ -97,6 +97,7 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
     fence = ""
     first_blank: int | None = None
     expression = not esm and _line(state, start).startswith("{")
+    elements: _Elements | None = None
     line = start
     while line < end:
         text = _line(state, line)
@@ -129,10 +130,100 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
                 following = _line(state, line + 1) if line + 1 < end else ""
                 if not _ESM.match(following):
                     return line
+            if (
+                not esm
+                and depth == 0
+                and not template
+                and line + 1 < end
+                and state.sCount[line + 1] - state.blkIndent < 4
+                and _HEADING.match(_line(state, line + 1))
+                and (elements := elements or _Elements(state, start)).closed_through(line)
+            ):
+                return line  # a heading right below elements that all closed is a block of its own, as in MDX
         line += 1
     if (depth or template or fence) and first_blank is not None:
         return first_blank - 1
     return end - 1
+
+
+_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+_TAG_START = re.compile(r"<(/?)([A-Za-z][\w.:-]*|(?=>))")
+_VOID = frozenset(
+    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
+)
+
+
+class _Elements:
+    """The elements a JSX block's lines open and close, read on as far as asked (:meth:`closed_through`):
+    one pass over the block at most, and none unless a heading line follows a line at brace depth 0."""
+
+    __slots__ = ("braces", "closing", "depth", "fence", "last", "name", "next", "quote", "state", "tag")
+
+    def __init__(self, state: StateBlock, start: int) -> None:
+        self.state = state
+        self.next = start
+        self.depth = 0
+        self.fence = ""
+        self.tag = False
+        self.closing = False
+        self.name = ""
+        self.braces = 0
+        self.quote = ""
+        self.last = ""
+
+    def closed_through(self, last: int) -> bool:
+        """Whether every element opened on the lines up to ``last`` is closed at its end (no tag, quote or
+        brace of props left open, no code fence): MDX then reads the next line as a block of its own."""
+        while self.next <= last:
+            self._read(_line(self.state, self.next))
+            self.next += 1
+        return self.depth == 0 and not self.tag and not self.fence
+
+    def _fenced(self, text: str) -> bool:
+        """Whether the line is a fence line or code (outside a tag): no tags read in it."""
+        opened = _FENCE.match(text)
+        if self.fence:
+            if opened and opened.group(1)[0] == self.fence[0] and len(opened.group(1)) >= len(self.fence):
+                self.fence = ""
+            return True
+        if opened:
+            self.fence = opened.group(1)
+            return True
+        return False
+
+    def _read(self, text: str) -> None:
+        if not self.tag and self._fenced(text):
+            return
+        pos = 0
+        while pos < len(text):
+            if not self.tag:
+                found = _TAG_START.search(text, pos)
+                if found is None:
+                    return
+                self.tag, self.closing, self.name = True, bool(found.group(1)), found.group(2).lower()
+                self.braces, self.quote, self.last = 0, "", ""
+                pos = found.end()
+                continue
+            char = text[pos]
+            pos += 1
+            if self.quote:
+                if char == self.quote:
+                    self.quote = ""
+            elif char in "\"'`":
+                self.quote = char
+            elif char == "{":
+                self.braces += 1
+            elif char == "}":
+                self.braces -= 1
+            elif char == ">" and self.braces <= 0:
+                self.tag = False
+                if self.closing:
+                    self.depth = max(0, self.depth - 1)  # an element an earlier block opened: no offset
+                elif self.last != "/" and self.name not in _VOID:
+                    self.depth += 1
+                continue
+            if not char.isspace():
+                self.last = char
 
 
 def _scan(text: str, depth: int, template: bool) -> tuple[int, bool]:
