@@ -210,6 +210,40 @@ def test_a_site_block_tag_the_page_closes_sticks_to_what_it_opens(tag: str, end:
     assert [c for c in out if tag in c.content_original and end in c.content_original]
 
 
+@pytest.mark.parametrize(
+    ("tag", "end"),
+    [
+        ('{{% alert title="Note" %}}', "{{% /alert %}}"),
+        ("{{< tabpane text=true >}}", "{{< /tabpane >}}"),
+        ("{{% tab TypeScript %}}", "{{% /tab %}}"),
+        ("{{< comment >}}", "{{< /comment >}}"),
+    ],
+)
+def test_a_shortcode_the_page_closes_sticks_to_what_it_opens(tag: str, end: str) -> None:
+    # open-telemetry/opentelemetry.io (Hugo, Docsy): 'Note' alerts, tab panes and tabs ended 18 chunks with their
+    # opening line, their text and closing shortcode in the next chunk (22 of 18,172)
+    text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{tag}\n\n{words(66, 'n')}\n\n{end}\n"
+    out = chunks(text)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c) == tag]
+    assert [c for c in out if tag in c.content_original and end in c.content_original]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{{< figure src="diagram.svg" caption="Timing" >}}',  # the page never closes it: renders where it stands
+        "{{% docs/languages/exporters/intro %}}",
+        '{{< tab header="a" />}}',  # self-closing
+        "{{% /alert %}}",
+    ],
+)
+def test_a_shortcode_the_page_never_closes_opens_nothing(line: str) -> None:
+    text = f"# T\n\n{line}\n\nText.\n\n{{{{% alert %}}}}\n\nNote.\n\n{{{{% /alert %}}}}\n"
+    assert not openers._template_opener(line, text)
+    assert openers._template_opener("{{% alert %}}", text)
+
+
 def test_a_tag_the_page_never_closes_opens_nothing() -> None:
     # '{% include x %}' renders a file where it stands: it introduces nothing, and a cut may follow it
     text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{{% include x %}}\n\n{words(66, 'n')}\n"

@@ -54,26 +54,40 @@ _BLOCK_TAGS = frozenset(
 """Tags that open a block (Liquid's and Jinja's, GitHub Docs' ``{% ifversion ghes %}`` closed by ``{% endif %}``)
 or the branch below them (``{% else %}``, ``{% elsif x %}``, ``{% when x %}``)."""
 _END_TAG = re.compile(r"\{%-?[ \t]*end(\w+)")
-_ENDED: list[object] = ["", frozenset()]
-"""(the source, the names of the block tags it closes) of the last source asked (:func:`_ended`)."""
+_ENDED: list[object] = ["", (frozenset(), frozenset())]
+"""(the source, the names of the block tags and of the shortcodes it closes) of the last source asked
+(:func:`_ended`)."""
+
+
+_SHORTCODE_OPEN = re.compile(
+    r"[ \t>]*\{\{([<%])[ \t]*(\w[\w.-]*(?:/[\w.-]+)*)(?:[ \t][^{}\n]*)?(?<!/)[>%]\}\}[ \t]*"
+)
+"""A line of one opening Hugo shortcode (``{{% alert title="Note" %}}``, ``{{< tabpane text=true >}}``), not a
+self-closing one (``{{< tab header="a" />}}``)."""
+_SHORTCODE_CLOSE = re.compile(r"\{\{[<%][ \t]*/[ \t]*(\w[\w./-]*)")
 
 
 def _template_opener(line: str, source: str) -> bool:
     """Whether ``line`` is one template tag that opens a block or a branch: one of :data:`_BLOCK_TAGS`, or a
     site's own block tag that the page closes (``{% note %}`` of ``{% endnote %}``, ``{% windows %}`` of
-    ``{% endwindows %}``); a tag the page never closes (``{% include x %}``, ``{% data x %}``) opens nothing."""
+    ``{% endwindows %}``, Hugo's ``{{% alert %}}`` of ``{{% /alert %}}``, ``{{< tabpane >}}`` of ``{{< /tabpane
+    >}}``); a tag the page never closes (``{% include x %}``, ``{% data x %}``, ``{{< figure src=x >}}``) opens
+    nothing."""
     match = _TEMPLATE_OPEN.fullmatch(line)
     if match is None:
-        return False
+        shortcode = _SHORTCODE_OPEN.fullmatch(line) if "{{" in line else None
+        return shortcode is not None and shortcode.group(2) in _ended(source)[1]
     name = match.group(1)
-    return name in _BLOCK_TAGS or (not name.startswith("end") and name in _ended(source))
+    return name in _BLOCK_TAGS or (not name.startswith("end") and name in _ended(source)[0])
 
 
-def _ended(source: str) -> frozenset[str]:
-    """The names ``x`` of the ``{% endx %}`` tags of ``source``, found once per source (a section's cuts ask
-    it in turn)."""
+def _ended(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The names ``x`` of the ``{% endx %}`` tags and of the closing shortcodes (``{{< /x >}}``, ``{{% /x %}}``)
+    of ``source``, found once per source (a section's cuts ask it in turn)."""
     if _ENDED[0] is not source:
-        _ENDED[:] = [source, frozenset(m.group(1) for m in _END_TAG.finditer(source))]
+        ended = frozenset(m.group(1) for m in _END_TAG.finditer(source))
+        closed = frozenset(m.group(1) for m in _SHORTCODE_CLOSE.finditer(source)) if "{{" in source else frozenset()
+        _ENDED[:] = [source, (ended, closed)]
     return _ENDED[1]  # type: ignore[return-value]
 _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
