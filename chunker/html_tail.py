@@ -38,6 +38,13 @@ def _tags(name: str) -> re.Pattern[str]:
 
 
 _ELEMENT = re.compile(r"\s*<([A-Za-z][\w-]*)")
+_TEMPLATE_LINE = re.compile(
+    r"(?:\{\{<[^{}]*>\}\}|\{\{%[^{}]*%\}\}"
+    r"|\{\{-?[ \t]*(?:if|else|end|range|with|define|block|template|break|continue)\b[^{}]*\}\}|[ \t])+"
+)
+"""A line of Hugo shortcodes (``{{< /tab >}}``) or Go template actions that render no text (``{{ end }}``, ``{{- if
+$show -}}``), as Liquid tags (``{% endif %}``): no Markdown in either reading. An output (``{{ page.title }}``) is
+text."""
 _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                    "track", "wbr"))  # fmt: skip
 
@@ -45,7 +52,7 @@ _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "
 def _tail_line(lines: list[str]) -> int | None:
     """The first line that kramdown reads as Markdown: outside every element (after the first one closes,
     a line opening a tag starts the next element, as kramdown reads a new HTML block), not blank and no
-    closing tag, comment or Liquid tag."""
+    closing tag, comment, Liquid tag or template line (:data:`_TEMPLATE_LINE`)."""
     comment, depth, tags = False, 0, _tags("p")
     for index, line in enumerate(lines):
         if comment:
@@ -58,7 +65,7 @@ def _tail_line(lines: list[str]) -> int | None:
                 continue
             element = _ELEMENT.match(line)
             if element is None:
-                if stripped and not stripped.startswith(("</", "{%")):
+                if stripped and not stripped.startswith(("</", "{%")) and _TEMPLATE_LINE.fullmatch(stripped) is None:
                     return index
                 continue
             name = element.group(1).lower()

@@ -40,6 +40,9 @@ def test_a_fence_under_the_closing_tag_is_named_with_its_line() -> None:
         '<div class="note">\n  <p>Careful.</p>\n</div>\n\n```ruby\nputs 1\n```\n',  # a blank line: both agree
         "<div>\n<div>\ninner\n</div>\nstill inside\n</div>\n",  # the text is inside the outer element
         "<div>\n<p>a</p>\n</div>\n<p>b</p>\n{% endif %}\n",  # HTML and Liquid tags after it
+        # template lines that render no text (opentelemetry.io's Hugo include: '</details>' then '{{ end }}')
+        '<details class="mt-2">\n  <summary>More</summary>\n</details>\n{{ end }}\n',
+        "<div>\n<p>a</p>\n</div>\n{{- if $show -}}\n{{< /tab >}}\n{{% alert %}}\n",
         "<span>a</span>\ntext\n",  # an inline element: no block-level tag
         "<!-- note -->\ntext\n",  # a comment ends at its end in both
         "<div>\nopen to the blank line\n",  # never closed
@@ -50,6 +53,11 @@ def test_a_fence_under_the_closing_tag_is_named_with_its_line() -> None:
 )
 def test_no_warning_where_both_readings_agree(html: str) -> None:
     assert tails(f"# T\n\nIntro.\n\n{html}\nAfter.\n") == []
+
+
+def test_a_template_output_after_the_closing_tag_is_text() -> None:
+    # '{{ page.title }}' renders text (Liquid, Go templates): a tail as any text is
+    assert tails("# T\n\n<div>\n<p>a</p>\n</div>\n{{ page.title }}\n") == [("warning", 6)]
 
 
 def test_one_line_element_then_text_and_a_self_closing_tag() -> None:
