@@ -21,7 +21,7 @@ from chunker.orphans import gone_outcomes, kept_orphan_notes, leftover_outcomes
 from chunker.output_tree import collision_index, refuse_ids_over_sources, refuse_output_in_sources, walk_output
 from chunker.path_display import display_path
 from chunker.runner_document import process_document
-from chunker.runner_scan import empty_run_error, left_out_outcomes, unmatched_overrides
+from chunker.runner_scan import empty_run_error, left_out_outcomes, unmatched_overrides, unused_globs
 from chunker.selection import Selection
 from chunker.settings import Settings
 from chunker.source_walk import scan
@@ -65,12 +65,14 @@ def run(
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
     skipped: tuple[LeftOut, ...] = ()
+    used: frozenset[str] = frozenset()  # the include/exclude globs that did something (a full run)
     if stems:
         found = find_sources(sources_dir, list(stems), selection)
         sources = list({s.stem: s for s in found}.values())
         kept = {s.stem for s in sources}
     else:
         scanned = scan(sources_dir, selection)
+        used = scanned.used
         skipped = tuple(scanned.left_out)
         left_out = left_out_outcomes(scanned)
         if not (allow_empty or scanned.found or left_out):
@@ -122,6 +124,7 @@ def run(
                 cache.close(save=done)
     if not stems:
         notes.extend(unmatched_overrides(settings, [s.stem for s in sources], sources_dir))
+        notes.extend(unused_globs(settings, used, sources_dir))
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
 
 

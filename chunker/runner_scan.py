@@ -3,18 +3,20 @@ that gives no usable id, an ambiguous or shadowed id) and ``documents:`` keys ma
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from chunker.errors import EXIT_OK, EXIT_USAGE, UsageError
 from chunker.models import Diagnostic
+from chunker.path_display import display_path
 from chunker.settings import Settings, override_matches
 from chunker.source_walk import Scan, Shadowed
 from chunker.sources import FAILING_REASONS, LeftOut, ambiguous_message
 from chunker.summary import DocOutcome
 
-__all__ = ["empty_run_error", "left_out_outcomes", "unmatched_overrides"]
+__all__ = ["empty_run_error", "left_out_outcomes", "unmatched_overrides", "unused_globs"]
 
 
 def unmatched_overrides(settings: Settings, stems: Sequence[str], sources_dir: Path | None = None) -> tuple[str, ...]:
@@ -46,6 +48,69 @@ def _override_hint(pattern: str, stems: Sequence[str], sources_dir: Path | None)
         if close:
             return f"did you mean {', '.join(repr(c) for c in close)}?"
     return "a misspelt id or glob?"
+
+
+def unused_globs(settings: Settings, used: frozenset[str], sources_dir: Path) -> tuple[str, ...]:
+    """An ``include`` or ``exclude`` glob with a ``/`` (a place in the tree) that did nothing in a full
+    run: an ``exclude`` glob that left nothing out, an ``include`` glob that matched no source file. Most
+    likely written from another folder (``docs/blog/**`` with ``--sources docs``), or as an id
+    (``blog/old`` for ``blog/old.md``): said with the glob's line, and the path it may mean. A glob of
+    names (``*.draft.md``, ``node_modules``) is no place: one that matches nothing today is kept quietly
+    for the day it does."""
+    from chunker.selection import rooted
+
+    out: list[str] = []
+    below = f"below {display_path(sources_dir)}/"
+    for key, globs, did in (
+        (
+            "include",
+            settings.include,
+            f"selects no source file: no .md, .markdown, .mdx or .txt file the run reads {below}",
+        ),
+        ("exclude", settings.exclude, f"leaves nothing out: no file or folder the run reads {below}"),
+    ):
+        for k, pattern in enumerate(globs, 1):
+            path = rooted(pattern).lstrip("/")
+            if pattern in used or "/" not in path:
+                continue
+            line = settings.glob_lines.get(f"{key}.#{k}", settings.glob_lines.get(key))
+            where = f"{settings.path}:{line}" if line else settings.path
+            hint = _inside_excluded(path, settings.exclude, used) or _glob_hint(path, sources_dir)
+            out.append(f"{where}: {key} {pattern!r} {did} matches it{hint}")
+    return tuple(out)
+
+
+def _inside_excluded(path: str, exclude: Sequence[str], used: frozenset[str]) -> str:
+    """``; exclude 'de' leaves out its folder de already``: an exclude glob that left out a folder the
+    glob's path lies in (the run reads nothing below it), else ``""``."""
+    from chunker.selection import glob_matches
+
+    parts = path.split("/")
+    for end in range(1, len(parts)):
+        if any(c in parts[end - 1] for c in "*?["):
+            break
+        folder = "/".join(parts[:end])
+        hit = next((p for p in exclude if p in used and glob_matches(p, folder)), None)
+        if hit is not None:
+            return f"; exclude {hit!r} leaves out its folder {folder} already"
+    return ""
+
+
+def _glob_hint(path: str, sources_dir: Path) -> str:
+    """``; did you mean 'blog/old.md'? ...``: a path below ``sources_dir`` that the glob, written without
+    wildcards, may mean (with an extension; without leading folders that are not below it), else ``""``."""
+    from chunker.sources import EXTENSIONS
+
+    if any(c in path for c in "*?["):
+        return ""
+    parts = path.split("/")
+    for start in range(len(parts)):
+        base = "/".join(parts[start:])
+        for tried in (base, *(base + ext for ext in EXTENSIONS)):
+            if (start or tried != path) and os.path.lexists(sources_dir / tried):
+                why = "globs are read from the sources folder" if start else "a glob matches a file with its extension"
+                return f"; did you mean {tried!r}? ({why})"
+    return ""
 
 
 def left_out_outcomes(scanned: Scan) -> list[DocOutcome]:

@@ -17,12 +17,22 @@ def _match_parts(pattern: Sequence[str], parts: Sequence[str]) -> bool:
     return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
 
 
+def rooted(pattern: str) -> str:
+    """``pattern`` as :func:`glob_matches` reads it: blanks and a trailing ``/`` gone, a leading ``./``
+    (the sources folder, as a path is written from it) made the ``/`` that also roots a glob."""
+    pattern = pattern.strip().rstrip("/")
+    while pattern.startswith("./"):
+        pattern = "/" + pattern[2:].lstrip("/")
+    return pattern
+
+
 def glob_matches(pattern: str, rel: str) -> bool:
     """Whether ``pattern`` matches the path ``rel`` (relative to ``sources/``, ``/``-separated).
     A pattern without ``/`` matches a file or folder name at any depth (``node_modules``,
-    ``*.draft.md``); one with ``/`` matches from the top (``blog/_drafts``, ``docs/**/old-*``);
-    a trailing ``/`` is ignored."""
-    pattern = pattern.strip().rstrip("/")
+    ``*.draft.md``); one with ``/`` matches from the top (``blog/_drafts``, ``docs/**/old-*``), and so
+    does one written from the sources folder (``./blog/_drafts``, ``/blog/_drafts``); a trailing ``/`` is
+    ignored."""
+    pattern = rooted(pattern)
     parts = rel.split("/")
     if "/" not in pattern:
         return fnmatch.fnmatchcase(parts[-1], pattern)

@@ -46,6 +46,9 @@ class Settings:
     document_lines: tuple[int | None, ...] = ()
     """The config file's line of each ``documents`` key, in the order of :attr:`documents` (empty: not
     read from a file), for messages about a key."""
+    glob_lines: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    """The config file's line of each ``include`` and ``exclude`` glob (``include.#1``, ``exclude.#2``, or
+    the key's line for a glob written alone), for messages about a glob."""
 
     def for_stem(self, stem: str) -> ChunkerConfig:
         """Effective options of one document: defaults, then every matching override in order."""
@@ -198,7 +201,8 @@ def load_settings(path: str | Path | None) -> Settings:
     try:
         settings = settings_from_mapping(data, where)
         keys = tuple(lines.get(f"documents.{pattern}") for pattern, _ in settings.documents)
-        return dataclasses.replace(settings, document_lines=keys)
+        globs = {k: n for k, n in lines.items() if k.split(".")[0] in ("include", "exclude")}
+        return dataclasses.replace(settings, document_lines=keys, glob_lines=globs)
     except ConfigError as exc:
         if exc.line is not None:
             raise

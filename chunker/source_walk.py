@@ -11,7 +11,7 @@ from pathlib import Path
 
 from chunker.doc_ids import ID_MAX, id_segment
 from chunker.path_display import Displays
-from chunker.selection import Selection
+from chunker.selection import Selection, glob_matches
 from chunker.sources import (
     ARTIFACT_NAMES,
     AUTO_DIR,
@@ -35,6 +35,8 @@ class _Walk:
     ranked: dict[str, list[tuple[_Rank, str, Path, bool]]] = field(default_factory=dict)
     left_out: list[LeftOut] = field(default_factory=list)
     display: Displays = field(default_factory=Displays)
+    used: set[str] = field(default_factory=set)
+    """The ``exclude`` globs that left something out and the ``include`` globs that matched a source file."""
 
     def leave(self, path: Path, reason: str, detail: str = "", stem: str = "", folder: bool = False) -> None:
         self.left_out.append(LeftOut(self.display(path), reason, detail, stem, folder))
@@ -55,6 +57,7 @@ class _Walk:
             return False
         pattern = self.selection.excluded(rel)
         if pattern is not None:
+            self.used.add(pattern)
             self.leave(path, "excluded", repr(pattern), folder=True)
             return False
         if depth > MAX_DEPTH:
@@ -86,6 +89,7 @@ class _Walk:
         is_source = ext.lower() in EXTENSIONS
         pattern = self.selection.excluded(rel)
         if pattern is not None:
+            self.used.add(pattern)
             self.leave(path, "excluded", repr(pattern), stem if is_source else "")
             return
         if not is_source:
@@ -94,6 +98,8 @@ class _Walk:
         if not self.selection.included(rel):
             self.leave(path, "not-included", "", stem)
             return
+        if self.selection.include and not self.used.issuperset(self.selection.include):
+            self.used.update(p for p in self.selection.include if p not in self.used and glob_matches(p, rel))
         if segment is None or len(stem) > ID_MAX:
             why = _undecoded(base) if segment is None and any("\udc80" <= c <= "\udcff" for c in base) else ""
             self.leave(path, "invalid-name", why or ("too long" if segment else "nothing usable is left of it"))
@@ -189,6 +195,8 @@ class Scan:
     """Every file or folder of the tree that is not a source, with its reason."""
     shadowed: list[Shadowed]
     """Files with the id of a file that comes first in lookup order."""
+    used: frozenset[str] = frozenset()
+    """The ``exclude`` globs that left a file or folder out, the ``include`` globs that matched a source file."""
 
     @property
     def refused(self) -> list[str]:
@@ -218,7 +226,7 @@ def scan(sources_dir: Path, selection: Selection | None = None) -> Scan:
             reason = "ambiguous" if ambiguous else "shadowed"
             walk.left_out.append(LeftOut(display, reason, f"{chosen.display} has the id {stem!r}", stem))
     left_out = sorted(walk.left_out, key=lambda x: x.display)
-    return Scan(found, left_out, shadowed)
+    return Scan(found, left_out, shadowed, frozenset(walk.used))
 
 
 def discover(sources_dir: Path, selection: Selection | None = None) -> list[SourceFile]:

@@ -135,6 +135,68 @@ def test_include_and_exclude_globs_leave_files_out_and_each_is_listed_with_its_r
     assert "sources/ref/old notes.markdown is not chunked: matches an exclude pattern" in capsys.readouterr().err
 
 
+def test_a_glob_written_from_the_sources_folder_with_a_leading_dot_slash_matches_from_the_top(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # './ref/index.md' is how a path below the sources folder is written; it matched nothing (a part '.')
+    write(site / "config.yaml", "exclude: ['./ref/index.md', './guides/cms/']\n")
+    data = summary(capsys)
+    assert set(statuses(data)) == IDS - {"ref/index", "guides/cms/umbraco", "guides/cms/index"}
+    assert data["warnings"] == []
+    write(site / "sources" / "a" / "ref" / "index.md", "# Other\n\nBody.\n")  # rooted: not below another folder
+    assert "a/ref/index" in statuses(summary(capsys))
+
+
+@pytest.mark.parametrize(
+    ("config", "warning"),
+    [
+        (  # an id for a file: globs match file names with their extension
+            "exclude:\n  - node_modules\n  - ref/index\n",
+            "config.yaml:3: exclude 'ref/index' leaves nothing out: no file or folder the run reads below sources/ "
+            "matches it; did you mean 'ref/index.md'? (a glob matches a file with its extension)",
+        ),
+        (  # written from the folder above the sources folder
+            "exclude: [sources/guides/cms/umbraco.mdx]\n",
+            "config.yaml:1: exclude 'sources/guides/cms/umbraco.mdx' leaves nothing out: no file or folder the run "
+            "reads below sources/ matches it; did you mean 'guides/cms/umbraco.mdx'? (globs are read from the "
+            "sources folder)",
+        ),
+        (  # below a folder another glob leaves out
+            "exclude: [guides, guides/cms/index.md]\n",
+            "config.yaml:1: exclude 'guides/cms/index.md' leaves nothing out: no file or folder the run reads below "
+            "sources/ matches it; exclude 'guides' leaves out its folder guides already",
+        ),
+        (  # a place the tree does not have
+            "include: ['ref/**', 'reference/**']\n",
+            "config.yaml:1: include 'reference/**' selects no source file: no .md, .markdown, .mdx or .txt file the "
+            "run reads below sources/ matches it",
+        ),
+    ],
+)
+def test_a_glob_of_a_place_that_does_nothing_is_a_warning_naming_its_line_and_what_it_may_mean(
+    site: Path, capsys: pytest.CaptureFixture[str], config: str, warning: str
+) -> None:
+    write(site / "config.yaml", config)
+    data = summary(capsys)
+    assert data["warnings"] == [warning]
+    capsys.readouterr()
+    assert run_cli([]) == 0
+    assert f"warning: {warning}" in capsys.readouterr().out.replace("\n", " ").replace("  ", " ")
+    assert run_cli(["--doc", "ref/old-notes", "--json"]) == 0  # a run of some documents says nothing of globs
+    assert json.loads(capsys.readouterr().out)["warnings"] == []
+
+
+def test_globs_of_names_and_globs_that_did_something_are_no_warning(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a name glob matching nothing today is kept for the day it does (node_modules, the default, in every tree);
+    # an include glob that says again what another one selects did select files
+    write(site / "config.yaml", "exclude: [node_modules, '*.draft.md', 'ref/*.png']\ninclude: ['**/*.md*', 'ref/**']\n")
+    data = summary(capsys)
+    assert data["warnings"] == []
+    assert {x["path"]: x["reason"] for x in data["left_out"]} == {"sources/ref/logo.png": "excluded"}  # type: ignore[attr-defined, index]
+
+
 def test_a_run_whose_only_candidates_were_left_out_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path / "sources" / "node_modules" / "a.md", "# A\n")
     write(tmp_path / "sources" / "notes.rst", "Notes\n")
