@@ -100,7 +100,7 @@ def find_source(
     """The source of ``stem`` (an id, or a bare file name when only one document has it);
     :class:`UsageError` naming candidates or close matches otherwise. ``scans`` keeps the scan of the
     tree for the next call (:func:`find_sources`)."""
-    wanted = str(validate_stem(stem))  # a plain str from here on: it becomes the SourceFile's id
+    wanted = _validated(stem, sources_dir)  # a plain str from here on: it becomes the SourceFile's id
     selection = selection or Selection()
     if "/" not in wanted and wanted.casefold() not in RESERVED_IDS | {AUTO_DIR[0]}:
         direct = _direct(sources_dir, wanted)
@@ -213,6 +213,37 @@ def _id_of_display(display: str, sources_dir: Path) -> str:
     except ValueError:
         return ""
     return os.path.splitext(rel)[0].replace(os.sep, "/")
+
+
+def _validated(stem: str, sources_dir: Path) -> str:
+    """``stem`` as an id (:func:`~chunker.doc_ids.validate_stem`); refused, the message names the id of
+    the source file it names as a path (``--doc ../docs/en/a.md``), if it names one."""
+    try:
+        return str(validate_stem(stem))
+    except UsageError as exc:
+        meant = _id_of_file(str(stem), sources_dir)
+        if meant is None:
+            raise
+        raise UsageError(
+            f"{exc}; that is the file of the document {meant!r}: select it with --doc {quoted(meant)}"
+        ) from None
+
+
+def _id_of_file(value: str, sources_dir: Path) -> str | None:
+    """The id of the source file ``value`` names as a path from the working directory (``../docs/en/a.md``,
+    an absolute path) when it lies below ``sources_dir``, else None: what a value refused as an id meant."""
+    try:
+        path = Path(value)
+        if not path.is_file():
+            return None
+        rel = os.path.relpath(path.resolve(), sources_dir.resolve()).replace(os.sep, "/")
+    except (OSError, ValueError):
+        return None
+    base, ext = os.path.splitext(rel)
+    if rel.startswith("../") or ext.lower() not in EXTENSIONS:
+        return None
+    parts = [id_segment(part) for part in base.split("/")]
+    return None if None in parts else "/".join(p for p in parts if p is not None)
 
 
 def id_of_path(pattern: str, sources_dir: Path | None = None) -> str:

@@ -395,3 +395,19 @@ def test_two_folders_giving_one_id_are_refused_with_a_way_out_that_works(
     write(tmp_path / "config.yaml", 'exclude:\n  - "**/@@toprimitive/**"\n')
     data = summary(capsys)
     assert statuses(data) == {"symbol/toprimitive/index": "new"}
+
+
+@pytest.mark.parametrize("written", ["../sources/guides/cms/umbraco.mdx", "ABSOLUTE"])
+def test_a_doc_written_as_the_path_of_its_file_is_refused_naming_the_id_to_give(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, written: str
+) -> None:
+    # `chunker --sources ../docs --doc ../docs/en/docs/async.md`: refused for its '..', with no word of the id
+    monkeypatch.chdir(site / "sources")
+    value = str(site / "sources" / "guides" / "cms" / "umbraco.mdx") if written == "ABSOLUTE" else written
+    capsys.readouterr()
+    assert run_cli(["--sources", ".", "--out", "../chunks", "--doc", value]) == 2
+    err = capsys.readouterr().err
+    assert "that is the file of the document 'guides/cms/umbraco': select it with --doc 'guides/cms/umbraco'" in err
+    assert run_cli(["--sources", ".", "--out", "../chunks", "--doc", "../sources/ref/logo.png"]) == 2
+    assert "that is the file of" not in capsys.readouterr().err  # no source: the refusal alone
+    assert run_cli(["--sources", ".", "--out", "../chunks", "--doc", "guides/cms/umbraco"]) == 0
