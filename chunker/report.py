@@ -4,7 +4,8 @@ In order: the diagnostics of each document with file:line (at most SHOWN_PER_COD
 document, and WARNINGS_PER_RUN warnings of one code in the run unless ``verbose``; REMOVALS_PER_RUN lines
 naming removed output of one kind), the totals
 (documents by status, chunks, errors, warnings, time), a table of only the documents that changed,
-failed or have findings (at most TABLE_ROWS of them, errors first; every document with ``verbose``),
+failed or have findings (at most TABLE_ROWS of them, errors first; every document with ``verbose``:
+:mod:`chunker.report_table`),
 and the errors and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
 ``quiet`` prints errors and the name of every stale document only.
 """
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from chunker.report_table import NOT_CHUNKED, errors_of, summary_table, table_rows, urgency, warnings_of
 from chunker.summary import DocOutcome, RunSummary
 
 ProgressHook = Callable[..., None]
@@ -38,13 +40,6 @@ REMOVALS_PER_RUN = 50
 ``off`` or a draft), per kind, that a run prints (``verbose``: no limit); the rest are counted in one line.
 An ``exclude`` glob that leaves out a thousand pages chunked before removes a thousand folders: 50 lines and
 a count, not a line per page (``--json`` lists every one with its status)."""
-
-QUIET_STATUSES = frozenset({"unchanged", "ok", "rebuilt"})
-"""Statuses of documents the table leaves out unless they have findings (``--verbose`` shows them)."""
-
-NOT_CHUNKED = frozenset({"unchanged", "ok"})
-"""Statuses of documents this run did not chunk (a no-op run, ``--check``): their warnings were printed
-when they were chunked; they are counted in the totals and by code, not printed or listed again."""
 
 STATUS_ORDER = (
     "new", "changed", "rebuilt", "unchanged", "ok", "stale", "failed", "removed", "off", "draft", "shadowed"
@@ -88,8 +83,8 @@ def render_run(
             shown = {id(d) for d in listed}
             hidden = [d for d in summary.documents if id(d) not in shown]
             if hidden:
-                failed = sum(1 for d in hidden if _urgency(d) == 0)
-                warned = sum(1 for d in hidden if _warnings(d))
+                failed = sum(1 for d in hidden if urgency(d) == 0)
+                warned = sum(1 for d in hidden if warnings_of(d))
                 counts = [f"{n:,} with {what}" for n, what in ((failed, "errors"), (warned, "warnings")) if n]
                 note = f", {' and '.join(counts).replace(' with', ' of them with', 1)} (counted here)" if counts else ""
                 out.print(f"{_hidden_phrase(hidden)} not listed{note}; --verbose lists every one")
@@ -155,14 +150,6 @@ def _with_progress(work: Callable[[ProgressHook | None], RunSummary], err: Any, 
         return work(hook)
 
 
-def _errors(doc: DocOutcome) -> int:
-    return sum(1 for d in doc.diagnostics if d.severity == "error") + (1 if doc.message else 0)
-
-
-def _warnings(doc: DocOutcome) -> int:
-    return sum(1 for d in doc.diagnostics if d.severity == "warning")
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
@@ -181,9 +168,9 @@ def totals_line(summary: RunSummary, elapsed: float, written: str = "") -> str:
     docs = summary.documents
     statuses = ", ".join(f"{n:,} {status}" for status, n in status_counts(summary).items())
     chunks = sum(int(d.metrics.get("total_chunks", 0) or 0) for d in docs)
-    errors, warnings = sum(map(_errors, docs)), sum(map(_warnings, docs))
-    with_errors = sum(1 for d in docs if _errors(d))
-    with_warnings = sum(1 for d in docs if _warnings(d))
+    errors, warnings = sum(map(errors_of, docs)), sum(map(warnings_of, docs))
+    with_errors = sum(1 for d in docs if errors_of(d))
+    with_warnings = sum(1 for d in docs if warnings_of(d))
     error_text = _plural(errors, "error") + (f" in {_plural(with_errors, 'document')}" if errors else "")
     run_warnings = len(summary.warnings)  # printed above: config keys that match nothing, ...
     warning_text = _plural(warnings, "warning") + (f" in {_plural(with_warnings, 'document')}" if warnings else "")
@@ -201,17 +188,6 @@ def totals_line(summary: RunSummary, elapsed: float, written: str = "") -> str:
         f"{elapsed:.1f} s",
     ]
     return " · ".join(parts)
-
-
-def notable(doc: DocOutcome) -> bool:
-    """Whether the table lists the document without ``--verbose``: it changed, failed or has errors,
-    or it was chunked in this run and has warnings. An unchanged document's warnings were listed when
-    it was chunked; they are counted in the totals and by code, not listed again on every run."""
-    if doc.status in ("off", "draft"):  # listed when this run removed their chunks
-        return bool(doc.delta)
-    if doc.status not in QUIET_STATUSES or _errors(doc):
-        return True
-    return doc.status not in NOT_CHUNKED and bool(_warnings(doc))
 
 
 def grouped_findings(summary: RunSummary) -> list[str]:
@@ -362,72 +338,3 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, v
                 f"[{colour}]{severity}: {escape(code)}: {total - n:,} more not printed ({total:,} in {found:,} "
                 "documents; each document's report.json has them all, --verbose prints every one)[/]"
             )
-
-
-WIDE_TABLE = 130
-"""Terminal width from which the table has every column; narrower ones get the compact table."""
-COMPACT_COLUMNS = ("status", "chunks", "errors", "warnings")
-
-
-TABLE_ROWS = 40
-"""Documents the table lists without ``--verbose``: a run over thousands of documents prints a summary,
-not a listing (rendering a rich table of 900 rows also cost ~10 % of a ``--force`` run over the shared
-corpus). The rest are counted in the note under the table, their findings in the lines by code."""
-
-
-def _urgency(doc: DocOutcome) -> int:
-    """0: failed, stale or with errors; 1: with warnings; 2: anything else the table lists."""
-    if doc.message or doc.status in ("failed", "stale") or _errors(doc):
-        return 0
-    return 1 if _warnings(doc) else 2
-
-
-def table_rows(summary: RunSummary, *, verbose: bool = False, limit: int = TABLE_ROWS) -> list[DocOutcome]:
-    """The documents the table lists, in the run's order: every one with ``verbose``; else the notable
-    ones, and when there are more than ``limit`` of them, the most urgent ``limit`` (errors first, then
-    warnings, then changes; the run's order within each)."""
-    if verbose:
-        return list(summary.documents)
-    rows = [d for d in summary.documents if notable(d)]
-    if len(rows) <= limit:
-        return rows
-    chosen = sorted(range(len(rows)), key=lambda i: (_urgency(rows[i]), i))[:limit]
-    return [rows[i] for i in sorted(chosen)]
-
-
-def summary_table(
-    summary: RunSummary, *, verbose: bool = False, width: int = 160, rows: list[DocOutcome] | None = None
-) -> Any:
-    """The per-document table of ``rows`` (default: ``table_rows(summary, verbose=verbose)``).
-    Names are folded onto more lines when the terminal is narrow, never cut; below WIDE_TABLE columns
-    only the COMPACT_COLUMNS are shown, so that the name keeps its room."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    wide = width >= WIDE_TABLE
-    every: tuple[str, ...] = ("status", "chunks", "avg", "max", "in size", "overflow", "sparse", "errors", "warnings")
-    names = every if wide else COMPACT_COLUMNS
-    table = Table(show_lines=False)
-    table.add_column("document", overflow="fold", ratio=1)
-    for name in names:
-        table.add_column(name, justify="left" if name == "status" else "right", no_wrap=True)
-    if wide:
-        table.add_column("added/removed/same", justify="right", no_wrap=True)
-    for doc in table_rows(summary, verbose=verbose) if rows is None else rows:
-        m = doc.metrics
-        cells = {
-            "status": doc.status,
-            "chunks": str(m.get("total_chunks", "")),
-            "avg": str(m.get("avg_chars", "")),
-            "max": str(m.get("max_chars_actual", "")),
-            "in size": f"{m['size_compliance']}%" if "size_compliance" in m else "",
-            "overflow": str(m.get("overflow_count", "")),
-            "sparse": str(m.get("sparse_count", "")),
-            "errors": str(_errors(doc)),
-            "warnings": str(_warnings(doc)),
-        }
-        row = [escape(doc.stem), *(cells[n] for n in names)]
-        if wide:
-            row.append(f"+{doc.delta['added']} -{doc.delta['removed']} ={doc.delta['unchanged']}" if doc.delta else "")
-        table.add_row(*row)
-    return table

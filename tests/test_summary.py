@@ -14,7 +14,8 @@ from rich.console import Console
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
 from chunker.models import Diagnostic
-from chunker.report import TABLE_ROWS, render_run, summary_table, table_rows
+from chunker.report import render_run
+from chunker.report_table import TABLE_ROWS, summary_table, table_rows
 from chunker.runner import run
 from chunker.settings import Settings
 from chunker.summary import DocOutcome, RunSummary
