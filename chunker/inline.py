@@ -33,7 +33,8 @@ _TEMPLATE_TAG = re.compile(
     re.DOTALL,
 )
 """Liquid/Jinja tags (``{% include x %}``), comments (``{# note #}``) and Hugo shortcodes (``{{< ref >}}``,
-``{{% note %}}``): template syntax, never heading text. An output (group 1: ``{{ productName }}`` of
+``{{% note %}}``): template syntax, not heading text (a heading of tags only is named by them as written:
+:func:`heading_text`). An output (group 1: ``{{ productName }}`` of
 mkdocs-macros, ``{{ page.title }}`` of Jekyll, ``{{ $frontmatter.title }}`` of VitePress, and the tags
 that output a value, :data:`~chunker.template_tags.OUTPUT_TAGS`: Liquid's ``{% echo x %}``, GitHub Docs'
 ``{% data variables.product.prodname_actions %}``)
@@ -131,7 +132,9 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
     """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
     A closing ``[#id]`` goes too. Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo
     shortcodes are removed (template outputs, ``{{ name }}``, are kept as written; a heading of HTML
-    comments only is their text); inline markup is rendered to its text by markdown-it. Reference
+    comments only is their text; a heading of template tags only is named by them as written: Kubernetes'
+    ``## {{% heading "whatsnext" %}}`` is the page's "What's next", which the site's shortcode writes in the
+    page's language); inline markup is rendered to its text by markdown-it. Reference
     links are their text (:func:`_references`; ``labels``: the document's definitions,
     :func:`definition_labels`): ``## [1.2.0] - 2024-05-01`` of a keep-a-changelog file is
     ``1.2.0 - 2024-05-01`` when the file defines ``[1.2.0]:``, ``[switch] parameters`` stays. With
@@ -139,6 +142,7 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
     MDN's ``title: "<pre>: The Preformatted Text element"``, react.dev's ``title: <StrictMode>``)."""
     raw = raw[:MAX_HEADING_CHARS]
     kept: list[str] = []
+    tags_only: list[str] = []  # the tags removed (Jinja comments apart): a heading of nothing else is named by them
     if "[#" in raw:
         raw = _BRACKET_ID.sub("", raw)
     if "{" in raw:  # every pattern of this branch starts with "{"; most headings hold none
@@ -146,6 +150,8 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
 
         def tag(match: re.Match[str]) -> str:
             if match.group(1) is None or "\ue000" in raw:  # (a heading holding one keeps no output)
+                if not match.group().startswith("{#"):
+                    tags_only.append(match.group())
                 return " "
             kept.append(match.group(1))
             return _KEPT.format(len(kept) - 1)
@@ -166,6 +172,8 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)
     if comments and not text.strip():  # a heading of comments only is named by them (a site's macro)
         text = comments
+    elif tags_only and not text.strip():  # one of template tags only: the site renders its text from them
+        text = " ".join(tags_only)
     return " ".join(text.split())  # runs of whitespace as one space, none at the ends (8 x a re.sub)
 
 

@@ -29,10 +29,13 @@ def every_pattern(raw: str) -> str:
     """heading_text with every pattern applied and every markup test made by ``in``."""
     raw = _HEADING_ID.sub("", raw[:MAX_HEADING_CHARS])
     kept: list[str] = []
+    tags_only: list[str] = []
     if "{" in raw:
 
         def tag(match: re.Match[str]) -> str:
             if match.group(1) is None or "\ue000" in raw:
+                if not match.group().startswith("{#"):
+                    tags_only.append(match.group())
                 return " "
             kept.append(match.group(1))
             return _KEPT.format(len(kept) - 1)
@@ -50,13 +53,15 @@ def every_pattern(raw: str) -> str:
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)
     if comments and not text.strip():
         text = comments
+    elif tags_only and not text.strip():
+        text = " ".join(tags_only)
     return " ".join(text.split())
 
 
 HEADING_PIECES = [
     "a", "Title", " ", "\t", "\u00a0", "{#id}", "{/* c */}", "{", "}", "#", "{{ x }}", "{% t %}", "{{< s >}}",
     "{: .x}", "{ data-x }", "<!--", "-->", "*", "_", "`", "[", "]", "(x)", "!", "<b>", "&amp;", "\\", "$", "\ue000",
-    "é", "{% data x %}",
+    "é", "{% data x %}", "{# c #}", "{{% h \"x\" %}}",
 ]  # fmt: skip
 
 
