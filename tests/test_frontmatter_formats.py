@@ -133,9 +133,29 @@ def test_blank_lines_before_a_toml_or_json_block_are_allowed_as_zola_and_hugo_do
     assert "+++" not in joined and '"title"' not in joined
 
 
-def test_blank_lines_before_yaml_keep_it_body_text_as_before() -> None:
-    meta, joined, _ = chunked("\n---\ntitle: y\n---\n" + BODY)
-    assert meta == {} and "title: y" in joined
+def test_blank_lines_before_yaml_are_allowed_as_hugo_does() -> None:
+    # kubernetes/website: 4 blog posts open with a blank line; read as a rule and a setext heading, their
+    # metadata was the first chunks' section ('layout: blog title: "Announcing etcd 3.4" date: ...')
+    text = '\n\n---\nlayout: blog\ntitle: "Announcing etcd 3.4"\nslug: etcd\n---\n' + BODY
+    meta, joined, found = chunked(text)
+    assert meta == {"layout": "blog", "title": "Announcing etcd 3.4", "slug": "etcd"} and found == []
+    assert "layout" not in joined and "---" not in joined
+    assert joined.startswith("Announcing etcd 3.4\n\n## Section")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\n---\n\nA rule, then prose.\n\n---\n", "\n---\n- a list\n- of items\n---\n", "\n---\nnever: closed\n"],
+)
+def test_after_blank_lines_a_dashes_line_is_frontmatter_only_when_closed_over_a_mapping(text: str) -> None:
+    meta, joined, found = chunked(text + BODY)
+    assert meta == {} and found == []
+    assert joined.count("---") == text.count("---") and "ZQXBODY" in joined
+
+
+def test_after_blank_lines_invalid_yaml_is_body_text_without_an_error() -> None:
+    meta, joined, found = chunked('\n---\ntitle: "open\n---\n' + BODY)
+    assert meta == {} and found == [] and 'title: "open' in joined
 
 
 def test_a_malformed_block_after_blank_lines_names_its_own_line() -> None:

@@ -66,6 +66,8 @@ class FrontmatterSpan:
     """Offset just past the content (the newline before the closing line); ``content_start`` if none."""
     opened: bool = True
     """False for a YAML block without its opening fence (:func:`_keys_only`): line 1 is its first line."""
+    after_blanks: bool = False
+    """A YAML block whose ``---`` follows blank lines: metadata only if closed and loaded as a mapping."""
 
     @property
     def end_line(self) -> int:
@@ -86,8 +88,10 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     YAML after it would become chunk text. A TOML block opens and closes with ``+++`` lines; a JSON
     block is the object that ``{`` on line 1 opens, up to the first line that is ``}`` at column 0
     (or line 1 alone when it holds a whole object). For JSON the content is the object itself.
-    Blank lines may come before a TOML or JSON block (Zola and Hugo accept them); a YAML block
-    opens on line 1, or is one without an opening fence (:func:`_keys_only`)."""
+    Blank lines may come before a TOML or JSON block (Zola and Hugo accept them) and before a YAML block
+    (Hugo does; such a block is metadata only when it is closed and loads as a mapping:
+    :attr:`FrontmatterSpan.after_blanks`); a YAML block opens on line 1, after blank lines, or is one
+    without an opening fence (:func:`_keys_only`)."""
     top = 0
     while top < min(len(starts), _MAX_LEADING_BLANKS) and _is_blank(text, starts, top):
         top += 1
@@ -106,15 +110,16 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
         return FrontmatterSpan("toml", close, content_start, max(content_start, starts[close] - 1))
     if opener.startswith("{") and _JSON_OPEN.fullmatch(opener) is not None:
         return _json_span(text, starts, opener, begin, search_from)
-    if top or not text.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
+    if not opener.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
         return _keys_only(text, starts) if not top else None
     dashes = len(opener.rstrip(" \t"))
     for match in _YAML_CLOSE.finditer(text, search_from):
         marker = match.group().rstrip(" \t")
         if marker == "..." or len(marker) >= dashes:
             close = bisect_right(starts, match.start()) - 1
-            return FrontmatterSpan("yaml", close, content_start, max(content_start, starts[close] - 1))
-    return FrontmatterSpan("yaml", None, content_start, content_start)
+            end = max(content_start, starts[close] - 1)
+            return FrontmatterSpan("yaml", close, content_start, end, after_blanks=top > 0)
+    return FrontmatterSpan("yaml", None, content_start, content_start, after_blanks=top > 0)
 
 
 def _keys_only(text: str, starts: Sequence[int]) -> FrontmatterSpan | None:
@@ -188,7 +193,7 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
     if span is None:
         return _NONE
     if span.close_line is None:
-        return Frontmatter(span, diagnostics=_unclosed(text, starts, span.kind))
+        return _NONE if span.after_blanks else Frontmatter(span, diagnostics=_unclosed(text, starts, span.kind))
     content = span.content(text)
     if span.kind != "yaml":
         from chunker.frontmatter_formats import load_json_frontmatter, load_toml_frontmatter
@@ -196,6 +201,8 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
         load = load_toml_frontmatter if span.kind == "toml" else load_json_frontmatter
         return _taken_out(text, starts, span, load(content, bisect_right(starts, span.content_start), cfg))
     if content.strip() and not YAML_LINE.search(content):
+        if span.after_blanks:
+            return _NONE
         # `---` as a thematic break at the top, then prose, then another `---`: not metadata.
         message = (
             f"the file starts with '---' but lines 2-{span.close_line} up to the next '---' hold no YAML "
@@ -204,10 +211,10 @@ def read_frontmatter(text: str, starts: Sequence[int], cfg: ChunkerConfig) -> Fr
         return Frontmatter(span, diagnostics=(Diagnostic("warning", "frontmatter-not-yaml", message, line=1),))
     from chunker.frontmatter import load_frontmatter
 
-    if not span.opened:
-        loaded = load_frontmatter(content, 1, cfg)
+    if not span.opened or span.after_blanks:
+        loaded = load_frontmatter(content, bisect_right(starts, span.content_start), cfg)
         if loaded.keep_as_body or loaded.metadata is None:
-            return _NONE  # not metadata after all: the paragraph and the rule CommonMark reads
+            return _NONE  # not metadata after all: the paragraph(s) and rule(s) CommonMark reads
         return _taken_out(text, starts, span, loaded)
     return _taken_out(text, starts, span, load_frontmatter(content, 2, cfg))
 
