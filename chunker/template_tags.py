@@ -4,12 +4,17 @@ exact source slice).
 
 A site runs its templates before Markdown, over the whole page, fenced code included: Liquid/Jinja
 tags (``{% ifversion ghes %}``, ``{% else %}``, ``{% endif %}``, ``{% note %}``, ``{%- include x -%}``),
-comment blocks with their text (``{% comment %}`` ... ``{% endcomment %}``) and Hugo shortcodes
-(``{{< note >}}``, ``{{% /tab %}}``) go; the text between ``{% raw %}`` and ``{% endraw %}`` stays as
+comment blocks with their text (``{% comment %}`` ... ``{% endcomment %}``) and the tags of paired Hugo
+shortcodes (``{{< note >}}`` ... ``{{< /note >}}``, ``{{% /tab %}}``: a closing tag, or an opening one the text
+closes) go; the text between ``{% raw %}`` and ``{% endraw %}`` stays as
 written, without those two tags (``{% raw %}${{ secrets.GITHUB_TOKEN }}{% endraw %}`` is what the
 page shows: ``${{ secrets.GITHUB_TOKEN }}``). What stands for text the site fills in stays, as in
-heading text (:mod:`chunker.inline`): outputs (``{{ page.title }}``) and the tags of
-:data:`OUTPUT_TAGS` with an argument (``{% data reusables.actions.choose-repo %}``). A line left blank
+heading text (:mod:`chunker.inline`): outputs (``{{ page.title }}``), the tags of
+:data:`OUTPUT_TAGS` with an argument (``{% data reusables.actions.choose-repo %}``) and a shortcode the text
+does not close, which Hugo replaces with what it renders (Kubernetes' ``{{< glossary_tooltip text="Pod"
+term_id="pod" >}}`` is the word "Pod" on the page, ``{{< skew currentVersion >}}`` a version, ``{{<
+glossary_definition term_id="etcd" >}}`` a paragraph; removed, "starting up a new  when" lost its word), as
+written; so is a shortcode comment (``{{</* note */>}}``, which the page shows as ``{{< note >}}``). A line left blank
 by a removal goes, and so does a blank line that would then follow another; a tag between two word
 characters leaves a space (``id_{% ifversion ghae %}rsa{% else %}ed25519{% endif %}``: ``id_rsa
 ed25519``, both branches' words apart).
@@ -37,6 +42,10 @@ _LIQUID_CLOSE = re.compile(r"%\}")
 _END_RAW = re.compile(r"\{%-?[ \t\n]*endraw[ \t\n]*-?%\}")
 _WORD = re.compile(r"[^\W_][^\W_]")
 _END_COMMENT = re.compile(r"\{%-?[ \t\n]*endcomment[ \t\n]*-?%\}")
+_SHORTCODE_NAME = re.compile(r"\{\{[<%][ \t\n]*(/?\*?)[ \t\n]*([\w-]*)")
+"""A shortcode's start: ``/`` of a closing tag or ``/*`` of a comment that Hugo shows as written (group 1), its
+name (group 2)."""
+_SHORTCODE_CLOSING = re.compile(r"\{\{[<%][ \t\n]*/[ \t\n]*([\w-]+)")
 
 
 def next_tag(text: str, pos: int, live: list[bool]) -> tuple[int, int] | None:
@@ -86,9 +95,18 @@ def without_tags(text: str) -> str:
     out: list[str] = []
     pos = 0
     live = [True, True]
+    closed: frozenset[str] | None = None  # the names of the shortcodes ``text`` closes, found at its first one
     while (tag := next_tag(text, pos, live)) is not None:
         start, end = tag
-        if text.startswith("{%", start):
+        if text.startswith("{{", start):
+            mark, name = _SHORTCODE_NAME.match(text, start).group(1, 2)  # type: ignore[union-attr]
+            if closed is None:
+                closed = frozenset(m.group(1) for m in _SHORTCODE_CLOSING.finditer(text))
+            if mark == "/*" or (not mark and name not in closed):  # text the site renders in its place
+                out.append(text[pos:end])
+                pos = end
+                continue
+        elif text.startswith("{%", start):
             name, argument = _NAME.match(text, start).group(1, 2)  # type: ignore[union-attr]
             if name in OUTPUT_TAGS and argument:  # a value the site fills in
                 out.append(text[pos:end])

@@ -65,7 +65,10 @@ def test_off_by_default() -> None:
     ("text", "embedded"),
     [
         ("a {% comment %}\nhidden {% if x %}\n{% endcomment %}\n\nb", "a \n\nb"),
-        ("{{< note >}}Hi{{< /note >}} {{ page.title }} {{% tab %}}x", "Hi {{ page.title }} x"),
+        ("{{< note >}}Hi{{< /note >}} {{ page.title }} {{% tab %}}x{{% /tab %}}", "Hi {{ page.title }} x"),
+        ("a {{< skew currentVersion >}} b {{% tab %}}", "a {{< skew currentVersion >}} b {{% tab %}}"),
+        ("{{% /tab %}}\n{{< /tabs >}}\n\nText.", "Text."),
+        ("The {{</* note */>}} shortcode", "The {{</* note */>}} shortcode"),
         ("{% raw %}{% if x %}literal{% endraw %} {% if y %}z", "{% if x %}literal z"),
         ("{% raw %} never closed {% if x %}", " never closed {% if x %}"),
         ("unclosed {% if x and {{< y", "unclosed {% if x and {{< y"),
@@ -76,6 +79,33 @@ def test_off_by_default() -> None:
 )
 def test_without_tags(text: str, embedded: str) -> None:
     assert without_tags(text) == embedded
+
+
+HUGO_PAGE = """---
+title: Components
+---
+
+## Control plane
+
+Starting up a new {{< glossary_tooltip text="Pod" term_id="pod" >}} when a deployment changes.
+
+### etcd
+
+{{< glossary_definition term_id="etcd" length="all" >}}
+
+{{< note >}}
+Back up etcd.
+{{< /note >}}
+"""
+
+
+def test_a_shortcode_the_text_does_not_close_stands_for_text_and_stays() -> None:
+    # Kubernetes: a glossary tooltip is a word of the sentence on the page, a glossary definition a paragraph;
+    # removed, the embedding read 'Starting up a new  when' and '### etcd' over nothing
+    embedded = "\n".join(c.content_for_embedding for c in chunk_markdown(HUGO_PAGE, ON, "k", "k.md").chunks)
+    assert 'a new {{< glossary_tooltip text="Pod" term_id="pod" >}} when' in embedded
+    assert '### etcd\n\n{{< glossary_definition term_id="etcd" length="all" >}}\n\nBack up etcd.' in embedded
+    assert "note >}}" not in embedded
 
 
 def test_many_unclosed_openings_are_read_once() -> None:
