@@ -143,6 +143,16 @@ def test_blank_lines_before_yaml_are_allowed_as_hugo_does() -> None:
     assert joined.startswith("Announcing etcd 3.4\n\n## Section")
 
 
+def test_an_indented_opener_on_line_1_is_read_as_hugo_reads_it() -> None:
+    # kubernetes/website ru/docs/tutorials/_index.md opens with '    ---': indented code and a setext heading
+    # of the metadata in CommonMark, the page's frontmatter on the site
+    meta, joined, found = chunked("    ---\ntitle: Руководства\nweight: 60\n---\n" + BODY)
+    assert meta == {"title": "Руководства", "weight": 60} and found == []
+    assert joined.startswith("Руководства\n\n## Section") and "weight" not in joined
+    meta, joined, found = chunked("    ---\n\n    code, then a rule\n---\n" + BODY)
+    assert meta == {} and found == [] and "    code, then a rule" in joined
+
+
 @pytest.mark.parametrize(
     "text",
     ["\n---\n\nA rule, then prose.\n\n---\n", "\n---\n- a list\n- of items\n---\n", "\n---\nnever: closed\n"],

@@ -67,7 +67,8 @@ class FrontmatterSpan:
     opened: bool = True
     """False for a YAML block without its opening fence (:func:`_keys_only`): line 1 is its first line."""
     after_blanks: bool = False
-    """A YAML block whose ``---`` follows blank lines: metadata only if closed and loaded as a mapping."""
+    """A YAML block whose ``---`` follows blank lines or is indented (``    ---`` on line 1, which Hugo reads as
+    an opener and CommonMark as indented code): metadata only if closed and loaded as a mapping."""
 
     @property
     def end_line(self) -> int:
@@ -89,9 +90,9 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
     block is the object that ``{`` on line 1 opens, up to the first line that is ``}`` at column 0
     (or line 1 alone when it holds a whole object). For JSON the content is the object itself.
     Blank lines may come before a TOML or JSON block (Zola and Hugo accept them) and before a YAML block
-    (Hugo does; such a block is metadata only when it is closed and loads as a mapping:
-    :attr:`FrontmatterSpan.after_blanks`); a YAML block opens on line 1, after blank lines, or is one
-    without an opening fence (:func:`_keys_only`)."""
+    (Hugo does; such a block, or one whose ``---`` is indented, is metadata only when it is closed and
+    loads as a mapping: :attr:`FrontmatterSpan.after_blanks`); a YAML block opens on line 1, after blank
+    lines, or is one without an opening fence (:func:`_keys_only`)."""
     top = 0
     while top < min(len(starts), _MAX_LEADING_BLANKS) and _is_blank(text, starts, top):
         top += 1
@@ -110,16 +111,19 @@ def detect_frontmatter(text: str, starts: Sequence[int]) -> FrontmatterSpan | No
         return FrontmatterSpan("toml", close, content_start, max(content_start, starts[close] - 1))
     if opener.startswith("{") and _JSON_OPEN.fullmatch(opener) is not None:
         return _json_span(text, starts, opener, begin, search_from)
-    if not opener.startswith("---") or _YAML_OPEN.fullmatch(opener) is None:
+    indented = opener[:1] in (" ", "\t")  # Hugo skips blanks before the opener too: '    ---' on line 1
+    dashes_line = opener.lstrip(" \t") if indented else opener
+    if not dashes_line.startswith("---") or _YAML_OPEN.fullmatch(dashes_line) is None:
         return _keys_only(text, starts) if not top else None
-    dashes = len(opener.rstrip(" \t"))
+    dashes = len(dashes_line.rstrip(" \t"))
+    tentative = top > 0 or indented
     for match in _YAML_CLOSE.finditer(text, search_from):
         marker = match.group().rstrip(" \t")
         if marker == "..." or len(marker) >= dashes:
             close = bisect_right(starts, match.start()) - 1
             end = max(content_start, starts[close] - 1)
-            return FrontmatterSpan("yaml", close, content_start, end, after_blanks=top > 0)
-    return FrontmatterSpan("yaml", None, content_start, content_start, after_blanks=top > 0)
+            return FrontmatterSpan("yaml", close, content_start, end, after_blanks=tentative)
+    return FrontmatterSpan("yaml", None, content_start, content_start, after_blanks=tentative)
 
 
 def _keys_only(text: str, starts: Sequence[int]) -> FrontmatterSpan | None:
