@@ -117,3 +117,38 @@ def test_a_chunk_embeds_no_end_tags_it_starts_with() -> None:
     assert without_end_tags("</div>\n") == "</div>\n"
     assert without_end_tags("</span> and the rest") == "</span> and the rest"
     assert without_end_tags("  </details>\n</div>\n\nText.") == "Text."
+
+
+@pytest.mark.parametrize(
+    ("body", "embedded"),
+    [
+        (
+            '{{% /tab %}}\n{{% tab name="Azure" %}}\n\n```yaml\na: 1\n```',
+            '{{% tab name="Azure" %}}\n\n```yaml\na: 1\n```',
+        ),
+        ("{{< /note >}}\n\nNext paragraph.", "Next paragraph."),
+        ("{% endif %}\n{%- endnote -%}</div>\nText.", "Text."),
+        ("{{% /tab %}}\n{{< /tabs >}}\n", "{{% /tab %}}\n{{< /tabs >}}\n"),  # nothing follows: kept
+        ("{{< /note >}} and text", "{{< /note >}} and text"),
+        ("{{< note >}}\nText.", "{{< note >}}\nText."),
+    ],
+)
+def test_a_chunk_embeds_no_closing_template_tags_it_starts_with(body: str, embedded: str) -> None:
+    # Kubernetes: a tab's '{{% /tab %}}' and the next tab's '{{% tab name="Azure" %}}' are one paragraph; cut
+    # before it, 21 chunks of content/en embedded the closing tag of the tab the chunk before holds
+    assert without_end_tags(body) == embedded
+
+
+def test_a_chunk_cut_between_two_tabs_embeds_the_next_tab_first() -> None:
+    tab = '{{% tab name="T{k}" %}}\n\n' + "Setting number {k} holds this value. " * 6 + "\n\n{{% /tab %}}"
+    text = (
+        '# Page\n\n{{< tabs name="t" >}}\n'
+        + "\n".join(tab.replace("{k}", str(k)) for k in range(8))
+        + "\n{{< /tabs >}}\n"
+    )
+    cfg = replace(ChunkerConfig(), max_chars=600, target_chars=400, min_chars=1)
+    chunks = chunk_markdown(text, cfg, "p", "p.md").chunks
+    starting = [c for c in chunks if c.content_original.startswith("{{% /tab %}}")]
+    assert starting
+    for chunk in starting:
+        assert chunk.content_for_embedding.split("\n\n", 1)[1].startswith('{{% tab name="T')

@@ -15,16 +15,24 @@ from chunker.parse.mdx import is_esm
 from chunker.sizes import Counter
 from chunker.template_tags import GONE, lines_without_gone
 
-_END_TAG_LINES = re.compile(r"(?:[ \t]*(?:</[A-Za-z][\w.:-]*[ \t]*>[ \t]*)+(?:\n|$))+\s*")
-"""Lines of end tags only (``</div>``, ``</details></div>``) and the blank lines after them."""
+_END_TAG_LINES = re.compile(
+    r"(?:[ \t]*(?:(?:</[A-Za-z][\w.:-]*[ \t]*>|\{\{[<%][ \t]*/[^{}\n]*?[>%]\}\}|\{%-?[ \t]*end\w*[ \t]*-?%\})[ \t]*)+"
+    r"(?:\n|$))+\s*"
+)
+"""Lines of end tags only (``</div>``, ``</details></div>``, Hugo's ``{{% /tab %}}``, Liquid's ``{% endif %}``)
+and the blank lines after them."""
+_CLOSING_STARTS = ("</", "{{<", "{{%", "{%")
 
 
 def without_end_tags(body: str) -> str:
     """``body`` without the lines of end tags only it starts with, when text follows them: they close
-    elements an earlier chunk opened (VitePress's ``</div>`` / ``<div class="options-api">`` between two
-    versions of an example, one HTML block the cut leaves at the start of a chunk) and say nothing of what
+    elements or template blocks an earlier chunk opened (VitePress's ``</div>`` / ``<div class="options-api">``
+    between two versions of an example, one HTML block the cut leaves at the start of a chunk; Kubernetes'
+    ``{{% /tab %}}`` / ``{{% tab name="Azure" %}}`` between two tabs, one paragraph) and say nothing of what
     the chunk holds. What the chunk embeds only: ``content_original`` keeps them."""
-    if body[:2] != "</" and not (body[:1] in " \t" and body.lstrip(" \t")[:2] == "</"):
+    if not body.startswith(_CLOSING_STARTS) and not (
+        body[:1] in " \t" and body.lstrip(" \t").startswith(_CLOSING_STARTS)
+    ):
         return body
     found = _END_TAG_LINES.match(body)
     if found is None or found.end() >= len(body):
