@@ -150,3 +150,39 @@ def test_a_comment_ends_at_its_first_closing_marker() -> None:
     for line in ("<!-- a --> seen -->", "<!-- a --><!-- b --> seen -->", "<!-- a -->" * 12 + " x"):
         result = chunk_markdown(f"## A\n\nBody.\n\n{line}\n", CONFIG, "a", "a.md")
         assert line in result.chunks[-1].content_original and not result.diagnostics.skipped, line
+
+
+VOLUMES = """# Volumes
+
+## Volume types
+
+Kubernetes supports several types of volumes.
+
+### azureDisk (removed) {#azuredisk}
+
+<!-- maintenance note: OK to remove all mention of azureDisk once v1.27 is out of support -->
+
+Kubernetes does not include an `azureDisk` volume type any more.
+
+### configMap
+
+A ConfigMap provides a way to inject configuration data into pods.
+"""
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_note_right_under_a_subheading_takes_it_along_and_its_text_keeps_the_name(streamed: bool) -> None:
+    # Kubernetes (skip_comments): '### azureDisk (removed)' over '<!-- maintenance note: ... -->' over its text
+    # ended a chunk alone (orphan-heading) and its text began the next one
+    cfg = ChunkerConfig(skip_comments=True, min_chars=1, merge_short=False)
+    if streamed:
+        chunks = list(StreamedChunks(VOLUMES, cfg, "v", "v.md"))
+        result = chunk_markdown(VOLUMES, cfg, "v", "v.md")
+        assert [c.to_dict() for c in chunks] == [c.to_dict() for c in result.chunks]
+    result = chunk_markdown(VOLUMES, cfg, "v", "v.md")
+    assert not result.diagnostics.warnings and not result.diagnostics.errors
+    assert all(not c.content_original.rstrip().endswith("{#azuredisk}") for c in result.chunks)
+    [text] = [c for c in result.chunks if "does not include" in c.content_original]
+    assert text.content_for_embedding.startswith("Volumes > Volume types > azureDisk (removed)\n\nKubernetes does")
+    reasons = [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped]
+    assert reasons == [(7, 9, "comment (skip_comments), with the heading above it")]

@@ -175,7 +175,7 @@ def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[s
     if section.level and section.blocks and path and path[-1].level >= section.level:
         # a heading of the section's level or deeper from before the section is not its context
         # (a question in bold after a question heading, in strategy faq)
-        first_line = section.blocks[0].start_line
+        first_line = section.blocks[0].start_line if section.context_from is None else section.context_from
         # (the section's own heading is: a section that goes on after a left-out range starts below it)
         path = [
             h

@@ -56,12 +56,15 @@ def heading_sections(
     subtree_reason = ""
     seen = 0
     """Blocks read so far."""
+    resumed: list[int] = []
+    """The line of the headings an editor note was left out with, until the section after them closes."""
 
     def close() -> Section | None:
         if not current:
             return None
-        section = _section(current, current_title, current_level, cfg, skipped)
+        section = _section(current, current_title, current_level, cfg, skipped, resumed[0] if resumed else None)
         current.clear()
+        resumed.clear()
         return section
 
     for block in blocks:
@@ -81,6 +84,7 @@ def heading_sections(
             if block.heading_level <= level:
                 current_title, current_level = _heading_text(block), block.heading_level
         elif block.kind == "heading" and block.heading_level <= level:
+            resumed.clear()  # a new section: the headings of an earlier one name nothing of it
             # a parent heading with no body of its own opens this section
             carry = _carried(current, current_level, block.heading_level, cfg) or _title_line(current, seen, block)
             carried = list(current) if carry else []
@@ -90,7 +94,7 @@ def heading_sections(
             current_title = _heading_text(block)
             current_level = block.heading_level
         elif (note := note_reason(block, cfg)) is not None:
-            yield from _left_out(block, note, current, close, skipped)
+            yield from _left_out(block, note, current, close, skipped, resumed)
         else:
             current.append(block)
     if subtree:
@@ -100,7 +104,12 @@ def heading_sections(
 
 
 def _section(
-    blocks: list[Block], title: str, level: int, cfg: ChunkerConfig, skipped: list[SkippedRange]
+    blocks: list[Block],
+    title: str,
+    level: int,
+    cfg: ChunkerConfig,
+    skipped: list[SkippedRange],
+    context_from: int | None = None,
 ) -> Section | None:
     """The section of ``blocks``, or None with their range appended to ``skipped``: text before the first
     heading under ``skip_pre_heading``, a section of build-time macros only (:func:`chunker.filler.macro_section`)."""
@@ -110,18 +119,33 @@ def _section(
     if level and macro_section(blocks):
         skipped.append(skip_range(blocks, f"section '{title}' holds build-time macros only"))
         return None
-    return Section(title, tuple(blocks), level)
+    return Section(title, tuple(blocks), level, context_from=context_from)
 
 
 def _left_out(
-    block: Block, note: str, current: list[Block], close: Callable[[], Section | None], skipped: list[SkippedRange]
+    block: Block,
+    note: str,
+    current: list[Block],
+    close: Callable[[], Section | None],
+    skipped: list[SkippedRange],
+    resumed: list[int],
 ) -> Iterator[Section]:
     """Leave out the editor note ``block``. A chunk is one slice of the source: the section goes on
     after the note as a new one, whose chunks name its heading in their context line; headings right
-    above the note are left out with it rather than make a chunk of a heading alone."""
-    if current and all(b.kind == "heading" for b in current):
-        skipped.append(skip_range([*current, block], f"{note}, with the heading above it"))
-        current.clear()
+    above the note are left out with it rather than make a chunk end with a heading alone (the section
+    before them closes without them: Kubernetes' ``### azureDisk (removed)`` over ``<!-- maintenance note:
+    ... -->`` over its text ended a chunk, its text the next one's), and they name the context of the
+    chunks after the note (``resumed``: the line of the first of them)."""
+    body = len(current)
+    while body and current[body - 1].kind == "heading":
+        body -= 1
+    if body < len(current):
+        headings = current[body:]
+        del current[body:]
+        if (section := close()) is not None:
+            yield section
+        skipped.append(skip_range([*headings, block], f"{note}, with the heading above it"))
+        resumed[:] = resumed or [headings[0].start_line]
         return
     if (section := close()) is not None:
         yield section

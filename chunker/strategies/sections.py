@@ -21,6 +21,10 @@ class Section:
     level: int = 0
     """Level of the heading that opened the section; 0 when none did."""
     page: int | None = None
+    context_from: int | None = None
+    """For a section that goes on after an editor note left out with the headings right above it: the line
+    of the first of those headings, which still name the context of its chunks (else the section's first
+    line: a deeper heading from before the section is no context of it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +36,7 @@ class Grouping:
 
 
 Strategy = Callable[[Sequence[Block], ParsedDocument, ChunkerConfig, str], Grouping]
+
 
 def skip_range(blocks: Sequence[Block], reason: str) -> SkippedRange:
     return SkippedRange(
