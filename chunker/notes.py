@@ -18,6 +18,12 @@ from chunker.models import Block
 _HTML_COMMENTS = re.compile(r"[ \t]*<!--(?:(?!-->).)*-->(?:\s*<!--(?:(?!-->).)*-->)*\s*", re.DOTALL)
 """An HTML block of comments only (``<!-- TODO -->``, several lines, several comments). A comment
 never runs past its first ``-->``, so a line of many comments and then text fails in linear time."""
+_MDX_COMMENTS = re.compile(
+    r"[ \t]*\{[ \t]*/\*(?:(?!\*/).)*\*/[ \t]*\}(?:\s*\{[ \t]*/\*(?:(?!\*/).)*\*/[ \t]*\})*\s*", re.DOTALL
+)
+"""An MDX block of comments only (``{/* TODO */}``, several lines, several comments): MDX's only comment, an
+expression holding a comment alone, which renders as nothing. A JSX block is an ``html`` block; in Markdown the
+same text is a paragraph, never matched."""
 _LINK_COMMENTS = re.compile(
     r"(?:[ \t]{0,3}\[[^\]\n]+\]:[ \t]*(?:#|<>)(?:[ \t]+(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*(?:\n|$))+\s*"
 )
@@ -30,8 +36,10 @@ _LEAD = re.compile(r"[\s>*_~`]*")
 def note_reason(block: Block, cfg: ChunkerConfig) -> str | None:
     """Why ``block`` is left out as an editor note, or None when it is content."""
     if cfg.skip_comments and block.kind in ("html", "raw"):
-        pattern = _HTML_COMMENTS if block.kind == "html" else _LINK_COMMENTS
-        if pattern.fullmatch(block.source, block.start_offset, block.end_offset):
+        source, start, end = block.source, block.start_offset, block.end_offset
+        head = source[start : start + 4].lstrip(" \t")[:1]
+        pattern = _LINK_COMMENTS if block.kind == "raw" else _MDX_COMMENTS if head == "{" else _HTML_COMMENTS
+        if pattern.fullmatch(source, start, end):
             return "comment (skip_comments)"
     if cfg.excluded_block_prefixes and block.kind in ("paragraph", "blockquote", "html", "container"):
         head = block.source[block.start_offset : min(block.end_offset, block.start_offset + 400)]
