@@ -49,7 +49,8 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk, ChunkingResult
-from chunker.pipeline import chunk_markdown
+from chunker.parse.mdx import mdx_plugin
+from chunker.pipeline import chunk_markdown, syntax_of
 from chunker.plaintext import chunk_text
 
 SUFFIXES = (".md", ".mdx", ".markdown", ".txt")
@@ -340,6 +341,10 @@ def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: Mar
     plain = MarkdownIt("commonmark").enable("table").use(deflist_plugin)  # a chunk has no frontmatter
     chunks = result.chunks
     source = result.blocks[0].source if result.blocks else ""
+    if not doc.endswith(".txt") and syntax_of(cfg, doc, source) == "mdx":
+        # MDX as the chunker and MDX read it: a JSX block runs past a blank line inside its braces, a heading
+        # right below a closed element is a heading (plain CommonMark reads both as HTML to a blank line)
+        md, plain = markdown().use(mdx_plugin), plain.use(mdx_plugin)
     tokens = md.parse(source) if not doc.endswith(".txt") else []
     doc_kinds = line_kinds(tokens, source.count("\n") + 1)
     doc_depths = list_depths(tokens, source.count("\n") + 1)
