@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from chunker.config import ChunkerConfig
 from chunker.inline import (
     _ATTRIBUTE_LIST,
+    _BRACKET_ID,
     _HEADING_ID,
     _HTML_COMMENT,
     _KEPT,
@@ -20,6 +21,7 @@ from chunker.inline import (
     MAX_HEADING_CHARS,
     _collect,
     _inline_parser,
+    _references,
     heading_text,
 )
 from chunker.strategies.headings import _skip_options, _skipped, normalise_heading
@@ -27,7 +29,7 @@ from chunker.strategies.headings import _skip_options, _skipped, normalise_headi
 
 def every_pattern(raw: str) -> str:
     """heading_text with every pattern applied and every markup test made by ``in``."""
-    raw = _HEADING_ID.sub("", raw[:MAX_HEADING_CHARS])
+    raw = _HEADING_ID.sub("", _BRACKET_ID.sub("", raw[:MAX_HEADING_CHARS]))
     kept: list[str] = []
     tags_only: list[str] = []
     if "{" in raw:
@@ -47,7 +49,8 @@ def every_pattern(raw: str) -> str:
         text = raw
     else:
         out: list[str] = []
-        _collect(_inline_parser().parseInline(raw), out)
+        env = _references(raw, frozenset()) if "]" in raw else {}  # '[a][]' is a link whatever is defined
+        _collect(_inline_parser().parseInline(raw, env), out)
         text = "".join(out)
     if kept:
         text = _KEPT_BACK.sub(lambda m: kept[int(m.group(1))], text)
