@@ -76,7 +76,7 @@ def run(
         skipped = tuple(scanned.left_out)
         left_out = left_out_outcomes(scanned)
         if not (allow_empty or scanned.found or left_out):
-            raise empty_run_error(scanned.left_out, display_path(sources_dir))
+            raise empty_run_error(scanned.left_out, display_path(sources_dir), settings.include, settings.exclude)
         kept = {s.stem for s in scanned.found}  # a stem that fails here keeps its previous artifacts
         failed = {o.stem for o in left_out if o.status == "failed"}
         sources = [s for s in scanned.found if s.stem not in failed]

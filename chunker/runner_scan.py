@@ -138,16 +138,25 @@ def left_out_outcomes(scanned: Scan) -> list[DocOutcome]:
     return out
 
 
-def empty_run_error(left_out: Sequence[LeftOut], where: str) -> UsageError:
+def empty_run_error(
+    left_out: Sequence[LeftOut], where: str, include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> UsageError:
     """A full run that finds no source document: almost always a wrong ``--sources`` (or include
     globs), and a run over nothing would remove every document folder of the output as an orphan.
-    Refused unless asked for (``--allow-empty``), saying what was left out and why."""
+    Refused unless asked for (``--allow-empty``), saying what was left out and why, and naming the
+    config's ``include`` (``exclude``) globs when they left out sources."""
     counts = Counter(item.reason for item in left_out)
     total = sum(counts.values())
     listed = ", ".join(f"{reason} {n}" for reason, n in sorted(counts.items()))
     entries = "entry" if total == 1 else "entries"
     only = f"; all {total} {entries} of the source tree left out ({listed})" if total else ""
+    globs = [
+        f"{key}: [{', '.join(repr(g) for g in patterns)}]"
+        for key, reason, patterns in (("include", "not-included", include), ("exclude", "excluded", exclude))
+        if counts[reason] and patterns
+    ]
+    check = f"--sources and {' and '.join(globs)} (globs are read from the sources folder)" if globs else "--sources"
     return UsageError(
-        f"no source documents (.md, .markdown, .mdx, .txt) in {where}/{only}: nothing to chunk; check --sources "
+        f"no source documents (.md, .markdown, .mdx, .txt) in {where}/{only}: nothing to chunk; check {check} "
         "(or pass --allow-empty to run anyway, e.g. to remove the output of sources that are gone)"
     )

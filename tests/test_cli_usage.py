@@ -90,6 +90,21 @@ def test_a_run_over_an_empty_sources_folder_is_refused_and_removes_nothing(
     assert not (two_docs / "chunks" / "faq").exists()  # asked for: the output of sources that are gone goes
 
 
+def test_a_run_whose_globs_left_out_every_source_names_them(two_docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (two_docs / "config.yaml").write_text("include: ['docs/**']\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli([]) == 2
+    err = capsys.readouterr().err
+    assert "(not-included 2): nothing to chunk; check --sources and include: ['docs/**'] (globs are read" in err
+    (two_docs / "config.yaml").write_text("exclude: ['*.md']\n", encoding="utf-8")
+    assert run_cli([]) == 2
+    assert "check --sources and exclude: ['*.md'] (globs" in capsys.readouterr().err
+    (two_docs / "config.yaml").write_text("include: ['*.md']\n", encoding="utf-8")
+    (two_docs / "empty").mkdir()
+    assert run_cli(["--sources", "empty"]) == 2  # nothing left out by a glob: --sources alone
+    assert "nothing to chunk; check --sources (or pass --allow-empty" in capsys.readouterr().err
+
+
 def test_a_batch_over_an_empty_listing_is_refused_before_the_manifest_is_written(
     two_docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
