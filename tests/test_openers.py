@@ -196,6 +196,16 @@ LONG_PATH = "## Joining the " + " ".join(["program"] * 15) + "\n\n### Provide fe
 """A long heading path: its context line narrows the budget so that a cut falls right after the tag line."""
 
 
+def _sticks_to_what_it_opens(tag: str, end: str) -> None:
+    """A block tag line over a paragraph, closed by ``end``, after a paragraph that fills the budget: no chunk
+    ends with the tag line, and one chunk holds the tag and its end."""
+    text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{tag}\n\n{words(66, 'n')}\n\n{end}\n"
+    out = chunks(text)
+    assert len(out) > 1
+    assert not [c.chunk_id for c in out if last_line(c) == tag]
+    assert [c for c in out if tag in c.content_original and end in c.content_original]
+
+
 @pytest.mark.parametrize(
     ("tag", "end"),
     [("{% note %}", "{% endnote %}"), ("{% windows %}", "{% endwindows %}"), ("{% ifversion ghes %}", "{% endif %}")],
@@ -203,11 +213,7 @@ LONG_PATH = "## Joining the " + " ".join(["program"] * 15) + "\n\n### Provide fe
 def test_a_site_block_tag_the_page_closes_sticks_to_what_it_opens(tag: str, end: str) -> None:
     # GitHub Docs: '{% note %}' ... '{% endnote %}' (a tag of the site's own, closed by the page), '{% ifversion %}'
     # (closed by '{% endif %}'): a chunk ended with the opening line, its text and closing tag in the next chunk
-    text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{tag}\n\n{words(66, 'n')}\n\n{end}\n"
-    out = chunks(text)
-    assert len(out) > 1
-    assert not [c.chunk_id for c in out if last_line(c) == tag]
-    assert [c for c in out if tag in c.content_original and end in c.content_original]
+    _sticks_to_what_it_opens(tag, end)
 
 
 @pytest.mark.parametrize(
@@ -222,11 +228,7 @@ def test_a_site_block_tag_the_page_closes_sticks_to_what_it_opens(tag: str, end:
 def test_a_shortcode_the_page_closes_sticks_to_what_it_opens(tag: str, end: str) -> None:
     # open-telemetry/opentelemetry.io (Hugo, Docsy): 'Note' alerts, tab panes and tabs ended 18 chunks with their
     # opening line, their text and closing shortcode in the next chunk (22 of 18,172)
-    text = f"# T\n\n{LONG_PATH}\n\n{words(136, 'a')}\n\n{tag}\n\n{words(66, 'n')}\n\n{end}\n"
-    out = chunks(text)
-    assert len(out) > 1
-    assert not [c.chunk_id for c in out if last_line(c) == tag]
-    assert [c for c in out if tag in c.content_original and end in c.content_original]
+    _sticks_to_what_it_opens(tag, end)
 
 
 @pytest.mark.parametrize(
