@@ -502,3 +502,36 @@ def test_biome_action_page_keeps_its_four_sections() -> None:
 )
 def test_a_heading_line_inside_an_open_jsx_element_stays_in_its_block(text: str) -> None:
     assert headings("## Before\n\n" + text + "\nAfter.\n") == ["Before"]
+
+
+MINTLIFY_TRANSLATED = (
+    "Intro of the page.\n\n"
+    '<div id="add-a-file">\n  ## Añade un archivo\n</div>\n\nText of the first section.\n\n'
+    '<div id="describe">\n  ### Describe tu API\n</div>\n\nText of the subsection.\n\n'
+    '<Note>\n  A note.\n</Note>\n\n'
+    '<div id="next"><span>\n## Próximos pasos\n</span></div>\n\nLast words.\n'
+)
+
+
+def test_a_heading_between_the_tags_of_an_element_of_its_own_is_a_heading() -> None:
+    """Mintlify's translated pages keep each English anchor so: ``<div id="add-a-file">``, ``  ## Añade un
+    archivo``, ``</div>``. MDX reads the heading as the element's child; as one HTML block (CommonMark) the
+    page had no section but its title (78 % of the chunks of mintlify/docs' es, fr and zh pages)."""
+    assert headings(MINTLIFY_TRANSLATED) == ["Añade un archivo", "Describe tu API", "Próximos pasos"]
+    result = chunk_markdown(MINTLIFY_TRANSLATED, ChunkerConfig(), "page", "page.mdx")
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    sections = {c.section: c.content_original for c in result.chunks}
+    assert sections["Añade un archivo"].startswith('<div id="add-a-file">\n  ## Añade un archivo\n</div>\n\nText')
+    assert sections["Próximos pasos"].startswith('<div id="next"><span>\n## Próximos pasos\n</span></div>')
+    assert headings(MINTLIFY_TRANSLATED, "page.md") == []  # in Markdown, an HTML block holds the line
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        '<div id="x">\n  ## Inside\n  More.\n</div>',  # more than the heading inside
+        '<div id="x">\n  ## Inside\n</span>',  # closed by another tag
+    ],
+)
+def test_a_heading_in_an_element_holding_more_or_closed_otherwise_stays_in_its_block(wrapper: str) -> None:
+    assert headings("## Before\n\n" + wrapper + "\n\nAfter.\n") == ["Before"]

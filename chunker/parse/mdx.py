@@ -16,6 +16,12 @@ a heading: a ``#`` line in a template literal (``code={`...`}``) or in a code fe
 component stays text. Text between a component's tags separated by blank lines (an ``<Aside>``
 body) is ordinary Markdown, as MDX reads it. Braces that never balance end the block at its first
 blank line, so an unbalanced ``{`` cannot swallow the rest of the document.
+
+One element holding a heading alone is a heading: a line of start tags, an ATX heading, a line
+closing them (``<div id="add-a-file">``, ``  ## Add a file``, ``</div>``: how Mintlify's translated
+pages keep their English anchors, 5,429 headings on 673 pages) is one heading token of the three
+lines, as MDX reads the element's child. Read as one HTML block, such a page had no section but its
+title.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import re
 from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.heading import heading
 from markdown_it.rules_block.state_block import StateBlock
 
 from chunker.fences import fence_after
@@ -50,6 +57,7 @@ _HEAD = 1 << 16
 
 
 def mdx_plugin(md: MarkdownIt) -> None:
+    md.block.ruler.before("table", WRAPPED_HEADING_RULE, _wrapped_heading_rule, {"alt": _INTERRUPTS})
     md.block.ruler.before("table", "mdx_esm", _esm_rule, {"alt": _INTERRUPTS})
     md.block.ruler.before("table", "mdx_jsx", _jsx_rule, {"alt": _INTERRUPTS})
 
@@ -64,6 +72,50 @@ def _esm_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if not _ESM.match(_line(state, start)):
         return False
     return _block(state, start, end, silent, esm=True)
+
+
+WRAPPED_HEADING_RULE = "mdx_wrapped_heading"
+_START_TAG = re.compile(r"<([A-Za-z][\w.:-]*)(\s[^<>]*)?>[ \t]*")
+_END_TAG = re.compile(r"</([A-Za-z][\w.:-]*)[ \t]*>[ \t]*")
+
+
+def _tag_names(pattern: re.Pattern[str], text: str) -> list[str] | None:
+    """The names of the tags ``text`` is made of, all matching ``pattern``, or None (another character,
+    a self-closing start tag)."""
+    names: list[str] = []
+    pos = 0
+    while pos < len(text):
+        found = pattern.match(text, pos)
+        if found is None or (found.lastindex == 2 and (found.group(2) or "").rstrip().endswith("/")):
+            return None
+        names.append(found.group(1))
+        pos = found.end()
+    return names or None
+
+
+def _wrapped_heading_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """A line of start tags, an ATX heading, a line of the end tags closing them (``<div id="usage">``,
+    ``  ## Usage``, ``</div>``): one heading token of the three lines, its text the heading's."""
+    if start + 3 > end or any(state.sCount[k] - state.blkIndent >= 4 for k in range(start, start + 3)):
+        return False
+    if any(state.sCount[k] < state.blkIndent for k in (start + 1, start + 2)):
+        return False
+    opening = _line(state, start)
+    if not opening.startswith("<") or not _HEADING.match(_line(state, start + 1)):
+        return False
+    names = _tag_names(_START_TAG, opening)
+    if names is None or _tag_names(_END_TAG, _line(state, start + 2)) != names[::-1]:
+        return False
+    if silent:
+        return True
+    count = len(state.tokens)
+    if not heading(state, start + 1, end, False):
+        return False
+    for token in state.tokens[count:]:
+        if token.map is not None:
+            token.map = [start, start + 3]
+    state.line = start + 3
+    return True
 
 
 def _jsx_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
