@@ -97,3 +97,31 @@ def test_comment_lines_at_the_end_of_the_text_read_no_character_past_it(text: st
     kept = "".join(c.content_original for c in result.chunks)
     kept += "".join(text[r.start_offset : r.end_offset] for r in result.diagnostics.skipped)
     assert kept.count("%") == text.count("%")
+
+
+def _tab_set(targets: bool) -> str:
+    words = " ".join(["word"] * 60)
+    item = "\n\n".join(f"Paragraph {k} {words}." for k in range(4))
+    outer, inner = ("(tabs)=\n", "(one)=\n") if targets else ("", "")
+    return (
+        f"# Install\n\nChoose one.\n\n{outer}:::::{{tab-set}}\n{inner}::::{{tab-item}} One\n\n{item}\n\n"
+        f"::::\n::::{{tab-item}} Two\n\n{item}\n::::\n:::::\n\nAfter the tabs.\n"
+    )
+
+
+@pytest.mark.parametrize("label", ["(tabs)=\n", "{#tabs}\n", '<a name="tabs"></a>\n'])
+def test_a_label_line_over_a_container_is_not_a_second_container_in_its_pieces(label: str) -> None:
+    # mystmd's installing.md: '(installing-myst-tabs)=' over ':::::{tab-set}'; the pieces re-opened
+    # and closed the tab-set twice (a rendering-changed error): the label line moved the container
+    # off the block's first line, and its title was taken for a nested container's too
+    cfg = replace(CFG, max_chars=700, target_chars=500)
+    plain = chunk_markdown(_tab_set(False), cfg, "p", "p.md")
+    text = _tab_set(False).replace(":::::{tab-set}", label + ":::::{tab-set}")
+    labelled = chunk_markdown(text, cfg, "p", "p.md")
+    assert not labelled.diagnostics.errors, labelled.diagnostics.errors
+    assert len(plain.chunks) == len(labelled.chunks) > 2
+    for a, b in zip(plain.chunks, labelled.chunks, strict=True):
+        assert [x.text for x in a.added_lines] == [x.text for x in b.added_lines]
+    for chunk in labelled.chunks:
+        assert chunk.content_original.count(":::::{tab-set}") <= 1, chunk.content_original  # added lines in it
+

@@ -32,6 +32,9 @@ _CONTAINERS = frozenset(
 FOOTNOTE, DEFINITION = "footnote_reference_open", "dd_open"
 FENCED = {"container_block_open": ":", "container_blocks_open": "/"}
 """Containers closed by a line of their marker (``:::``, ``///``), by token type: their marker."""
+_LABELS = frozenset({"myst_target", "attrs_block", "inline", "paragraph_open", "html_block"})
+"""Tokens of the label lines a block may start with over its own container (``(name)=``, ``{#id}``,
+``<a name="x"></a>``): a paragraph or HTML block only when it is named anchors (:meth:`Containers._own`)."""
 
 
 class Containers:
@@ -94,6 +97,23 @@ class Containers:
         """Lines where a definition's marker is."""
         self.closers = frozenset(self._closing_lines())
         """Closing lines (``:::``) of the ``:::`` containers in the block: no piece starts with one."""
+        self.own = self._own()
+        """The line the block's first container opens on when only label lines come before it (a MyST
+        target ``(name)=``, an attribute line ``{#id}``, named anchors: the block starts with them), else
+        0: in a block with a frame, that container is the frame's, which the frame re-opens and closes."""
+
+    def _own(self) -> int:
+        if not self.opens:
+            return 0
+        first = self.firsts[0]
+        for token in self.tokens:
+            if token.map is None or token.map[0] >= first:
+                continue
+            if token.type not in _LABELS:
+                return 0
+            if token.type in ("paragraph_open", "html_block") and self.lines[token.map[0]].lstrip()[:2].lower() != "<a":
+                return 0
+        return first
 
     def position(self, offset: int) -> tuple[int, int]:
         """Line and column (in the line as kept: tabs of its indentation expanded) of ``offset``."""
@@ -150,7 +170,7 @@ class Containers:
         for k in reversed(self.chain(line)):
             first, last = lines_of(self.opens[k])
             marker = FENCED.get(self.opens[k].type)
-            if marker is None or (frame and first == 0):
+            if marker is None or (frame and first == self.own):
                 continue
             colon_lines = self.marker_lines.get(marker)
             if colon_lines is None:

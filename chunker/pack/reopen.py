@@ -107,7 +107,7 @@ class Structure(PieceStarts):
         started: dict[int, int] = {}  # first line -> the innermost item or container opened there
         for k in chain:  # content columns of the items, outermost first, from their first lines
             first, kind = self.first_line(k), self.opens[k].type
-            own = frame and k == 0 and not first  # the block's own container: ``frame`` re-opens it
+            own = frame and k == 0 and first == self.own  # the block's own container: ``frame`` re-opens it
             if (first >= anchor and kind != DEFINITION) or kind == "blockquote_open" or own:
                 continue  # a quote's markers are on every line
             outer = [j for j in chain if self.first_line(j) <= first]
