@@ -41,6 +41,14 @@ that output a value, :data:`~chunker.template_tags.OUTPUT_TAGS`: Liquid's ``{% e
 stands for text the site fills in: it is kept as written (dropped, ``## Настройка {{ apacheIgniteVariants }}``
 and ``## Настройка {{ openSearchVariants }}`` were two sections named ``Настройка``, and 24 headings of
 GitHub Docs such as ``## {% data variables.product.prodname_actions %}`` were nameless)."""
+_ROLE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)|\{[A-Za-z][\w.:+-]*\}(`+)(?!`)(.+?)(?<!`)\2(?!`)")
+"""A MyST role (Sphinx + MyST-Parser, Jupyter Book, mystmd): ``{name}`` right before a code span,
+``{ref}`install` ``, ``{myst:directive}`embed` ``, ``{math}`x^2` ``. The page shows its content: a
+cross-reference's explicit title (``{ref}`the options <config>` `` -> ``the options``; Sphinx's
+``{py:func}`~pkg.mod.run` `` -> ``run``), the rest as written (``## The {myst:directive}`embed` directive``
+was ``The {myst:directive}embed directive``). A code span before it is matched whole (group 1) and stays:
+a ``{n}`` ending one (``` `<a>{n}` ```, Clippy's book) is no role."""
+_EXPLICIT_TITLE = re.compile(r"(.*?\S)\s*<[^<>]+>", re.DOTALL)
 _KEPT = "\ue000{}\ue001"
 """What stands for a kept output while the rest of the heading is read (private-use characters:
 no Markdown, no attribute list)."""
@@ -147,9 +155,19 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
         raw = _BRACKET_ID.sub("", raw)
     if "{" in raw:  # every pattern of this branch starts with "{"; most headings hold none
         raw = _HEADING_ID.sub("", raw)
+        sentinel = "\ue000" in raw  # (a heading holding one keeps no output nor role)
+        if "}`" in raw and not sentinel:
+
+            def role(match: re.Match[str]) -> str:
+                if match.group(1) is not None:
+                    return match.group()  # a code span
+                kept.append(_role_text(match.group(3)))
+                return _KEPT.format(len(kept) - 1)
+
+            raw = _ROLE.sub(role, raw)
 
         def tag(match: re.Match[str]) -> str:
-            if match.group(1) is None or "\ue000" in raw:  # (a heading holding one keeps no output)
+            if match.group(1) is None or sentinel:
                 if not match.group().startswith("{#"):
                     tags_only.append(match.group())
                 return " "
@@ -175,6 +193,19 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
     elif tags_only and not text.strip():  # one of template tags only: the site renders its text from them
         text = " ".join(tags_only)
     return " ".join(text.split())  # runs of whitespace as one space, none at the ends (8 x a re.sub)
+
+
+def _role_text(content: str) -> str:
+    """What the page shows of a role's content (:data:`_ROLE`): a code span's, its explicit title, or
+    for ``~a.b.c`` its last part."""
+    if content[:1] == " " and content[-1:] == " " and content.strip(" "):
+        content = content[1:-1]  # a code span's one space each side (CommonMark)
+    explicit = _EXPLICIT_TITLE.fullmatch(content)
+    if explicit is not None:
+        return explicit.group(1)
+    if content[:1] == "~" and "." in content:
+        return content.rsplit(".", 1)[1]
+    return content.lstrip("!")
 
 
 def plain_text(content: str, kind: str) -> str:

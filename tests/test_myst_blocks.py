@@ -125,3 +125,27 @@ def test_a_label_line_over_a_container_is_not_a_second_container_in_its_pieces(l
     for chunk in labelled.chunks:
         assert chunk.content_original.count(":::::{tab-set}") <= 1, chunk.content_original  # added lines in it
 
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("## The {myst:directive}`embed` directive", "The embed directive"),  # mystmd's docs
+        ("### Add tags to {myst:directive}`code-cell` directives", "Add tags to code-cell directives"),
+        ("## See {ref}`the options <sphinx/config-options>`", "See the options"),  # explicit title
+        (
+            "## The {math}`x^2` term and {abbr}`MyST (Markedly Structured Text)`",
+            "The x^2 term and MyST (Markedly Structured Text)",
+        ),
+        ("## Using {py:class}``a`b`` here", "Using a`b here"),
+        ("## Call {py:func}`~pkg.mod.run` first", "Call run first"),  # Sphinx's short form
+        ("### The `{dropdown}` directive", "The {dropdown} directive"),  # a code span, as written
+        ("#### Repetition (`<a>*`, `<a>{n}`, `<a>{n,m}`)", "Repetition (<a>*, <a>{n}, <a>{n,m})"),  # Clippy's
+        ("## Version {{ version }} with {ref}`x`", "Version {{ version }} with x"),  # a template output kept
+    ],
+)
+def test_a_heading_names_a_role_by_its_content(line: str, text: str) -> None:
+    # '## The {myst:directive}`embed` directive' was 'The {myst:directive}embed directive' in the
+    # heading path and the context line: the site shows the role's content (a ref's explicit title)
+    text_of_page = f"# Page\n\nIntro text of the page.\n\n{line}\n\nBody text of the section.\n"
+    result = chunk_markdown(text_of_page, CFG, "p", "p.md")
+    assert [b for b in result.blocks if b.kind == "heading"][-1].header_path[-1].text == text
