@@ -1,5 +1,5 @@
-"""Editor notes: blocks that are left out of the chunks like frontmatter (``skip_comments``,
-``excluded_block_prefixes``).
+"""Editor notes: blocks that are left out of the chunks like frontmatter (``skip_comments``: HTML, MDX,
+Markdown link and MyST ``%`` comments; ``excluded_block_prefixes``).
 
 A note is a whole top-level block, so leaving it out keeps every chunk one slice of the source: a
 chunk ends before it and the next one starts after it, and the block is a skipped range in
@@ -29,6 +29,10 @@ _LINK_COMMENTS = re.compile(
 )
 """Link reference definitions to ``#`` or ``<>`` only: the comment idiom of Markdown
 (``[//]: # (text)``, ``[//]: # "text"``, ``[comment]: <> (text)``), which renders as nothing."""
+_MYST_COMMENTS = re.compile(r"(?![ \t]*%[A-Za-z_]\w*%)(?:[ \t]*%[^\n]*(?:\n|$))+\s*")
+"""A block of MyST comment lines only (``% TODO``, mdit-py-plugins' ``myst_blocks``; Sphinx + MyST-Parser,
+Jupyter Book, mystmd), which render as nothing; not one that opens with a Windows variable (``%APPDATA%
+holds ...``), the text of a paragraph in any other Markdown."""
 _LEAD = re.compile(r"[\s>*_~`]*")
 """Markers before a block's first word: quote markers, emphasis (``> **Note:**``)."""
 
@@ -38,9 +42,29 @@ def note_reason(block: Block, cfg: ChunkerConfig) -> str | None:
     if cfg.skip_comments and block.kind in ("html", "raw"):
         source, start, end = block.source, block.start_offset, block.end_offset
         head = source[start : start + 4].lstrip(" \t")[:1]
-        pattern = _LINK_COMMENTS if block.kind == "raw" else _MDX_COMMENTS if head == "{" else _HTML_COMMENTS
-        if pattern.fullmatch(source, start, end):
-            return "comment (skip_comments)"
+        if head == "%":
+            if _myst_comment(source, start, end):
+                return "comment (skip_comments)"
+        else:
+            pattern = _LINK_COMMENTS if block.kind == "raw" else _MDX_COMMENTS if head == "{" else _HTML_COMMENTS
+            if pattern.fullmatch(source, start, end):
+                return "comment (skip_comments)"
+    return _excluded(block, cfg)
+
+
+def _myst_comment(source: str, start: int, end: int) -> bool:
+    """Whether ``source[start:end]``, an ``html`` block of ``%`` lines, is a block of MyST comments
+    (:data:`_MYST_COMMENTS`) after a blank line, a heading or the start of the text: after a line of
+    text, a paragraph of any other Markdown goes on there (``50`` / ``% of them``)."""
+    if _MYST_COMMENTS.fullmatch(source, start, end) is None:
+        return False
+    before = source.rfind("\n", 0, max(start - 1, 0))
+    line = source[before + 1 : max(start - 1, 0)]
+    return start == 0 or not line.strip() or line.lstrip(" \t")[:1] == "#"
+
+
+def _excluded(block: Block, cfg: ChunkerConfig) -> str | None:
+    """Why ``block`` is left out by ``excluded_block_prefixes``, or None."""
     if cfg.excluded_block_prefixes and block.kind in ("paragraph", "blockquote", "html", "container"):
         head = block.source[block.start_offset : min(block.end_offset, block.start_offset + 400)]
         head = _LEAD.sub("", head, count=1).casefold()

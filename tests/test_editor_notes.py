@@ -221,3 +221,27 @@ def test_an_expression_with_more_than_a_comment_stays(block: str) -> None:
     result = chunk_markdown(f"## A\n\nBody.\n\n{block}\n", CONFIG, "a", "a.mdx")
     assert block in result.chunks[-1].content_original
     assert [s.reason for s in result.diagnostics.skipped] == []
+
+
+MYST_PAGE = (
+    "# Guide\n\n% TODO: rewrite this page once the CLI is stable\n\nThe guide starts here.\n\n"
+    "## Options\n\n% a comment of two lines\n%- and its second\n\nThe options of the guide.\n\n"
+    "%APPDATA% holds the settings on Windows.\n\n50\n% of the users keep the defaults.\n"
+)
+
+
+def test_myst_comment_lines_are_notes_under_skip_comments() -> None:
+    """MyST's ``%`` comment lines (Sphinx + MyST-Parser, Jupyter Book, mystmd) render as nothing: under
+    ``skip_comments`` a block of them is left out as ``<!-- -->`` blocks are; a paragraph opening with a
+    Windows variable and a ``%`` line right under a line of text (a paragraph's in other Markdown) stay."""
+    result = chunk_markdown(MYST_PAGE, CONFIG, "guide", "guide.md")
+    assert not result.diagnostics.errors, result.diagnostics.errors
+    assert [(s.start_line, s.end_line, s.reason) for s in result.diagnostics.skipped] == [
+        (1, 3, "comment (skip_comments), with the heading above it"),
+        (7, 10, "comment (skip_comments), with the heading above it"),
+    ]
+    text = "".join(c.content_original + c.content_for_embedding for c in result.chunks)
+    assert "TODO" not in text and "its second" not in text
+    assert "%APPDATA% holds" in text and "% of the users" in text and "The options of the guide." in text
+    kept = chunk_markdown(MYST_PAGE, ChunkerConfig(), "guide", "guide.md")  # by default they stay
+    assert "% TODO: rewrite" in kept.chunks[0].content_original
