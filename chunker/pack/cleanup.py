@@ -9,7 +9,8 @@
 - ``embedding_drop_template_tags``: template tags that render no text of their own
   (:mod:`chunker.template_tags`), in fenced code too: the site runs its templates before Markdown;
 - ``embedding_drop_heading_ids``: the ids and attribute lists a heading line ends with
-  (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`).
+  (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`), and MyST
+  target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd).
 
 Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A
 line left blank by a removal goes, and so does a blank line that would then follow another.
@@ -31,6 +32,9 @@ _INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
 _BACKTICKS = re.compile(r"`+")
 _ATX_HEADING = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}[ \t]")
 """A line that opens an ATX heading, at the top or in quotes."""
+_TARGET_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*\([^\n]*\)=[ \t]*")
+"""A MyST target line (``(name)=``, mdit-py-plugins' ``myst_blocks``), at the top, in quotes or indented
+into a list item or container."""
 _HYPHENATED = re.compile(
     r"(?<=[^\W\d_])-\n[ \t>]*(?!(?:und|oder|bzw|sowie|bis|als|wie|noch|and|or|и|или|e|o|ed|od)\b)(?=[^\W\d_])",
     re.IGNORECASE,
@@ -91,7 +95,7 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
 
 def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
-    ids = ids and ("{" in text or "[#" in text)
+    ids = ids and ("{" in text or "[#" in text or ")=" in text)
     if not (comments and "<!--" in text) and drop is None and not (dehyphenate and "-\n" in text) and not ids:
         return text
     out: list[str] = []
@@ -119,7 +123,7 @@ def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
 def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, ids: bool) -> list[str]:
     """The lines of ``text`` (no fenced code in it) cleaned."""
     if ids:
-        text = "\n".join(without_heading_ids(line) if _ATX_HEADING.match(line) else line for line in text.split("\n"))
+        text = "\n".join(_without_id(line) for line in text.split("\n"))
     spans = _code_spans(text) if "`" in text else []
 
     starts = [a for a, _ in spans]
@@ -139,6 +143,15 @@ def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
     if dehyphenate and "-\n" in text:
         text = _HYPHENATED.sub(lambda m: _join(m, text, outside), text)
     return lines_without_gone(text.split("\n"))
+
+
+def _without_id(line: str) -> str:
+    """``line`` without the ids :func:`_cleaned` drops: a heading line's, a MyST target line whole."""
+    if _ATX_HEADING.match(line):
+        return without_heading_ids(line)
+    if line.endswith("=", 0, len(line.rstrip(" \t"))) and _TARGET_LINE.fullmatch(line):
+        return _GONE
+    return line
 
 
 def _code_spans(text: str) -> list[tuple[int, int]]:
