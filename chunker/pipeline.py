@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,12 +27,12 @@ from chunker.text import text_sha256 as _text_sha256
 from chunker.validator import validate
 
 
-def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = ()) -> str:
+def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = (), source_path: str = "") -> str:
     """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed, HTML tags kept
     as written: a title is text, ``<pre>: The Preformatted Text element``),
-    else the first H1 when it heads the document (:class:`TitleFinder`), else the file name (the
-    last part of the document id)."""
-    finder = TitleFinder(metadata, stem)
+    else the first H1 when it heads the document (:class:`TitleFinder`), else the file name
+    (:func:`file_title`)."""
+    finder = TitleFinder(metadata, stem, source_path)
     for block in blocks:
         if finder.title is not None:
             break
@@ -52,10 +54,10 @@ class TitleFinder:
 
     __slots__ = ("_first", "_start", "_stem", "_whole", "title")
 
-    def __init__(self, metadata: dict[str, Any], stem: str) -> None:
+    def __init__(self, metadata: dict[str, Any], stem: str, source_path: str = "") -> None:
         self.title = metadata_title(metadata)
         """The title once decided."""
-        self._stem = stem.rsplit("/", 1)[-1]
+        self._stem = file_title(stem, source_path)
         self._first: str | None = None
         """The first H1's text, while the title waits on the next H1."""
         self._start = 0
@@ -86,6 +88,25 @@ class TitleFinder:
         if self.title is None:
             self.title = self._first if self._first is not None else self._stem
         return self.title
+
+
+_SOURCE_SUFFIX = re.compile(r"\.(?:md|markdown|mdx|txt)\Z", re.IGNORECASE)
+
+
+def file_title(stem: str, source_path: str = "") -> str:
+    """A document's name when nothing in it names it: its file name as written, without the extension
+    (NFC, runs of white space as one space), when that name gives the last part of the document id
+    (``Bases syntax.md`` of ``Bases/Bases-syntax``: an Obsidian note is titled by its file name, which the id
+    spells with ``-``); else (no source path, or one that is not the id's file) the id's last part."""
+    name = stem.rsplit("/", 1)[-1]
+    base = source_path.rsplit("/", 1)[-1]
+    suffix = _SOURCE_SUFFIX.search(base)
+    if suffix is None or base[: suffix.start()] == name:
+        return name  # no source file's name, or the id's own spelling (the common case)
+    from chunker.doc_ids import id_segment
+
+    written = " ".join(unicodedata.normalize("NFC", base[: suffix.start()]).split())
+    return written if written and id_segment(written) == name else name
 
 
 def metadata_title(metadata: dict[str, Any]) -> str | None:
@@ -309,8 +330,8 @@ def chunk_blocks(
     blocks, filler = filler_page(blocks)
     # Text before the first heading is named by the frontmatter title or the stem, never by an
     # H1 that comes after it; the context line names the document by its H1 as well.
-    grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem))
-    packed = pack(grouping.sections, text, config, stem, document_title(doc.metadata, stem, blocks))
+    grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem, source_path=source_path))
+    packed = pack(grouping.sections, text, config, stem, document_title(doc.metadata, stem, blocks, source_path))
     skipped: list[SkippedRange] = []
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)

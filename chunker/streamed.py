@@ -45,6 +45,7 @@ from chunker.pipeline import (
     TitleFinder,
     _with_syntax,
     empty_findings,
+    file_title,
     metadata_title,
     syntax_of,
     unclosed_findings,
@@ -127,9 +128,9 @@ class StreamedChunks:
             blocks = _without_esm(blocks, esm)
         filler: list[SkippedRange] = []
         blocks = without_filler_page(blocks, filler)
-        watch = _Watch(text, TitleFinder(doc.metadata, stem))
+        watch = _Watch(text, TitleFinder(doc.metadata, stem, self.source_path))
         skipped: list[SkippedRange] = []
-        grouping_title = metadata_title(doc.metadata) or stem.rsplit("/", 1)[-1]
+        grouping_title = metadata_title(doc.metadata) or file_title(stem, self.source_path)
         sections = heading_sections(watch.watched(blocks), int(cfg.section_level), cfg, grouping_title, skipped)
         packer = _Packer(text, cfg, stem, self.source_path)
 

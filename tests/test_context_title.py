@@ -155,6 +155,35 @@ def test_without_an_h1_or_a_title_the_file_name_names_the_document() -> None:
     assert result.chunks[0].content_for_embedding == "setup\n\n## Install\n\nRun it."
 
 
+@pytest.mark.parametrize(
+    ("doc_id", "path", "title"),
+    [
+        ("Bases/Bases-syntax", "vault/Bases/Bases syntax.md", "Bases syntax"),  # an Obsidian note: no H1
+        ("Uber-uns/Café-Bar", "docs/Uber uns/Café & Bar.markdown", "Café & Bar"),
+        ("notes/a-b", "notes/a  b.MD", "a b"),
+        ("notes/a-b", "notes/a-b.md", "a-b"),
+        ("notes/a-b", "elsewhere/other.md", "a-b"),  # not the id's file: the id names it
+        ("notes/a-b", "notes/a b", "a-b"),  # no source file's name
+    ],
+)
+def test_without_an_h1_or_a_title_the_file_name_names_the_document_as_written(
+    doc_id: str, path: str, title: str
+) -> None:
+    text = "Lead text of the note.\n\n## Install\n\nRun it.\n"
+    cfg = replace(CFG, min_chars=1, merge_short=False)
+    chunks = chunk_markdown(text, cfg, doc_id, path).chunks
+    assert [c.content_for_embedding.split("\n")[0] for c in chunks] == [title, title]
+    assert chunks[0].section == title
+    assert [c.to_dict() for c in StreamedChunks(text, cfg, doc_id, path)] == [c.to_dict() for c in chunks]
+
+
+def test_a_text_file_is_named_by_its_file_name_as_written() -> None:
+    from chunker.plaintext import chunk_text
+
+    chunks = chunk_text("Lead text of the note, long enough.\n", CFG, "notes/Meeting-notes", "notes/Meeting notes.txt")
+    assert chunks.chunks[0].content_for_embedding.split("\n")[0] == "Meeting notes"
+
+
 def test_context_title_false_gives_the_heading_path_alone() -> None:
     cfg = replace(CFG, context_title=False)
     result = chunk_markdown("---\ntitle: T\n---\n\n## A\n\nBody.\n", cfg, "g", "g.md")
