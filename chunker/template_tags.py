@@ -32,6 +32,8 @@ __all__ = ["GONE", "OUTPUT_TAGS", "blanked", "fence_view", "lines_without_gone",
 OUTPUT_TAGS = ("data", "echo")
 """Liquid tags that output a value: Liquid's ``{% echo x %}``, GitHub Docs' ``{% data
 variables.product.prodname_actions %}`` (a product name, a reusable paragraph)."""
+_NO_LABEL = frozenset({"assign", "set", "capture", "include", "include_relative", "render", "with", "macro", "call"})
+"""Liquid/Jinja tags whose ``title="x"`` is a value set or passed on, not a label the page shows there."""
 GONE = "\x00"
 """What marks a removal until the lines are put back together."""
 
@@ -46,6 +48,20 @@ _SHORTCODE_NAME = re.compile(r"\{\{[<%][ \t\n]*(/?\*?)[ \t\n]*([\w-]*)")
 """A shortcode's start: ``/`` of a closing tag or ``/*`` of a comment that Hugo shows as written (group 1), its
 name (group 2)."""
 _SHORTCODE_CLOSING = re.compile(r"\{\{[<%][ \t\n]*/[ \t\n]*([\w-]+)")
+_LABEL = re.compile(r"""[ \t\n](title|header|label|name)=(?:"([^"\n]*)"|'([^'\n]*)')""")
+"""An attribute the site shows as a block's label: GitBook's ``{% tab title="Cursor" %}``, ``{% code
+title="config.yaml" %}``, Docsy's ``{{% alert title="Note" %}}`` and ``{{< tab header="Linux" >}}``, and
+(of a ``tab`` only) Kubernetes' ``{{% tab name="Azure" %}}``: elsewhere ``name`` is an id (``{{< tabs
+name="kubectl_install" >}}``)."""
+
+
+def _label(text: str, start: int, end: int, name: str) -> str | None:
+    """The label of the tag ``text[start:end]`` named ``name`` (:data:`_LABEL`), if it has one with text."""
+    for match in _LABEL.finditer(text, start, end):
+        value = match.group(2) if match.group(2) is not None else match.group(3)
+        if value.strip() and (match.group(1) != "name" or name == "tab"):
+            return " ".join(value.split())
+    return None
 
 
 def next_tag(text: str, pos: int, live: list[bool]) -> tuple[int, int] | None:
@@ -106,10 +122,20 @@ def without_tags(text: str) -> str:
                 out.append(text[pos:end])
                 pos = end
                 continue
+            label = None if mark or "=" not in text[start:end] else _label(text, start, end, name)
+            if label is not None:  # the tab's or the note's title, which the page shows
+                out += [text[pos:start], label]
+                pos = end
+                continue
         elif text.startswith("{%", start):
             name, argument = _NAME.match(text, start).group(1, 2)  # type: ignore[union-attr]
             if name in OUTPUT_TAGS and argument:  # a value the site fills in
                 out.append(text[pos:end])
+                pos = end
+                continue
+            label = _label(text, start, end, name) if "=" in text[start:end] else None
+            if label is not None and name not in _NO_LABEL:
+                out += [text[pos:start], label]
                 pos = end
                 continue
             if name in ("raw", "comment"):

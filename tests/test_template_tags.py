@@ -81,6 +81,55 @@ def test_without_tags(text: str, embedded: str) -> None:
     assert without_tags(text) == embedded
 
 
+GITBOOK_TABS = """# Connect
+
+{% tabs %}
+{% tab title="Claude Code" %}
+Run this command in your terminal.
+{% endtab %}
+
+{% tab title='Cursor' icon="x" %}
+Open **Settings**, then **MCP**.
+
+{% code title="mcp.json" overflow="wrap" %}
+```json
+{"servers": {}}
+```
+{% endcode %}
+{% endtab %}
+{% endtabs %}
+
+{% hint style="info" %}
+A hint has no title.
+{% endhint %}
+"""
+
+
+def test_a_tag_keeps_the_label_the_page_shows_for_it() -> None:
+    # GitBook tabs: without their titles, the embeddings no longer said which tool each tab's steps are for
+    embedded = "\n\n".join(c.content_for_embedding for c in chunk_markdown(GITBOOK_TABS, ON, "g", "g.md").chunks)
+    assert "Claude Code\nRun this command" in embedded
+    assert "Cursor\nOpen **Settings**" in embedded
+    assert "mcp.json\n```json" in embedded
+    assert "{%" not in embedded and "style" not in embedded and "icon" not in embedded
+
+
+@pytest.mark.parametrize(
+    ("text", "embedded"),
+    [
+        ('{{% alert title="Note" color="warning" %}}\nCareful.\n{{% /alert %}}', "Note\nCareful."),
+        ('{{< tabpane >}}\n{{< tab header="Linux" >}}\nx\n{{< /tab >}}\n{{< /tabpane >}}', "Linux\nx"),
+        ('{{< tabs name="kubectl_install" >}}\n{{% tab name="Azure" %}}\nx\n{{% /tab %}}\n{{< /tabs >}}', "Azure\nx"),
+        ('{% assign title="Draft" %}Text', "Text"),
+        ('{% include note.html title="Hi" %}Text', "Text"),
+        ('{% tab title="  " %}\nText\n{% endtab %}', "Text"),
+        ('{{</* tab title="x" */>}}', '{{</* tab title="x" */>}}'),
+    ],
+)
+def test_labels_of_template_tags(text: str, embedded: str) -> None:
+    assert without_tags(text) == embedded
+
+
 HUGO_PAGE = """---
 title: Components
 ---
