@@ -57,10 +57,12 @@ _ATTRIBUTE_LIST = re.compile(r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']
 """Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``."""
 _TRAILING_ATTRIBUTES = re.compile(
     r"(?:(?<![ \t])[ \t]+(?:\{#[^{}]*\}|\{/\*.*?\*/\}|\{[ \t]+[A-Za-z]\w*(?:-\w+)+(?:[ \t][^{}]*)?\}"
-    r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\[#[A-Za-z][\w-]*\]))+[ \t]*$"
+    r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\[#[A-Za-z][\w-]*\]"
+    r"|<a[ \t]+(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>[ \t]*</a>))+[ \t]*$"
 )
 """What a heading line may end with that names its anchor or styles it, never text: the ids and attribute
-lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` and :data:`_BRACKET_ID`, one or more, after a space.
+lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` and :data:`_BRACKET_ID`, and an empty anchor element
+(GitBook's ``## Structure <a href="#structure" id="structure"></a>``, ``<a name="x"></a>``), one or more, after a space.
 Looked for in a line's last :data:`_ATTRIBUTES_TAIL` characters (bounded time on a hostile line)."""
 _ATTRIBUTES_TAIL = 512
 
@@ -68,9 +70,9 @@ _ATTRIBUTES_TAIL = 512
 def without_heading_ids(line: str) -> str:
     """A heading line without the ids and attribute lists it ends with: ``## Install {#install}`` ->
     ``## Install``, ``### Tips {: .tip #tips }`` -> ``### Tips``, ``## Spread [#spread]`` -> ``## Spread``
-    (what ``embedding_drop_heading_ids`` leaves of a heading line; its text for metadata is
-    :func:`heading_text`)."""
-    if "{" not in line and "[#" not in line:
+    ``## Structure <a href="#structure" id="structure"></a>`` -> ``## Structure`` (what
+    ``embedding_drop_heading_ids`` leaves of a heading line; its text for metadata is :func:`heading_text`)."""
+    if "{" not in line and "[#" not in line and "</a>" not in line:
         return line
     found = _TRAILING_ATTRIBUTES.search(line, max(0, len(line) - _ATTRIBUTES_TAIL))
     return line[: found.start()] if found is not None else line

@@ -93,3 +93,22 @@ def test_myst_target_lines_are_heading_ids_that_go_from_what_is_embedded() -> No
     assert "(kept-in-code)=" in embedded and "`(x)=`" in embedded and "(f)= reads" in embedded
     kept = "\n".join(c.content_for_embedding for c in chunk_markdown(MYST_PAGE, ChunkerConfig(), "g", "g.md").chunks)
     assert "(guide)=\n# Guide" in kept and "(guide-install)=" in kept  # by default they stay
+
+
+def test_an_empty_anchor_element_ending_a_heading_goes_too() -> None:
+    # GitBook writes every heading it exports with its anchor: '## Structure <a href="#structure" id="structure"></a>'
+    text = (
+        '# Content configuration\n\n## Structure <a href="#structure" id="structure"></a>\n\n'
+        "The structure accepts two.\n\n"
+        "### Summary <a name='summary'></a>\n\nThe summary file.\n\n"
+        '## A <a href="https://example.com">link</a>\n\nA link is text.\n'
+    )
+    embedded = "\n".join(c.content_for_embedding for c in chunk_markdown(text, ON, "g", "g.md").chunks)
+    assert "## Structure\n" in embedded and "### Summary\n" in embedded
+    assert "id=" not in embedded and "name=" not in embedded
+    assert '## A <a href="https://example.com">link</a>' in embedded
+    assert '<a href="#structure" id="structure"></a>' in _embedded_with(text, ChunkerConfig())
+
+
+def _embedded_with(text: str, cfg: ChunkerConfig) -> str:
+    return "\n".join(c.content_for_embedding for c in chunk_markdown(text, cfg, "g", "g.md").chunks)

@@ -95,7 +95,7 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
 
 def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
-    ids = ids and ("{" in text or "[#" in text or ")=" in text)
+    ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text)
     if not (comments and "<!--" in text) and drop is None and not (dehyphenate and "-\n" in text) and not ids:
         return text
     out: list[str] = []
