@@ -37,18 +37,22 @@ _LEAD = re.compile(r"[\s>*_~`]*")
 """Markers before a block's first word: quote markers, emphasis (``> **Note:**``)."""
 
 
+COMMENT = "comment (skip_comments)"
+
+
 def note_reason(block: Block, cfg: ChunkerConfig) -> str | None:
     """Why ``block`` is left out as an editor note, or None when it is content."""
     if cfg.skip_comments and block.kind in ("html", "raw"):
         source, start, end = block.source, block.start_offset, block.end_offset
         head = source[start : start + 4].lstrip(" \t")[:1]
         if head == "%":
-            if _myst_comment(source, start, end):
-                return "comment (skip_comments)"
+            # an odd '%%' opens an Obsidian comment that goes on below (:func:`opens_comment`)
+            if source.count("%%", start, end) % 2 == 0 and _myst_comment(source, start, end):
+                return COMMENT
         else:
             pattern = _LINK_COMMENTS if block.kind == "raw" else _MDX_COMMENTS if head == "{" else _HTML_COMMENTS
             if pattern.fullmatch(source, start, end):
-                return "comment (skip_comments)"
+                return COMMENT
     return _excluded(block, cfg)
 
 
@@ -74,3 +78,27 @@ def _excluded(block: Block, cfg: ChunkerConfig) -> str | None:
                 return f"block starting with {prefix!r} (excluded_block_prefixes)"
     return None
 
+
+
+def opens_comment(block: Block) -> bool:
+    """Whether ``block`` opens an Obsidian comment it does not close (a line ``%%`` or ``%% text``, which the parser
+    reads as a MyST comment line): the comment runs on over the blocks below, blank lines and all, up to the
+    block that ends with the closing ``%%`` (:func:`closes_comment`)."""
+    if block.kind not in ("html", "paragraph"):
+        return False
+    text = block.source[block.start_offset : block.end_offset]
+    return text.lstrip(" \t").startswith("%%") and text.count("%%") % 2 == 1
+
+
+def closes_comment(block: Block) -> bool | None:
+    """Whether ``block`` closes an open Obsidian comment: True for a paragraph or a line ``%%`` that ends with its
+    closing ``%%``; False for a block the comment goes on over (no ``%%`` of its own left open); None for a block
+    the comment cannot be read over (a heading, a paragraph going on after its closing ``%%``, a list or code
+    holding an odd ``%%``): the comment is then taken for text, as it is when the document ends before it
+    closes."""
+    if block.kind == "heading":
+        return None
+    text = block.source[block.start_offset : block.end_offset]
+    if text.count("%%") % 2 == 0:
+        return False
+    return True if block.kind in ("html", "paragraph") and text.rstrip().endswith("%%") else None

@@ -245,3 +245,63 @@ def test_myst_comment_lines_are_notes_under_skip_comments() -> None:
     assert "%APPDATA% holds" in text and "% of the users" in text and "The options of the guide." in text
     kept = chunk_markdown(MYST_PAGE, ChunkerConfig(), "guide", "guide.md")  # by default they stay
     assert "% TODO: rewrite" in kept.chunks[0].content_original
+
+
+OBSIDIAN_NOTE = """---
+tags: [recipe]
+---
+
+Bread needs time. %%check the oven's real temperature%% Bake it at 220 °C.
+
+%% TODO: add a photo %%
+
+## Dough
+
+%%
+Ask Anna for her ratio.
+
+She wrote it down somewhere.
+%%
+
+Mix flour and water, then wait. Write `%%` for a comment.
+
+% A MyST comment line
+
+## Baking
+
+%%
+A comment never closed before the next heading is text.
+
+## Serving
+
+Slice it when cool.
+"""
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_obsidian_comments_are_notes_under_skip_comments(streamed: bool) -> None:
+    """Obsidian's ``%% ... %%`` shows in the editor only: one line (read as a MyST comment line), several
+    paragraphs between ``%%`` lines, or inside a paragraph (left out of what is embedded only)."""
+    if streamed:
+        chunks = list(made := StreamedChunks(OBSIDIAN_NOTE, CONFIG, "Bread", "Bread.md"))
+        skipped = made.result().diagnostics.skipped
+    else:
+        result = chunk_markdown(OBSIDIAN_NOTE, CONFIG, "Bread", "Bread.md")
+        chunks, skipped = list(result.chunks), result.diagnostics.skipped
+    embedded = "\n".join(c.content_for_embedding for c in chunks)
+    original = "".join(c.content_original for c in chunks)
+    for gone in ("oven's real", "TODO", "Anna", "wrote it down", "MyST comment"):
+        assert gone not in embedded, gone
+    assert "Bread needs time.  Bake it at 220 °C." in embedded
+    assert "%%check the oven's real temperature%%" in original  # the exact slice keeps an inline comment
+    assert "Write `%%` for a comment." in embedded  # code spans stay
+    assert "%%\nA comment never closed before the next heading is text." in embedded
+    assert [(s.start_line, s.end_line, s.reason) for s in skipped] == [
+        (1, 3, "frontmatter"),
+        (7, 7, "comment (skip_comments)"),
+        (9, 15, "comment (skip_comments), with the heading above it"),
+        (19, 19, "comment (skip_comments)"),
+    ]
+    assert any(c.content_for_embedding.startswith("Bread > Dough\n\nMix flour") for c in chunks)
+    default = chunk_markdown(OBSIDIAN_NOTE, ChunkerConfig(), "Bread", "Bread.md")  # by default they stay
+    assert "Ask Anna" in "".join(c.content_for_embedding for c in default.chunks)

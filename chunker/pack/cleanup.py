@@ -1,7 +1,8 @@
 """What a chunk embeds, cleaned of what is no content: ``content_for_embedding`` only, never
 ``content_original`` (the exact source slice).
 
-- ``skip_comments``: HTML comments inside paragraphs, lists and HTML (``<!-- yaspeller ignore -->``);
+- ``skip_comments``: HTML comments inside paragraphs, lists and HTML (``<!-- yaspeller ignore -->``), and
+  Obsidian's ``%%`` comments (``This is an %%inline%% comment.``), paired in order outside code spans;
 - ``embedding_drop_lines``: lines matched whole by a pattern (page numbers, running headers of a
   converted PDF: ``Seite \\d+ von \\d+``);
 - ``dehyphenate``: a word hyphenated across a line break is joined (``Kapa-`` / ``zität`` ->
@@ -29,6 +30,7 @@ from chunker.template_tags import lines_without_gone, without_tags
 
 _FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
 _INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
+_PERCENTS = re.compile(r"%%")
 _BACKTICKS = re.compile(r"`+")
 _ATX_HEADING = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}[ \t]")
 """A line that opens an ATX heading, at the top or in quotes."""
@@ -96,7 +98,8 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
 def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
     ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text)
-    if not (comments and "<!--" in text) and drop is None and not (dehyphenate and "-\n" in text) and not ids:
+    comments = comments and ("<!--" in text or "%%" in text)
+    if not comments and drop is None and not (dehyphenate and "-\n" in text) and not ids:
         return text
     out: list[str] = []
     stretch: list[str] = []  # lines outside fenced code, joined so that a comment may span lines
@@ -125,6 +128,9 @@ def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
     if ids:
         text = "\n".join(_without_id(line) for line in text.split("\n"))
     spans = _code_spans(text) if "`" in text else []
+    if comments and "%%" in text:
+        text = _without_percent_comments(text, spans)
+        spans = _code_spans(text) if "`" in text else []
 
     starts = [a for a, _ in spans]
 
@@ -152,6 +158,26 @@ def _without_id(line: str) -> str:
     if line.endswith("=", 0, len(line.rstrip(" \t"))) and _TARGET_LINE.fullmatch(line):
         return _GONE
     return line
+
+
+def _without_percent_comments(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without its Obsidian comments: the ``%%`` marks outside the code ``spans``, paired in order, and
+    what lies between each pair (a mark left unpaired stays, with what follows it)."""
+    starts = [a for a, _ in spans]
+    marks = []
+    for match in _PERCENTS.finditer(text):
+        k = bisect_right(starts, match.start()) - 1
+        if k < 0 or match.start() >= spans[k][1]:
+            marks.append(match.start())
+    if len(marks) < 2:
+        return text
+    out: list[str] = []
+    pos = 0
+    for opening, closing in zip(marks[0::2], marks[1::2], strict=False):
+        out += [text[pos:opening], _GONE]
+        pos = closing + 2
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _code_spans(text: str) -> list[tuple[int, int]]:

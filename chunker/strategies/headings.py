@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.filler import macro_section
 from chunker.models import Block, SkippedRange
-from chunker.notes import note_reason
+from chunker.notes import COMMENT, closes_comment, note_reason, opens_comment
 from chunker.parse import ParsedDocument
 from chunker.strategies.section_level import choose_section_level
 from chunker.strategies.sections import Grouping, Section, carry_filler, carry_headings, skip_range
@@ -58,6 +58,8 @@ def heading_sections(
     """Blocks read so far."""
     resumed: list[int] = []
     """The line of the headings an editor note was left out with, until the section after them closes."""
+    comment: list[Block] = []
+    """The blocks of an Obsidian comment (``skip_comments``) spanning several, while it is open."""
 
     def close() -> Section | None:
         if not current:
@@ -69,6 +71,8 @@ def heading_sections(
 
     for block in blocks:
         seen += 1
+        if comment and (yield from _in_comment(block, comment, current, close, skipped, resumed)):
+            continue
         if subtree:
             if block.kind != "heading" or block.heading_level > subtree[0].heading_level:
                 subtree.append(block)
@@ -94,9 +98,10 @@ def heading_sections(
             current_title = _heading_text(block)
             current_level = block.heading_level
         elif (note := note_reason(block, cfg)) is not None:
-            yield from _left_out(block, note, current, close, skipped, resumed)
-        else:
-            current.append(block)
+            yield from _left_out([block], note, current, close, skipped, resumed)
+        else:  # an Obsidian comment that goes on past this block waits for the block closing it
+            (comment if cfg.skip_comments and opens_comment(block) else current).append(block)
+    current.extend(comment)
     if subtree:
         skipped.append(skip_range(subtree, subtree_reason))
     if (section := close()) is not None:
@@ -123,16 +128,17 @@ def _section(
 
 
 def _left_out(
-    block: Block,
+    note_blocks: list[Block],
     note: str,
     current: list[Block],
     close: Callable[[], Section | None],
     skipped: list[SkippedRange],
     resumed: list[int],
 ) -> Iterator[Section]:
-    """Leave out the editor note ``block``. A chunk is one slice of the source: the section goes on
-    after the note as a new one, whose chunks name its heading in their context line; headings right
-    above the note are left out with it rather than make a chunk end with a heading alone (the section
+    """Leave out the editor note of ``note_blocks`` (one block, or the blocks of an Obsidian comment). A chunk
+    is one slice of the source: the section goes on after the note as a new one, whose chunks name its heading
+    in their context line; headings right above the note are left out with it rather than make a chunk end
+    with a heading alone (the section
     before them closes without them: Kubernetes' ``### azureDisk (removed)`` over ``<!-- maintenance note:
     ... -->`` over its text ended a chunk, its text the next one's), and they name the context of the
     chunks after the note (``resumed``: the line of the first of them)."""
@@ -144,12 +150,35 @@ def _left_out(
         del current[body:]
         if (section := close()) is not None:
             yield section
-        skipped.append(skip_range([*headings, block], f"{note}, with the heading above it"))
+        skipped.append(skip_range([*headings, *note_blocks], f"{note}, with the heading above it"))
         resumed[:] = resumed or [headings[0].start_line]
         return
     if (section := close()) is not None:
         yield section
-    skipped.append(skip_range([block], note))
+    skipped.append(skip_range(note_blocks, note))
+
+
+def _in_comment(
+    block: Block,
+    comment: list[Block],
+    current: list[Block],
+    close: Callable[[], Section | None],
+    skipped: list[SkippedRange],
+    resumed: list[int],
+) -> Generator[Section, None, bool]:
+    """Whether ``block`` is part of the open Obsidian comment of ``comment`` (its blocks so far), which is left out
+    as a note once a block closes it (:func:`chunker.notes.closes_comment`). A block it cannot be read over
+    ends it as text: its blocks go to ``current``, and ``block`` is read as any other."""
+    closed = closes_comment(block)
+    if closed is None:
+        current.extend(comment)
+        comment.clear()
+        return False
+    comment.append(block)
+    if closed:
+        yield from _left_out(list(comment), COMMENT, current, close, skipped, resumed)
+        comment.clear()
+    return True
 
 
 def _carried(current: list[Block], current_level: int, opening_level: int, cfg: ChunkerConfig) -> bool:
