@@ -87,6 +87,32 @@ _MARKUP = re.compile(r"[*_`\[\]!<&\\$]")
 of the time of ten ``in`` tests over the corpus's 16,780 headings)."""
 
 
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
+"""A wikilink of Obsidian, Foam, Logseq and MediaWiki (group 1 its target, group 2 its alias): ``[[Properties]]``,
+``[[Internal links#Link to a heading|headings]]``, an embed ``![[diagram.png]]``."""
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_EDGE_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+"""Zero-width spaces and joiners, the word joiner and the BOM: invisible, and nothing at a heading's ends
+(GitBook's editor writes ``## \u200bPrerequisites for SSO``)."""
+
+
+def _wikilinks(raw: str) -> str:
+    """``raw`` with its wikilinks as the text the note shows (outside code spans): the alias, else the target with
+    a heading's ``#`` shown as Obsidian shows it (``[[Page#Heading]]`` -> ``Page > Heading``, ``[[#Heading]]`` ->
+    ``Heading``)."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(raw)] if "`" in raw else []
+
+    def shown(match: re.Match[str]) -> str:
+        if any(a <= match.start() < b for a, b in spans):
+            return match.group()
+        if match.group(2) is not None and match.group(2).strip():
+            return match.group(2)
+        parts = [part.strip() for part in match.group(1).split("#") if part.strip()]
+        return " > ".join(parts) if parts else match.group()
+
+    return _WIKILINK.sub(shown, raw)
+
+
 _BRACKETED = re.compile(r"\[((?:[^\[\]\\]|\\.)+)\](\[((?:[^\[\]\\]|\\.)*)\])?")
 """Bracketed text (group 1), with the label of a full or collapsed reference after it (group 3:
 ``[text][label]``, ``[text][]``)."""
@@ -177,6 +203,8 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
             return _KEPT.format(len(kept) - 1)
 
         raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(tag, raw))
+    if "[[" in raw:
+        raw = _wikilinks(raw)
     comments = ""
     if "<!--" in raw:
         comments = " ".join(m.group(1) for m in _HTML_COMMENT.finditer(raw))
@@ -194,7 +222,8 @@ def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool =
         text = comments
     elif tags_only and not text.strip():  # one of template tags only: the site renders its text from them
         text = " ".join(tags_only)
-    return " ".join(text.split())  # runs of whitespace as one space, none at the ends (8 x a re.sub)
+    text = " ".join(text.split())  # runs of whitespace as one space, none at the ends (8 x a re.sub)
+    return text.strip(_EDGE_INVISIBLE + " ") if text[:1] in _EDGE_INVISIBLE or text[-1:] in _EDGE_INVISIBLE else text
 
 
 def _role_text(content: str) -> str:

@@ -44,6 +44,12 @@ CFG = ChunkerConfig()
         ('`{{</* param "version" */>}}`', '{{</* param "version" */>}}'),
         ("{%- include heading.html -%}", "{%- include heading.html -%}"),
         ("{# a comment renders nothing #}", ""),
+        ("[[Properties]]", "Properties"),  # Obsidian's wikilinks: the text the note shows
+        ("Use [[Internal links#Link to a heading|headings]]", "Use headings"),
+        ("[[Page#Heading]] and [[#Local]]", "Page > Heading and Local"),
+        ("![[diagram.png]] `[[not a link]]`", "diagram.png [[not a link]]"),
+        ("\u200bPrerequisites for SSO", "Prerequisites for SSO"),  # GitBook's editor writes a zero-width space
+        ("Scegli il tuo percorso\u200b {#pick}", "Scegli il tuo percorso"),
     ],
 )
 def test_heading_text_drops_attribute_lists_comments_and_template_tags(raw: str, text: str) -> None:

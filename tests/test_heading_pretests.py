@@ -13,6 +13,7 @@ from chunker.config import ChunkerConfig
 from chunker.inline import (
     _ATTRIBUTE_LIST,
     _BRACKET_ID,
+    _EDGE_INVISIBLE,
     _HEADING_ID,
     _HTML_COMMENT,
     _KEPT,
@@ -22,6 +23,7 @@ from chunker.inline import (
     _collect,
     _inline_parser,
     _references,
+    _wikilinks,
     heading_text,
 )
 from chunker.strategies.headings import _skip_options, _skipped, normalise_heading
@@ -43,6 +45,7 @@ def every_pattern(raw: str) -> str:
             return _KEPT.format(len(kept) - 1)
 
         raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(tag, raw))
+    raw = _wikilinks(raw)
     comments = " ".join(m.group(1) for m in _HTML_COMMENT.finditer(raw))
     raw = _HTML_COMMENT.sub(" ", raw)
     if not any(c in raw for c in "*_`[]!<&\\$"):
@@ -58,13 +61,13 @@ def every_pattern(raw: str) -> str:
         text = comments
     elif tags_only and not text.strip():
         text = " ".join(tags_only)
-    return " ".join(text.split())
+    return " ".join(text.split()).strip(_EDGE_INVISIBLE + " ")
 
 
 HEADING_PIECES = [
     "a", "Title", " ", "\t", "\u00a0", "{#id}", "{/* c */}", "{", "}", "#", "{{ x }}", "{% t %}", "{{< s >}}",
     "{: .x}", "{ data-x }", "<!--", "-->", "*", "_", "`", "[", "]", "(x)", "!", "<b>", "&amp;", "\\", "$", "\ue000",
-    "é", "{% data x %}", "{# c #}", "{{% h \"x\" %}}",
+    "é", "{% data x %}", "{# c #}", "{{% h \"x\" %}}", "[[", "]]", "|", "\u200b", "\ufeff",
 ]  # fmt: skip
 
 
