@@ -112,3 +112,17 @@ def test_an_empty_anchor_element_ending_a_heading_goes_too() -> None:
 
 def _embedded_with(text: str, cfg: ChunkerConfig) -> str:
     return "\n".join(c.content_for_embedding for c in chunk_markdown(text, cfg, "g", "g.md").chunks)
+
+
+def test_obsidian_block_ids_go_too() -> None:
+    # the targets of Obsidian's block links ([[Internal links#^37066d]]): shown as nothing
+    text = (
+        "# Internal links\n\nLearn how to link to notes, attachments, and other files. ^b15695\n\n"
+        "> You fall to the level of your systems.\n> ^quote-of-the-day\n\n- <span>Team</span> ^a4b3a2\n\n"
+        "- An item with text\n    ^37006f\n\nWrite `^id` at the end: `a` ^tail\n\n```md\nKept in code ^abc123\n```\n"
+    )
+    embedded = _embedded_with(text, ON)
+    assert "^" not in embedded.replace("`^id`", "").replace("Kept in code ^abc123", "")
+    assert "other files.\n\n> You fall to the level of your systems.\n\n- <span>Team</span>\n\n- An item" in embedded
+    assert "Kept in code ^abc123" in embedded and "`^id` at the end: `a`\n" in embedded
+    assert "^quote-of-the-day" in _embedded_with(text, ChunkerConfig())

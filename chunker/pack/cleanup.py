@@ -11,7 +11,8 @@
   (:mod:`chunker.template_tags`), in fenced code too: the site runs its templates before Markdown;
 - ``embedding_drop_heading_ids``: the ids and attribute lists a heading line ends with
   (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`), and MyST
-  target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd).
+  target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd),
+  and Obsidian's block ids ending any other line (``... by James Clear ^quote-of-the-day``) or alone on one.
 
 Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A
 line left blank by a removal goes, and so does a blank line that would then follow another.
@@ -37,6 +38,9 @@ _ATX_HEADING = re.compile(r"(?:[ ]{0,3}>[ ]?)*[ ]{0,3}#{1,6}[ \t]")
 _TARGET_LINE = re.compile(r"(?:[ \t]*>)*[ \t]*\([^\n]*\)=[ \t]*")
 """A MyST target line (``(name)=``, mdit-py-plugins' ``myst_blocks``), at the top, in quotes or indented
 into a list item or container."""
+_BLOCK_ID = re.compile(r"(?:(?<=\S)[ \t]+|^[ \t>]*)\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+"""An Obsidian block id (``^37066d``, ``^quote-of-the-day``) ending a line after a space, or alone on a line (of a
+quote or list item too): the target of a block link ``[[Note#^37066d]]``, shown as nothing."""
 _HYPHENATED = re.compile(
     r"(?<=[^\W\d_])-\n[ \t>]*(?!(?:und|oder|bzw|sowie|bis|als|wie|noch|and|or|и|или|e|o|ed|od)\b)(?=[^\W\d_])",
     re.IGNORECASE,
@@ -97,7 +101,7 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
 
 def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
-    ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text)
+    ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text or "^" in text)
     comments = comments and ("<!--" in text or "%%" in text)
     if not comments and drop is None and not (dehyphenate and "-\n" in text) and not ids:
         return text
@@ -128,6 +132,9 @@ def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
     if ids:
         text = "\n".join(_without_id(line) for line in text.split("\n"))
     spans = _code_spans(text) if "`" in text else []
+    if ids and "^" in text:
+        text = _without_block_ids(text, spans)
+        spans = _code_spans(text) if "`" in text else []
     if comments and "%%" in text:
         text = _without_percent_comments(text, spans)
         spans = _code_spans(text) if "`" in text else []
@@ -158,6 +165,18 @@ def _without_id(line: str) -> str:
     if line.endswith("=", 0, len(line.rstrip(" \t"))) and _TARGET_LINE.fullmatch(line):
         return _GONE
     return line
+
+
+def _without_block_ids(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without the Obsidian block ids (:data:`_BLOCK_ID`) outside the code ``spans``; a line of one alone
+    goes."""
+    starts = [a for a, _ in spans]
+
+    def gone(match: re.Match[str]) -> str:
+        k = bisect_right(starts, match.start()) - 1
+        return match.group() if k >= 0 and match.start() < spans[k][1] else _GONE
+
+    return _BLOCK_ID.sub(gone, text)
 
 
 def _without_percent_comments(text: str, spans: list[tuple[int, int]]) -> str:
