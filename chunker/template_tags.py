@@ -55,6 +55,27 @@ title="config.yaml" %}``, Docsy's ``{{% alert title="Note" %}}`` and ``{{< tab h
 name="kubectl_install" >}}``)."""
 
 
+_API_TAG = re.compile(r"\{%-?[ \t\n]*(?:api-method|swagger|openapi)(?:-[\w-]+)?[ \t\n]")
+"""GitBook's API blocks: ``{% api-method method="get" host="https://api.x.io" path="/v1/events/:id" %}``,
+``{% api-method-parameter name="id" type="string" required=true %}``, ``{% swagger-response status="200" ... %}``,
+``{% openapi src="..." path="/pets" method="get" %}``: their attributes are what the page shows (the method and
+path, a parameter's name and type)."""
+_ATTRIBUTE = re.compile(r"""[ \t\n]([\w-]+)=(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'%]+))""")
+
+
+def _api_text(text: str, start: int, end: int) -> str | None:
+    """What a GitBook API block's tag ``text[start:end]`` shows: its attribute values in order (``required=true`` as
+    ``required``, a false flag and empty values left out), or None for an API tag of no attribute."""
+    shown: list[str] = []
+    for match in _ATTRIBUTE.finditer(text, start, end):
+        value = next((v for v in match.group(2, 3, 4) if v is not None), "").strip()
+        if value.lower() == "true":
+            shown.append(match.group(1))
+        elif value and value.lower() != "false":
+            shown.append(" ".join(value.split()))
+    return " ".join(shown) or None
+
+
 def _label(text: str, start: int, end: int, name: str) -> str | None:
     """The label of the tag ``text[start:end]`` named ``name`` (:data:`_LABEL`), if it has one with text."""
     for match in _LABEL.finditer(text, start, end):
@@ -133,8 +154,11 @@ def without_tags(text: str) -> str:
                 out.append(text[pos:end])
                 pos = end
                 continue
-            label = _label(text, start, end, name) if "=" in text[start:end] else None
-            if label is not None and name not in _NO_LABEL:
+            label = None
+            if "=" in text[start:end] and name not in _NO_LABEL:
+                api = _API_TAG.match(text, start) is not None
+                label = _api_text(text, start, end) if api else _label(text, start, end, name)
+            if label is not None:
                 out += [text[pos:start], label]
                 pos = end
                 continue

@@ -130,6 +130,25 @@ def test_labels_of_template_tags(text: str, embedded: str) -> None:
     assert without_tags(text) == embedded
 
 
+@pytest.mark.parametrize(
+    ("text", "embedded"),
+    [
+        (
+            '{% api-method method="get" host="https://api.x.io" path="/v1/events/:id" %}\n{% api-method-summary %}\n'
+            "Get an event\n{% endapi-method-summary %}",
+            "get https://api.x.io /v1/events/:id\nGet an event",
+        ),
+        ('{% api-method-parameter name="id" type="string" required=true %}\nThe id.', "id string required\nThe id."),
+        ('{% swagger-parameter in="path" name="id" required="false" %}\nThe id.', "path id\nThe id."),
+        ('{% openapi src="https://x.io/spec.yaml" path="/pets" method="get" %}', "https://x.io/spec.yaml /pets get"),
+        ("{% api-method-spec %}\n{% api-method-request %}\nText.", "Text."),
+    ],
+)
+def test_gitbook_api_blocks_keep_what_their_tags_show(text: str, embedded: str) -> None:
+    # legacy GitBook's API method blocks: the method, path and parameters are in the tags' attributes
+    assert without_tags(text) == embedded
+
+
 HUGO_PAGE = """---
 title: Components
 ---
