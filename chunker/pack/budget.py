@@ -71,6 +71,9 @@ class SectionSpace:
         """The structure of the section's list, quote and container blocks and the lines of what is
         nested in them (:mod:`chunker.pack.block_lines`)."""
         self.reopen_memo: dict[tuple[int, int], str] = {}
+        self.leads: dict[tuple[int, int], str] = {}
+        """(block start offset, offset) -> what a piece starting there re-opens in its text for embedding,
+        where that differs (:attr:`chunker.pack.reopen.Structure.leads`)."""
         self.headers: dict[int, str] = {}
         """The header each split table repeats ("" when too long to repeat), by its start offset:
         one string for all its pieces."""
@@ -218,6 +221,10 @@ class SectionSpace:
         if text is not None and len(text) > max(len(frame), self.cfg.max_chars):
             text = None  # dozens of nested containers: the markers alone would be over max_chars
             self.unopened.add(key)
+        elif text is not None and structure is not None and structure.leads:
+            led = structure.leads.get(structure.position(offset - line_start))
+            if led is not None:
+                self.leads[key] = led
         elif text is None and structure is not None and structure.refuses(offset - line_start):
             self.unopened.add(key)  # no re-opening renders as the source there
         if text is None:

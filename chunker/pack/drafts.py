@@ -135,6 +135,9 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         said = [x for x in added if all(x is not q for q in quiet)]
         before = "".join(collapse(x.text) for x in said if x.position == "before")
         embed = before + embed + "".join(x.text for x in said if x.position == "after")
+    led = space.leads.get((first.block.start_offset, first.start)) if repeated and not quiet else None
+    if led is not None and space.cfg.embedding_item_leads:
+        embed = _led(space, led, repeated, content) if embed is None else _led(space, led, repeated, embed, collapse)
     line_at = space.lines.line_at
     return Draft(
         section=space.section,
@@ -153,6 +156,20 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
         split_block=first.block if not first.first else (last.block if not last.last else None),
         embed=embed,
     )
+
+
+def _led(
+    space: SectionSpace, led: str, repeated: str, embed: str, said: Callable[[str], str] = lambda text: text
+) -> str:
+    """``embed`` (what a draft re-opening ``repeated`` before its piece embeds, that text as ``said``
+    makes it) with the re-opened items' first words (``led``: :meth:`chunker.pack.reopen.Structure.lead`)
+    where it re-opens their markers alone; ``embed`` itself when that does not fit the section's budget
+    (the chunk's size, with its context line, stays within max_chars) or it does not start as expected."""
+    before = said(repeated)
+    if not embed.startswith(before):
+        return embed
+    text = said(led) + embed[len(before) :]
+    return text if space.measure(text) <= space.budget else embed
 
 
 def _blocks_of(units: list[Unit]) -> tuple[list[Block], bool]:

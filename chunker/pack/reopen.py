@@ -47,6 +47,9 @@ from chunker.rendering import MAX_CHECKED_CHARS
 _MARKER_ALONE = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]*\n")
 """A re-opened list item's line with nothing after its marker: over a blank line the item would be empty
 (an item starts with at most one blank line), and what follows would leave it."""
+LEAD_CHARS = 240
+"""At most this many characters of a re-opened item's first paragraph lead its marker in the text for
+embedding (:meth:`Structure.lead`)."""
 _RULE = re.compile(r"(?:[ ]*>)*[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
 """A thematic break (past quote markers): a line of re-opened markers of the shape reads as one."""
 
@@ -66,6 +69,10 @@ class Structure(PieceStarts):
         the lines after it a setext heading (:meth:`_underlined`) or another block (:meth:`read_first`)."""
         self.underline_ahead: list[int] | None = None
         """:func:`chunker.pack.setext.underlines_ahead` of the lines, when first needed."""
+        self.leads: dict[tuple[int, int], str] = {}
+        """Lines and columns (as :meth:`position`) where a piece re-opens list items, and what it
+        re-opens in its text for embedding: each item's marker followed by the start of the item's
+        first paragraph (:meth:`lead`), where the piece itself re-opens the marker alone."""
 
     def reopened(self, frame: str, offset: int) -> str | None:
         """The text a piece starting at ``offset`` (in the block's text) adds before itself."""
@@ -118,7 +125,8 @@ class Structure(PieceStarts):
         openers = self._openers([started[first] for first in sorted(started)], (line, column))
         if openers is None:
             return None
-        lines, pending, term = openers
+        lines, pending, term, owners = openers
+        leads = [self.lead(k, anchor) if k is not None else "" for k in owners]
         if any(_RULE.fullmatch(text, 0, len(text) - 1) for text in lines):
             self.refused.add((line, column))  # items' markers alone that read as a thematic break (``* * *``)
             return None
@@ -141,11 +149,38 @@ class Structure(PieceStarts):
         ):
             self.refused.add((line, column))
             return None
+        led = [text[:-1] + " " + lead + "\n" if lead else text for text, lead in zip(lines, leads, strict=False)]
+        if led != lines[: len(led)]:
+            self.leads[(line, column)] = "".join([frame, *led, *lines[len(led) :], tail])
         return "".join([frame, *lines, tail])
+
+    def lead(self, k: int, before: int) -> str:
+        """The start of list item ``k``'s first paragraph, from its content column, on its lines before
+        ``before`` (a piece's first line) and within :data:`LEAD_CHARS` ("" where the item opens with
+        no paragraph, or its first line alone is longer): what a piece cut from inside the item embeds
+        after the item's re-opened marker (``2.`` -> ``2. Create the Pod:``). A nested list's later
+        items, or code cut from a step, are otherwise embedded without the words that introduced them.
+        What the chunk embeds only: ``content_original`` re-opens the marker alone."""
+        first, content = self.first_line(k), self.content.get(k)
+        a, b = around(self.paragraphs, first)
+        if content is None or a != first:
+            return ""
+        text = self.lines[first][content:].rstrip()
+        if not text or len(text) > LEAD_CHARS or "``" in text or "~~" in text:
+            return ""
+        parts = [text]
+        size = len(text)
+        for line in range(first + 1, min(b, before)):
+            more = self.lines[line].rstrip()
+            size += len(more) + 1
+            if size > LEAD_CHARS or "``" in more or "~~" in more:
+                break
+            parts.append(more)
+        return "\n".join(parts)
 
     def _openers(
         self, openers: list[int], at: tuple[int, int]
-    ) -> tuple[list[str], tuple[str, int] | None, int | None] | None:
+    ) -> tuple[list[str], tuple[str, int] | None, int | None, list[int | None]] | None:
         """The lines that re-open the containers ``openers`` (outermost first), a definition's
         marker still pending, and the index of the first term line among the lines (None without):
         a definition cannot open on a line of its own (``:`` alone is no marker), so it re-opens as
@@ -153,8 +188,10 @@ class Structure(PieceStarts):
         definition's content column on (the pending (marker, column)); a definition's term in a
         definition goes after the outer one's marker; a footnote nested in the block re-opens as its
         label line up to its label. None where a label's end is not known, or where a term re-opened
-        alone would read as another block (:meth:`read_first`: then no piece starts ``at``)."""
+        alone would read as another block (:meth:`read_first`: then no piece starts ``at``); last, for
+        each line, the list item it re-opens with its marker alone (None for any other line)."""
         out: list[str] = []
+        owners: list[int | None] = []
         pending: tuple[str, int] | None = None
         term: int | None = None
         for k in openers:
@@ -167,6 +204,7 @@ class Structure(PieceStarts):
                     return None
                 line = self.lines[term_line] + "\n"
                 out.append(_after(pending, line))  # in a definition: after its marker
+                owners.append(None)
                 pending = None
             if kind == DEFINITION:
                 pending = (self.lines[first][: self.markers[k] + 1] + " ", self.content[k])
@@ -176,12 +214,14 @@ class Structure(PieceStarts):
                 if label is None:
                     return None
                 out.append(_after(pending, label + "\n"))  # its label line up to the label: its
+                owners.append(None)
                 pending = None  # later lines are 4 columns in, as the piece's line already is
                 continue
             opener = self._opener(k, first) + "\n"  # on a definition's first line: with its marker
             out.append(_after(pending, self._unlabelled(opener) if first == 0 and self.footnote else opener))
+            owners.append(k if kind == "list_item_open" and self.lines[first].strip() else None)
             pending = None
-        return out, pending, term
+        return out, pending, term, owners
 
     def _label(self, k: int, line: int) -> str | None:
         """The start of ``line`` up to the label of footnote ``k`` nested in the block (``> 4.  [^1]:``):
