@@ -55,11 +55,12 @@ title="config.yaml" %}``, Docsy's ``{{% alert title="Note" %}}`` and ``{{< tab h
 name="kubectl_install" >}}``)."""
 
 
-_API_TAG = re.compile(r"\{%-?[ \t\n]*(?:api-method|swagger|openapi)(?:-[\w-]+)?[ \t\n]")
+_API_TAG = re.compile(r"\{%-?[ \t\n]*(?:(?:api-method|swagger|openapi)(?:-[\w-]+)?|update)[ \t\n]")
 """GitBook's API blocks: ``{% api-method method="get" host="https://api.x.io" path="/v1/events/:id" %}``,
 ``{% api-method-parameter name="id" type="string" required=true %}``, ``{% swagger-response status="200" ... %}``,
-``{% openapi src="..." path="/pets" method="get" %}``: their attributes are what the page shows (the method and
-path, a parameter's name and type)."""
+``{% openapi src="..." path="/pets" method="get" %}``, and the entries of its changelogs, ``{% update
+date="2022-12-15" tags="beta" %}``: their attributes are what the page shows (the method and path, a parameter's
+name and type, an update's date and tags)."""
 _ATTRIBUTE = re.compile(r"""[ \t\n]([\w-]+)=(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'%]+))""")
 
 

@@ -142,6 +142,7 @@ def test_labels_of_template_tags(text: str, embedded: str) -> None:
         ('{% swagger-parameter in="path" name="id" required="false" %}\nThe id.', "path id\nThe id."),
         ('{% openapi src="https://x.io/spec.yaml" path="/pets" method="get" %}', "https://x.io/spec.yaml /pets get"),
         ("{% api-method-spec %}\n{% api-method-request %}\nText.", "Text."),
+        ('{% updates format="full" %}\n{% update date="2022-12-15" tags="beta" %}\n## New', "2022-12-15 beta\n## New"),
     ],
 )
 def test_gitbook_api_blocks_keep_what_their_tags_show(text: str, embedded: str) -> None:
