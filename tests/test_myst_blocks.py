@@ -149,3 +149,28 @@ def test_a_heading_names_a_role_by_its_content(line: str, text: str) -> None:
     text_of_page = f"# Page\n\nIntro text of the page.\n\n{line}\n\nBody text of the section.\n"
     result = chunk_markdown(text_of_page, CFG, "p", "p.md")
     assert [b for b in result.blocks if b.kind == "heading"][-1].header_path[-1].text == text
+
+
+@pytest.mark.parametrize("label", ["(math)=\n", "(math)=\n(math-page)=\n", "{#math}\n", '<a name="math"></a>\n'])
+@pytest.mark.parametrize("mode", ["breadcrumb", "heading"])
+def test_a_chunk_opening_with_a_label_over_its_heading_does_not_say_the_heading_twice(label: str, mode: str) -> None:
+    # Jupyter Book's math.md, '(myst-content/math)=' over '# Math and equations': the context line
+    # said 'Math and equations' over the chunk that opens with that heading (65 chunks of the three
+    # MyST trees; 'Title > Section' where the label is over an H2 with markup in it)
+    text = (
+        f"{label}# Math and equations\n\nThe page on math, with enough text to stand alone as a chunk.\n\n"
+        f"{label.replace('math', 'inline')}## Inline math with the {{math}}`$` role\n\nWrite `$x$` in a line of text.\n"
+    )
+    cfg = replace(CFG, context_prefix=mode, min_chars=1, merge_short=False)
+
+    def lines(page: str) -> list[str]:
+        chunks = chunk_markdown(page, cfg, "p", "p.md").chunks
+        assert all(c.content_for_embedding.endswith(c.content_original) for c in chunks)
+        return [c.content_for_embedding[: -len(c.content_original)] for c in chunks]
+
+    plain = lines(text.replace(label, "").replace(label.replace("math", "inline"), ""))
+    assert lines(text) == plain
+    assert plain[0] == ""
+    # a label between two headings the chunk opens with (mystmd's website-navigation.md)
+    nested = text.replace("The page on math, with enough text to stand alone as a chunk.\n\n", "")
+    assert lines(nested) == lines(nested.replace(label, "").replace(label.replace("math", "inline"), "")) == [""]

@@ -332,14 +332,16 @@ Rust only pauses async blocks and hands control back to a runtime at an await po
 
 
 @pytest.mark.parametrize(
-    ("text", "section_level", "path"),
+    ("text", "section_level", "path", "line"),
     [
-        (FILLER_BEFORE_SECTION, 2, ["Computed", "Basic example"]),
-        (OLD_ANCHORS_BEFORE_HEADING, "auto", ["Yielding Control to the Runtime"]),
+        (FILLER_BEFORE_SECTION, 2, ["Computed", "Basic example"], "Computed > Basic example\n\n"),
+        # the chunk opens with its heading past the comment and the anchor (a label line):
+        # no line says it again, as without the anchor
+        (OLD_ANCHORS_BEFORE_HEADING, "auto", ["Yielding Control to the Runtime"], ""),
     ],
 )
 def test_a_chunk_that_starts_with_filler_before_its_heading_carries_that_headings_path(
-    text: str, section_level: int | str, path: list[str]
+    text: str, section_level: int | str, path: list[str], line: str
 ) -> None:
     # a run of filler blocks (layout tags, anchors, comments) goes with the heading after it: the chunk's
     # heading path, section path and context line are those of that heading's section, as its section is
@@ -348,7 +350,9 @@ def test_a_chunk_that_starts_with_filler_before_its_heading_carries_that_heading
     assert first.section == path[-1]
     assert [h.text for h in first.header_path] == path
     assert first.section_path == " > ".join(path)
-    assert first.content_for_embedding.startswith(" > ".join(path) + "\n\n")
+    assert first.content_for_embedding == line + first.content_original
+    plain = chunk_markdown(text.replace('<a id="yielding"></a>\n\n', ""), cfg, "doc", "doc.md").chunks[0]
+    assert plain.content_for_embedding == line + plain.content_original
 
 
 def test_the_chunks_after_a_skipped_subtree_name_their_section_in_the_context_line() -> None:

@@ -23,6 +23,12 @@ MAX_PREFIX_SHARE = 4
 _FENCE_RUN = re.compile(r"`{3,}|~{3,}")
 _OPENS_ATX = re.compile(r"\s*#")
 """Content that starts with an ATX heading line (after blank lines)."""
+_LABELS = re.compile(
+    r"(?:[ \t]*(?:\([^\n]*\)=|\{:?[ \t]*[#.][^\n{}]*\}|<a\s[^\n<>]*\b(?:name|id)[ \t]*=[^\n]*)[ \t]*(?:\n|$)\s*)+",
+    re.IGNORECASE,
+)
+"""The label lines a chunk may open with over its heading (the block builder gives them to the block below):
+MyST targets ``(name)=``, attribute lines ``{#id .class}``, named anchors ``<a name="x"></a>``."""
 _MARKUP = re.compile(r"[{<*_`\[&\\]")
 """A character of markup :func:`chunker.inline.heading_text` may remove from a heading line."""
 
@@ -37,8 +43,18 @@ class _AnyLabel:
 _ANY_LABEL = _AnyLabel()
 
 
+def past_labels(content: str) -> str:
+    """``content`` from its first line that is no label line (:data:`_LABELS`): the heading a MyST
+    target line ``(install)=`` labels is the line the chunk opens with, for its context line."""
+    if content[:1] not in "({<":
+        return content
+    found = _LABELS.match(content)
+    return content[found.end() :] if found is not None else content
+
+
 def context_prefix(path: Sequence[Heading], section: Section, title: str, content: str, cfg: ChunkerConfig) -> str:
     """The deterministic context line(s) put before a chunk's content for embedding."""
+    content = past_labels(content)
     mode = cfg.context_prefix
     limit = cfg.max_chars // MAX_PREFIX_SHARE
     if mode == "none":
@@ -108,6 +124,7 @@ class SectionContext:
         cfg = self.cfg
         if cfg.context_prefix != "breadcrumb":
             return context_prefix(path, self.section, self.title, content, cfg)
+        content = past_labels(content)
         entry = self.lines.get(id(path))
         if entry is None or entry[0] is not path:
             entry = self.lines[id(path)] = (path, _breadcrumb(path, self.section, cfg.context_depth), {})
@@ -193,14 +210,16 @@ def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[s
 
 def _leading_headings(content: str) -> set[str]:
     """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line);
-    blank lines between them do not count."""
+    blank lines and label lines (:data:`_LABELS`) between them do not count."""
     found: set[str] = set()
     start = 0
     seen = 0
     while seen < 8 and start < len(content):  # the first 8 lines with text, one at a time
         end = content.find("\n", start)
         stripped = (content[start:] if end == -1 else content[start:end]).strip()
-        if stripped:
+        if stripped and stripped[:1] in "({<" and seen and _LABELS.fullmatch(stripped):
+            pass  # the label of the next heading (``(site-navigation)=`` between ``## Header`` and its H3)
+        elif stripped:
             if stripped.startswith("#"):
                 raw = stripped.lstrip("#").strip()
                 found.add(raw)
