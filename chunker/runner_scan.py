@@ -50,17 +50,21 @@ def _override_hint(pattern: str, stems: Sequence[str], sources_dir: Path | None)
     return "a misspelt id or glob?"
 
 
-def unused_globs(settings: Settings, used: frozenset[str], sources_dir: Path) -> tuple[str, ...]:
+def unused_globs(
+    settings: Settings, used: frozenset[str], sources_dir: Path | None, where: str | None = None
+) -> tuple[str, ...]:
     """An ``include`` or ``exclude`` glob with a ``/`` (a place in the tree) that did nothing in a full
     run: an ``exclude`` glob that left nothing out, an ``include`` glob that matched no source file. Most
     likely written from another folder (``docs/blog/**`` with ``--sources docs``), or as an id
     (``blog/old`` for ``blog/old.md``): said with the glob's line, and the path it may mean. A glob of
     names (``*.draft.md``, ``node_modules``) is no place: one that matches nothing today is kept quietly
-    for the day it does."""
+    for the day it does. ``where``: the sources as the run names them (default: ``sources_dir`` shown);
+    ``sources_dir`` None (an object store, ``chunker batch``): no look-up of the path a glob may mean."""
     from chunker.selection import rooted
 
     out: list[str] = []
-    below = f"below {display_path(sources_dir)}/"
+    shown = where if where is not None else display_path(sources_dir) if sources_dir is not None else "the sources"
+    below = f"below {shown.rstrip('/')}/"
     for key, globs, did in (
         (
             "include",
@@ -75,7 +79,9 @@ def unused_globs(settings: Settings, used: frozenset[str], sources_dir: Path) ->
                 continue
             line = settings.glob_lines.get(f"{key}.#{k}", settings.glob_lines.get(key))
             where = f"{settings.path}:{line}" if line else settings.path
-            hint = _inside_excluded(path, settings.exclude, used) or _glob_hint(path, sources_dir)
+            hint = _inside_excluded(path, settings.exclude, used)
+            if not hint and sources_dir is not None:
+                hint = _glob_hint(path, sources_dir)
             out.append(f"{where}: {key} {pattern!r} {did} matches it{hint}")
     return tuple(out)
 

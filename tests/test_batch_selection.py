@@ -117,3 +117,51 @@ def test_batch_ids_are_the_main_commands_ids_for_names_an_id_does_not_keep(
     listing = entries_to_listing([("/s/-.-.md", 1, 1), ("/s/ok.md", 1, 1)], "/s", lambda rel: rel)
     assert [x.doc_id for x in listing.found] == ["ok"]
     assert [(x.display, x.reason) for x in listing.left_out] == [("-.-.md", "invalid-name")]
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "exclude: [node_modules, blog/_draft]\n",  # a folder's name mistyped
+        "exclude:\n  - node_modules\n  - guide/setup\n",  # an id for a file: globs match names with the extension
+        "exclude: [docs/guide/old-setup.md]\n",  # written from the folder above the sources folder
+        "exclude: [blog, blog/posts/live.md]\n",  # below a folder another glob leaves out
+        "include: ['guide/**', 'reference/**']\n",  # a place the tree does not have
+        "documents:\n  guide/setpu:\n    max_chars: 900\n",  # a key that matches no document
+    ],
+)
+def test_batch_warns_of_the_config_as_the_main_command_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, config: str
+) -> None:
+    # the main command named a glob that did nothing, or a documents: key that matched none; batch, over
+    # the same folder and config, said nothing (the eyes11 trial's leftover)
+    _tree(tmp_path)
+    (tmp_path / "config.yaml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(["--sources", "docs", "--json"]) == 0
+    expected = _json(capsys)["warnings"]
+    assert len(expected) == 1 and expected[0].startswith("config.yaml:")
+    assert run_cli(["batch", "--sources", "docs", "--out", "build", "--jobs", "1", "--json"]) == 0
+    assert _json(capsys)["warnings"] == expected
+    assert run_cli(["batch", "--sources", "docs", "--out", "build", "--jobs", "1"]) == 0
+    assert f"warning: {expected[0]}" in capsys.readouterr().out.replace("\n", " ").replace("  ", " ")
+
+
+def test_a_batch_glob_that_leaves_out_only_files_of_no_source_type_did_something(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = _tree(tmp_path)
+    (src / "guide" / "img").mkdir()
+    (src / "guide" / "img" / "shot.png").write_bytes(b"\x89PNG")
+    (src / "logo.svg").write_text("<svg/>", encoding="utf-8")
+    config = tmp_path / "config.yaml"
+    config.write_text("exclude: [guide/img, logo.svg, ./logo.svg, guide/gone]\n", encoding="utf-8")
+    args = ["batch", "--sources", str(src), "--out", str(tmp_path / "b"), "--config", str(config), "--json"]
+    assert run_cli([*args, "--jobs", "1"]) == 0
+    (warning,) = _json(capsys)["warnings"]
+    assert "exclude 'guide/gone' leaves nothing out" in warning
+    listing = entries_to_listing(
+        [("/s/a/x.png", 1, 1), ("/s/b.md", 1, 1)], "/s", lambda rel: rel, Selection(("b.md", "c/**"), ("a",))
+    )
+    # include 'b.md' selected a source, 'c/**' none; 'a' is a glob of names, which no warning is about
+    assert listing.used == {"b.md"}

@@ -51,6 +51,10 @@ class Listing:
     """Files left out because another file has the same id: (file, display of the chosen one)."""
     left_out: tuple[LeftOut, ...] = ()
     """Source files the config's ``exclude`` or ``include`` globs leave out, sorted by path."""
+    used: frozenset[str] = frozenset()
+    """The ``include`` and ``exclude`` globs that did something, as the main command's walk counts
+    them (an exclude glob that left out a file or a folder, sources or not; an include glob that
+    selected a source file): the others of a place are a warning (``runner_scan.unused_globs``)."""
 
 
 def shown_uri(uri: str) -> str:
@@ -104,7 +108,7 @@ def list_sources(uri: str, selection: Selection | None = None) -> tuple[Any, Lis
         raise SourceError(f"cannot list the sources {shown_uri(uri)}: {exc}") from None
     if skipped:
         left_out = tuple(sorted((*listing.left_out, *skipped), key=lambda x: x.display))
-        listing = Listing(listing.found, listing.shadowed, left_out)
+        listing = Listing(listing.found, listing.shadowed, left_out, listing.used)
     return filesys, listing
 
 
@@ -174,6 +178,8 @@ def entries_to_listing(
         name = rel.rsplit("/", 1)[-1]
         stem, dot, ext = name.rpartition(".")
         if not dot or not stem or "." + ext not in rank or any(p.startswith(".") for p in rel.split("/")):
+            if select is not None and select.pending and not any(p.startswith(".") for p in rel.split("/")):
+                select.left_out(rel)  # an image or asset: a glob that leaves it out did something
             continue
         doc_id = ids.of(rel[: -(len(ext) + 1)])
         if select is not None:
@@ -181,6 +187,7 @@ def entries_to_listing(
             if why is not None:
                 left_out.append(LeftOut(display(rel), why[0], why[1], doc_id or ""))
                 continue
+            select.selected(rel)
         if doc_id is None:
             left_out.append(LeftOut(display(rel), "invalid-name", "nothing usable is left of it"))
             continue
@@ -196,7 +203,8 @@ def entries_to_listing(
             shadowed.append((item, old[1].display))
     found = tuple(item for _, (_, item) in sorted(chosen.items()))
     kept_out = tuple(sorted(left_out, key=lambda x: x.display))
-    return Listing(found, tuple(sorted(shadowed, key=lambda s: s[0].path)), kept_out)
+    used = frozenset(select.used) if select is not None else frozenset()
+    return Listing(found, tuple(sorted(shadowed, key=lambda s: s[0].path)), kept_out, used)
 
 
 class _Ids:
@@ -231,13 +239,28 @@ class _Select:
     """:class:`Selection` over a flat listing: a file is left out when its path or the path of a
     folder it lies in matches an ``exclude`` glob (the walk of the main command does not enter
     such a folder), or when ``include`` is not empty and its path matches none. Each folder is
-    judged once."""
+    judged once. ``used`` gets the globs that did something; ``pending`` is true while an exclude
+    glob of a place (with ``/``) has done nothing yet: only then are files that are no source judged,
+    for ``used`` alone."""
 
-    __slots__ = ("folders", "selection")
+    __slots__ = ("folders", "selection", "unused", "used")
 
     def __init__(self, selection: Selection) -> None:
+        from chunker.selection import rooted
+
         self.selection = selection
         self.folders: dict[str, str | None] = {"": None}
+        self.used: set[str] = set()
+        self.unused = {p for p in selection.exclude if "/" in rooted(p).lstrip("/")}
+        """Exclude globs of a place that have left nothing out yet."""
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.unused)
+
+    def _use(self, pattern: str) -> None:
+        self.used.add(pattern)
+        self.unused.discard(pattern)
 
     def _folder(self, rel: str) -> str | None:
         """The exclude glob that leaves out the folder ``rel`` or one above it, if any."""
@@ -248,15 +271,29 @@ class _Select:
         pattern = self._folder(parent) if parent else None
         if pattern is None:
             pattern = self.selection.excluded(rel)
+            if pattern is not None:
+                self._use(pattern)
         self.folders[rel] = pattern
         return pattern
 
     def left_out(self, rel: str) -> tuple[str, str] | None:
         """(reason, detail) of a source file that the globs leave out, else None."""
         folder = rel.rpartition("/")[0]
-        pattern = (self._folder(folder) if folder else None) or self.selection.excluded(rel)
+        pattern = self._folder(folder) if folder else None
+        if pattern is None:
+            pattern = self.selection.excluded(rel)
+            if pattern is not None:
+                self._use(pattern)
         if pattern is not None:
             return "excluded", repr(pattern)
         if not self.selection.included(rel):
             return "not-included", ""
         return None
+
+    def selected(self, rel: str) -> None:
+        """A source file that the globs keep: the include globs that match it did something."""
+        include = self.selection.include
+        if include and not self.used.issuperset(include):
+            from chunker.selection import glob_matches
+
+            self.used.update(p for p in include if p not in self.used and glob_matches(p, rel))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from chunker.batch.engines import ENGINES, run_local, run_ray
-from chunker.batch.listing import filesystem, list_sources, shown_uri
+from chunker.batch.listing import Listing, filesystem, list_sources, shown_uri
 from chunker.batch.plan import Plan, Task, plan
 from chunker.batch.store import collect_garbage, read_manifest, without_missing_files, write_manifest
 from chunker.batch.work import Group, carried
@@ -154,12 +154,27 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
                 "chunk; check --sources (or pass --allow-empty to run anyway: every document of the manifest is then "
                 "removed)"
             )
+    notes = _config_notes(settings, opts.sources, listing)
     out_fs, out_root, local = filesystem(opts.out)
     # One run at a time on a local output: another run's garbage collection would delete this run's new
     # chunk files (its manifest, written last, would then list files that are gone). An object store has
     # no lock; a run there chunks again the documents whose files are missing.
     with run_lock(Path(out_root), opts.out) if local else contextlib.nullcontext():
-        return _run_on(opts, options, (src_fs, listing), out_fs, out_root, progress)
+        summary = _run_on(opts, options, (src_fs, listing), out_fs, out_root, progress)
+    return dataclasses.replace(summary, warnings=(*summary.warnings, *notes))
+
+
+def _config_notes(settings: Settings, sources: str, listing: Listing) -> tuple[str, ...]:
+    """What the main command's full run says of the config (``runner_scan``): a ``documents:`` key
+    that matches no source document, an ``include`` or ``exclude`` glob of a place that did nothing,
+    each naming its line; the path a glob may mean is looked up in a local sources folder only."""
+    from chunker.runner_scan import unmatched_overrides, unused_globs
+
+    root, local = filesystem(sources)[1:]
+    folder = Path(root) if local else None
+    stems = [item.doc_id for item in listing.found]
+    overrides = unmatched_overrides(settings, stems, folder)
+    return (*overrides, *unused_globs(settings, listing.used, folder, shown_uri(sources)))
 
 
 def _run_on(
