@@ -7,7 +7,7 @@ naming removed output of one kind), the totals
 failed or have findings (at most TABLE_ROWS of them, errors first; every document with ``verbose``:
 :mod:`chunker.report_table`),
 and the errors and warnings grouped by code with counts. A progress bar with a known total runs on a terminal.
-``quiet`` prints errors and the name of every stale document only.
+``quiet`` prints errors and the names of stale documents only (REMOVALS_PER_RUN of them unless ``verbose``).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ rest counted in one line on stderr; failures of a document (a file not chunked a
 
 REMOVALS_PER_RUN = 50
 """Lines naming a document whose chunks a run removed (an orphan's folder; the chunks of a document now
-``off`` or a draft), per kind, that a run prints (``verbose``: no limit); the rest are counted in one line.
+``off`` or a draft), per kind, that a run prints (``verbose``: no limit), and lines naming a stale document
+of ``--check`` (``quiet`` too); the rest are counted in one line.
 An ``exclude`` glob that leaves out a thousand pages chunked before removes a thousand folders: 50 lines and
 a count, not a line per page (``--json`` lists every one with its status)."""
 
@@ -238,11 +239,12 @@ def _print_document(
     removals: dict[str, int] | None = None,
 ) -> None:
     """``printed``: lines printed so far per severity and code, for :data:`WARNINGS_PER_RUN` and
-    :data:`ERRORS_PER_RUN`; ``removals``: removals met so far per kind (``removed``, ``off``, ``draft``),
+    :data:`ERRORS_PER_RUN`; ``removals``: removals met so far per kind (``removed``, ``off``, ``draft``; ``stale``),
     for :data:`REMOVALS_PER_RUN` (None: no limit)."""
-    if doc.message:
+    named = doc.status != "stale" or _room(removals, "stale")  # stale: named even with --quiet, up to a limit
+    if doc.message and named:
         err.print(f"[red]error:[/] {escape(doc.message)}")
-    elif doc.status == "stale":  # named even with --quiet: --check exits 1 because of it
+    elif doc.status == "stale" and named and not doc.message:  # --check exits 1 because of it
         from chunker.runner_skipped import draft_of
 
         where, draft = escape(doc.display), draft_of(doc)
@@ -290,8 +292,10 @@ _MORE_REMOVED = {
         "removed the chunks of {n:,} more document(s) not named here ({total:,} in all; drafts that skip_drafts "
         "leaves out)"
     ),
+    "stale": "{n:,} more stale document(s) not named here ({total:,} in all)",
 }
-"""The line counting the removals of one kind past :data:`REMOVALS_PER_RUN`."""
+"""The line counting the removals of one kind past :data:`REMOVALS_PER_RUN`; and the stale documents of a
+``--check`` past as many (a tree never chunked: one line per page, 1,830 for react-native-website)."""
 
 
 def _room(removals: dict[str, int] | None, kind: str) -> bool:
@@ -322,7 +326,10 @@ def print_diagnostics(summary: RunSummary, err: Any, out: Any, *, quiet: bool, v
     for kind, total in (removals or {}).items():
         if total > REMOVALS_PER_RUN:
             more = _MORE_REMOVED[kind].format(n=total - REMOVALS_PER_RUN, total=total)
-            out.print(f"{escape(more)}; --json lists every one, --verbose prints every one")
+            if kind == "stale":
+                err.print(f"[red]error: stale: {escape(more)}; --json lists every one, --verbose prints every one[/]")
+            else:
+                out.print(f"{escape(more)}; --json lists every one, --verbose prints every one")
     for (severity, code), n in (printed or {}).items():
         if not _spent(severity, code, printed):
             continue

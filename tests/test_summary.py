@@ -3,6 +3,7 @@ grouped by code, a progress bar with a known total, names never cut, stale docum
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable
@@ -276,3 +277,43 @@ def test_every_removal_is_named_with_verbose_and_listed_by_json(
     render_run(lambda hook: summary, expected=None, sources=tmp_path, quiet=False, json_out=True)
     listed = json.loads(capsys.readouterr().out)["documents"]
     assert sum(1 for d in listed if d["status"] == "removed") == 1050
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_check_of_a_tree_never_chunked_names_50_stale_documents_then_counts_them(
+    make_work: Callable[..., Path], capsys: pytest.CaptureFixture[str], quiet: bool
+) -> None:
+    # facebook/react-native-website: --check before any run printed 1,830 'stale: not chunked' lines, --quiet too
+    from chunker.report import REMOVALS_PER_RUN
+
+    pages = {f"docs/page-{k:03}.md": f"# Page {k}\n\nText of page {k}.\n" for k in range(REMOVALS_PER_RUN + 30)}
+    make_work(pages)
+    _, err = output(capsys, "--check", *(["--quiet"] if quiet else []), code=1)
+    lines = err.splitlines()
+    named = [line for line in lines if line.startswith("error: sources/docs/page-") and ": stale: " in line]
+    assert len(named) == REMOVALS_PER_RUN == 50
+    assert (
+        "error: stale: 30 more stale document(s) not named here (80 in all); --json lists every one, --verbose "
+        "prints every one"
+    ) in lines
+    assert lines[-1].startswith("80 stale documents; to bring the chunks up to date run: ")
+    _, err = output(capsys, "--check", "--quiet", "--verbose", code=1)
+    assert sum(1 for line in err.splitlines() if ": stale: not chunked (" in line) == 80
+    out, _ = output(capsys, "--check", "--json", code=1)
+    assert sum(1 for d in json.loads(out)["documents"] if d["status"] == "stale") == 80
+
+
+def test_stale_documents_of_a_check_are_named_up_to_the_limit_whatever_made_them_stale(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # artifacts out of date (no message) and folders whose source is gone (a message) share the one limit
+    edited = [DocOutcome(f"a/p{k:03}", f"sources/a/p{k:03}.md", "stale", 1) for k in range(40)]
+    gone = [
+        DocOutcome(f"b/p{k:03}", f"chunks/b/p{k:03}", "stale", 1, message=f"chunks/b/p{k:03}: stale") for k in range(40)
+    ]
+    summary = RunSummary(tuple(edited + gone))
+    render_run(lambda hook: summary, expected=None, sources=tmp_path, quiet=True, json_out=False)
+    lines = capsys.readouterr().err.splitlines()
+    assert sum(1 for line in lines if line.startswith("error: sources/a/")) == 40
+    assert sum(1 for line in lines if line.startswith("error: chunks/b/")) == 10
+    assert "error: stale: 30 more stale document(s) not named here (80 in all)" in lines[-2]
