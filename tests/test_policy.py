@@ -67,6 +67,45 @@ def test_the_fingerprint_holds_the_chunker_version(monkeypatch: pytest.MonkeyPat
     assert ChunkerConfig().fingerprint() != before
 
 
+def test_the_fingerprint_holds_the_code_that_makes_chunks_not_the_front_ends(tmp_path: Path) -> None:
+    # a fix of the packer landed without a release kept every existing output as it was (same version, same
+    # fingerprint) until --force: the fingerprint now holds a digest of the package's chunking modules
+    import shutil
+
+    from chunker.config import code_digest
+
+    package = tmp_path / "chunker"
+    shutil.copytree(Path(chunker.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    first = code_digest(str(package))
+    assert first == code_digest()  # the same source, wherever it lies
+    for front_end in ("cli.py", "report_table.py", "export_render.py", "view/render.py", "batch/listing.py"):
+        (package / front_end).write_text((package / front_end).read_text("utf-8") + "# a message changed\n", "utf-8")
+        assert code_digest(str(package)) == first, front_end
+    for chunking in ("pack/fill.py", "segmenter.py", "parse/markdown.py", "runner_streamed.py"):
+        before = code_digest(str(package))
+        (package / chunking).write_text((package / chunking).read_text("utf-8") + "# a fix\n", "utf-8")
+        assert code_digest(str(package)) != before, chunking
+    (package / "pack" / "new_stage.py").write_text("X = 1\n", "utf-8")  # a module added
+    assert code_digest(str(package)) not in (first, before)
+
+
+def test_a_run_after_a_change_of_the_code_chunks_every_document_again(
+    make_work: Callable[..., Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import chunker.config
+
+    make_work({"a.md": "# A\n\nText of a.\n", "b/c.md": "# C\n\nText of c.\n"})
+    assert run_cli(["--json"]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(chunker.config, "_CODE_DIGEST", ["another version of the code"])
+    assert run_cli(["--check", "--quiet"]) == 1  # what a run would write now may differ: stale
+    capsys.readouterr()
+    for expected in ("rebuilt", "unchanged"):  # chunked again into the same chunks, once
+        assert run_cli(["--json"]) == 0
+        statuses = {d["stem"]: d["status"] for d in json.loads(capsys.readouterr().out)["documents"]}
+        assert statuses == {"a": expected, "b/c": expected}
+
+
 def test_a_tokenizer_file_counts_by_its_content_not_its_path(tmp_path: Path) -> None:
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     one.write_text('{"model": 1}', encoding="utf-8")
