@@ -535,3 +535,42 @@ def test_a_heading_between_the_tags_of_an_element_of_its_own_is_a_heading() -> N
 )
 def test_a_heading_in_an_element_holding_more_or_closed_otherwise_stays_in_its_block(wrapper: str) -> None:
     assert headings("## Before\n\n" + wrapper + "\n\nAfter.\n") == ["Before"]
+
+
+RN_082_TABS = (  # facebook/react-native-website, website/blog/2025-10-08-react-native-0.82.mdx, lines 226-250
+    "To run the `debugOptimized` variant for your app you can invoke:\n\n"
+    "<Tabs>\n"
+    '  <TabItem label="Community CLI" value="Community CLI" default>\n'
+    "    ``` npx react-native run-android --mode debugOptimized ```\n"
+    "  </TabItem>\n"
+    '  <TabItem value="Expo" label="Expo">\n'
+    "    ``` npx expo run:android --variant debugOptimized ```\n"
+    "  </TabItem>\n"
+    "</Tabs>\n\n"
+    ":::info\n\nThe `debugOptimized` build type has also been backported.\n\n:::\n\n"
+    "## Upgrade to 0.82\n\nTo create a new project:\n\n"
+    "```bash\nnpx @react-native-community/cli@latest init MyProject --version latest\n```\n\n"
+    "## Acknowledgements\n\nThanks.\n"
+)
+
+
+@pytest.mark.parametrize("indent", ["", "    "])
+def test_a_code_span_written_with_three_backticks_in_a_jsx_block_opens_no_fence(indent: str) -> None:
+    """CommonMark: a backtick in a backtick fence's info string makes the line no fence (``` npx x ``` is a
+    code span). The JSX block took it for a fence opening and read on to the next ``` line: React Native's
+    0.82 release post had one 4,304-character overflow chunk holding ## Upgrade to 0.82, ## Breaking Changes
+    and ## Acknowledgements, in the section before them."""
+    text = "## Before\n\n" + RN_082_TABS.replace("    ``` npx", indent + "``` npx")
+    assert headings(text) == ["Before", "Upgrade to 0.82", "Acknowledgements"]
+    tabs = next(body for kind, body in blocks(text) if kind == "html" and body.startswith("<Tabs>"))
+    assert tabs.endswith("</Tabs>")
+    result = chunk_markdown(text, ChunkerConfig(), "page", "page.mdx")
+    assert not result.diagnostics.errors and not result.diagnostics.warnings
+    assert [c.section for c in result.chunks][-2:] == ["Upgrade to 0.82", "Acknowledgements"]
+
+
+def test_a_fence_in_a_jsx_block_still_opens_and_closes_as_written() -> None:
+    # a real fence inside a component: its blank lines and its '#' lines stay in the block
+    text = '<Tabs>\n<TabItem>\n```bash title="a"\n# a comment\n\necho\n```\n</TabItem>\n</Tabs>\n\n## Next\n\nBody.\n'
+    assert headings(text) == ["Next"]
+    assert blocks(text)[0][1].endswith("</Tabs>")

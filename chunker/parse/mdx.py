@@ -43,6 +43,19 @@ _JSX = re.compile(r"<(?:[A-Z][\w.:-]*|>|/[A-Z][\w.:-]*>?|/>)|\{")
 _STATEMENT_END = re.compile(r"""(?:[;'"`})\]]|\w)\s*(?://.*)?$""")
 """A line that can end an import or export statement (not one ending in ``,``, ``{``, ``=``, ``(``...)."""
 _FENCE = re.compile(r"(`{3,}|~{3,})")
+
+
+def _fence_opened(text: str) -> str:
+    """The run of backticks or tildes that opens a code fence on ``text`` (a line without its
+    indent), else ``""``: a backtick run with another backtick after it on the line opens none (CommonMark
+    forbids a backtick in a backtick fence's info string: ```` ``` npx x ``` ```` is a code span)."""
+    opened = _FENCE.match(text)
+    if opened is None:
+        return ""
+    run = opened.group(1)
+    return "" if run[0] == "`" and "`" in text[opened.end() :] else run
+
+
 _INTERRUPTS = ["paragraph", "reference", "blockquote", "list"]
 _ONE_IMPORT = (
     r"""import[ \t]+(?:type[ \t]+)?(?:[\w$]+[ \t]*,?[ \t]*)?(?:\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)?[ \t]*"""
@@ -163,8 +176,8 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
         if state.sCount[line] < state.blkIndent:
             end = line  # the list item the block lies in ends before this line: so does the block
             break
-        opened = _FENCE.match(text)
         if fence:
+            opened = _FENCE.match(text)
             if (
                 opened
                 and opened.group(1)[0] == fence[0]
@@ -172,8 +185,8 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
                 and not text.strip()[len(opened.group(1)) :].strip()
             ):
                 fence = ""
-        elif opened and depth == 0 and not template:
-            fence = opened.group(1)
+        elif depth == 0 and not template and (run := _fence_opened(text)):
+            fence = run
         else:
             depth, template = _scan(text, depth, template)
             if expression and depth == 0 and not template and text.rstrip().endswith("}"):
@@ -233,15 +246,13 @@ class _Elements:
 
     def _fenced(self, text: str) -> bool:
         """Whether the line is a fence line or code (outside a tag): no tags read in it."""
-        opened = _FENCE.match(text)
         if self.fence:
+            opened = _FENCE.match(text)
             if opened and opened.group(1)[0] == self.fence[0] and len(opened.group(1)) >= len(self.fence):
                 self.fence = ""
             return True
-        if opened:
-            self.fence = opened.group(1)
-            return True
-        return False
+        self.fence = _fence_opened(text)
+        return bool(self.fence)
 
     def _read(self, text: str) -> None:
         if not self.tag and self._fenced(text):
