@@ -108,7 +108,7 @@ def view_command(
         typer.echo(f"warning: {name}: {note}", err=True)
     if not quiet:
         kib = result.total_bytes / 1024
-        typer.echo(f"view: {len(result.pages)} page(s) and the index ({kib:,.0f} KiB) in {out}; open {result.index}")
+        typer.echo(f"view: {len(result.pages):,} page(s) and the index ({kib:,.0f} KiB) in {out}; open {result.index}")
     raise typer.Exit(0)
 
 

@@ -108,19 +108,21 @@ def export_lines(fmt: str, done: Any, out: Path, *, verbose: bool) -> list[tuple
 
 
 def export_line(fmt: str, done: Any, out: Path) -> str:
-    """``export jsonl: 299 documents, 299 files in chunks/_export (2 stale removed; 1 no longer chunked)``."""
+    """``export jsonl: 1,830 document(s), 1,830 file(s) in chunks/_export (2 stale file(s) removed; ...)``: counts
+    written as the run summary writes them."""
     exported = [d for d in done if not d.gone]
     gone = [d for d in done if d.gone]
     files = sum(len(d.written) for d in exported)
     stale = sum(len(d.removed) for d in exported)
     same = sum(len(d.unchanged) for d in exported)
-    extra = [f"{same} unchanged"] if same else []
+    extra = [f"{same:,} unchanged"] if same else []
     if stale:
-        extra.append(f"{stale} stale file(s) removed")
+        extra.append(f"{stale:,} stale file(s) removed")
     if gone:
-        extra.append(f"{len(gone)} document(s) no longer chunked, {sum(len(d.removed) for d in gone)} file(s) removed")
+        removed = sum(len(d.removed) for d in gone)
+        extra.append(f"{len(gone):,} document(s) no longer chunked, {removed:,} file(s) removed")
     tail = f" ({'; '.join(extra)})" if extra else ""
-    return f"export {fmt}: {len(exported)} document(s), {files} file(s) in {out}{tail}"
+    return f"export {fmt}: {len(exported):,} document(s), {files:,} file(s) in {out}{tail}"
 
 
 PATH_OPTIONS = ("--sources", "--out", "--chunks", "--config", "--cases", "--model")

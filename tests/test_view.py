@@ -255,3 +255,26 @@ def test_a_chunk_carries_the_findings_about_it_so_its_panel_says_why_it_is_flagg
         for k, _, line in shown:
             assert chunks[k]["start_line"] <= line <= chunks[k]["end_line"]
     assert "why-flag" in page.scripts[1] and "findings (" in page.scripts[1]
+
+
+def test_the_index_totals_read_as_the_run_summary_does(work: Path) -> None:
+    # the index said '1 warnings in 1 documents'; the title and the command's line wrote 1830 where the run
+    # summary writes 1,830 (react-native-website's 1,830 pages)
+    assert run_cli(["view", "--quiet"]) == 0
+    text = (work / "chunks" / "_view" / "index.html").read_text(encoding="utf-8")
+    totals = text[text.index('<div class="totals"') : text.index('<div class="controls"')]
+    assert "in 1 documents" not in totals and "1</b>warnings" not in totals and "1</b>errors" not in totals
+    assert "</b>warning in 1 document</div>" in totals or "</b>warnings in 1 document</div>" in totals
+
+
+def test_counts_in_the_export_line_have_thousands_separators() -> None:
+    from types import SimpleNamespace
+
+    from chunker.cli_messages import export_line
+
+    done = [SimpleNamespace(gone=False, written=["a"], removed=[], unchanged=["b"]) for _ in range(1830)]
+    done += [SimpleNamespace(gone=True, written=[], removed=["x", "y"], unchanged=[]) for _ in range(1200)]
+    assert export_line("jsonl", done, Path("chunks/_export")) == (
+        "export jsonl: 1,830 document(s), 1,830 file(s) in chunks/_export (1,830 unchanged; 1,200 document(s) no "
+        "longer chunked, 2,400 file(s) removed)"
+    )
