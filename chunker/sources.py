@@ -139,7 +139,11 @@ def require_dir(sources_dir: Path) -> None:
             f"the sources folder {shown} is not a folder: give the folder that holds it (--sources) "
             "and select one document with --stem or --doc"
         )
-    where = "run from the folder that holds sources/" if sources_dir == Path("sources") else "check --sources"
+    where = (
+        "run from the folder that holds sources/, or name the folder of your documents with --sources DIR"
+        if sources_dir == Path("sources")
+        else "check --sources"
+    )
     raise UsageError(f"source folder {shown} not found; {where}")
 
 

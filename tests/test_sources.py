@@ -192,6 +192,9 @@ def test_a_missing_sources_folder_is_a_usage_error(tmp_path: Path, monkeypatch: 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UsageError, match="source folder sources not found"):
         find_source(tmp_path / "sources", "x")
+    # a newcomer whose documents are in docs/ ran 'chunker --check': the message named only sources/
+    with pytest.raises(UsageError, match=r"sources/, or name the folder of your documents with --sources DIR$"):
+        discover(Path("sources"))
     with pytest.raises(UsageError, match="not found"):
         discover(tmp_path / "sources")
 
