@@ -300,3 +300,23 @@ def test_a_removed_document_counts_no_chunks_in_the_summary_as_in_the_main_comma
     assert removed.status == "removed" and removed.metrics == {}  # the totals and the table count no chunks of it
     assert sum(d.metrics.get("total_chunks", 0) for d in again.documents) == chunks["doc-00"] + chunks["doc-02"]
     assert manifest(out)["doc-01"]["chunk_keys"]  # the manifest still lists its keys for a store to delete
+
+
+def test_reading_back_a_batch_output_of_the_other_format_or_none_says_what_to_do(tmp_path: Path) -> None:
+    # read_chunks of a mistyped folder gave an empty table; read_chunk_records of a Parquet output raised
+    # 'JSONDecodeError: str is not valid UTF-8' from the Parquet bytes
+    from chunker.batch import read_chunk_records, read_chunks
+    from chunker.errors import OutputError
+
+    src = tmp_path / "src"
+    make_corpus(src, 2, bad=False)
+    batch(src, tmp_path / "pq", fmt="parquet")
+    batch(src, tmp_path / "jl", fmt="jsonl")
+    assert read_chunks(str(tmp_path / "pq")).num_rows == len(read_chunk_records(str(tmp_path / "jl"))) > 0
+    with pytest.raises(OutputError, match=r"pq: the chunks were written as Parquet; read them with read_chunks$"):
+        read_chunk_records(str(tmp_path / "pq"))
+    with pytest.raises(OutputError, match=r"jl: the chunks were written as JSON Lines; read them with read_chunk_rec"):
+        read_chunks(str(tmp_path / "jl"))
+    for reader in (read_chunks, read_chunk_records):
+        with pytest.raises(OutputError, match=r"nope: no batch output here \(no documents/manifest.parquet\); run "):
+            reader(str(tmp_path / "nope"))

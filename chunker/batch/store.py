@@ -251,6 +251,26 @@ def without_missing_files(
     return kept, lost
 
 
+_READERS = {"parquet": ("Parquet", "read_chunks"), "jsonl": ("JSON Lines", "read_chunk_records")}
+
+
+def _written(filesys: Any, root: str, out: str, fmt: str) -> dict[str, dict[str, Any]]:
+    """The manifest of the batch output ``out``, written in ``fmt``: an :class:`OutputError` naming what
+    to do when there is none (a mistyped ``out`` read as an empty table) or the chunks are in the other
+    format (``read_chunk_records`` of a Parquet output failed decoding its bytes as JSON)."""
+    from chunker.batch.listing import shown_uri
+
+    manifest, found = read_manifest(filesys, root)
+    if found is None:
+        raise OutputError(
+            f"{shown_uri(out)}: no batch output here (no {MANIFEST}); run chunker batch --out {shown_uri(out)} first"
+        )
+    if found != fmt:
+        kind, reader = _READERS.get(found, (found, "the reader of that format"))
+        raise OutputError(f"{shown_uri(out)}: the chunks were written as {kind}; read them with {reader}")
+    return manifest
+
+
 def read_chunks(out: str) -> Any:
     """Every current chunk of a batch output folder or URI (Parquet), as one ``pyarrow.Table``
     ordered by ``doc_id`` and ``chunk_index``: the files the manifest lists, each filtered to the
@@ -259,12 +279,10 @@ def read_chunks(out: str) -> Any:
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from chunker.batch.listing import filesystem, shown_uri
+    from chunker.batch.listing import filesystem
 
     filesys, root, _ = filesystem(out)
-    manifest, fmt = read_manifest(filesys, root)
-    if fmt == "jsonl":
-        raise OutputError(f"{shown_uri(out)}: the chunks were written as JSON Lines; read them with read_chunk_records")
+    manifest = _written(filesys, root, out, "parquet")
     tables = []
     for name, docs in sorted(live_files(manifest.values()).items()):
         with filesys.open_input_file(f"{root}/{name}") as fh:
@@ -282,7 +300,7 @@ def read_chunk_records(out: str) -> list[dict[str, Any]]:
     from chunker.batch.listing import filesystem
 
     filesys, root, _ = filesystem(out)
-    manifest, _ = read_manifest(filesys, root)
+    manifest = _written(filesys, root, out, "jsonl")
     records: list[dict[str, Any]] = []
     for name, docs in sorted(live_files(manifest.values()).items()):
         with filesys.open_input_stream(f"{root}/{name}") as fh:
