@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
-SCHEMA_VERSION = 3
-"""Bumped whenever chunks.json changes shape or the same options would give other chunks."""
+SCHEMA_VERSION = 4
+"""Bumped whenever an output changes shape: chunks.json, meta.json, report.json, or the columns of ``chunker
+batch``'s chunk rows and manifest (4: the manifest's ``chunks_sha256``). Other chunks from the same options need no
+bump since the fingerprint holds the code that makes them (:func:`chunker.config.code_digest`)."""
 
 __all__ = [
     "SCHEMA_VERSION",

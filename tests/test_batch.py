@@ -149,11 +149,18 @@ def test_changed_options_rechunk_and_stale_chunk_files_are_deleted(tmp_path: Pat
     make_corpus(src, 5, bad=False)
     batch(src, out)
     first = {p.name for p in (out / "chunks").iterdir()}
+    # max_chars alone leaves these small documents' chunks as they were: rebuilt, as the main command says
     settings = Settings(ChunkerConfig(max_chars=400, target_chars=300))
     summary = run_batch(settings, BatchOptions(str(src), str(out), jobs=1))
+    assert {d.status for d in summary.documents} == {"rebuilt"}
+    assert not first & {p.name for p in (out / "chunks").iterdir()}  # each row carries the fingerprint
+    second = {p.name for p in (out / "chunks").iterdir()}
+    settings = Settings(ChunkerConfig(max_chars=400, target_chars=300, context_prefix="none"))
+    summary = run_batch(settings, BatchOptions(str(src), str(out), jobs=1))
     assert {d.status for d in summary.documents} == {"changed"}
-    assert not first & {p.name for p in (out / "chunks").iterdir()}
+    assert not second & {p.name for p in (out / "chunks").iterdir()}
     assert all(len(c["content_for_embedding"]) <= 400 for cs in batch_chunks(out).values() for c in cs)
+    assert not any(c["content_for_embedding"].startswith("Guide") for cs in batch_chunks(out).values() for c in cs)
 
 
 def test_keep_orphans_keeps_the_chunks_of_a_deleted_source(tmp_path: Path) -> None:
@@ -320,3 +327,41 @@ def test_reading_back_a_batch_output_of_the_other_format_or_none_says_what_to_do
     for reader in (read_chunks, read_chunk_records):
         with pytest.raises(OutputError, match=r"nope: no batch output here \(no documents/manifest.parquet\); run "):
             reader(str(tmp_path / "nope"))
+
+
+def test_a_change_of_the_code_that_leaves_the_chunks_as_they_were_is_rebuilt_not_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the fingerprint holds the chunking code's digest; after a fix that moved one page of react-native-website,
+    # batch called all 1,830 'changed', as it took a new fingerprint for new chunks
+    import chunker.config
+
+    src = tmp_path / "src"
+    make_corpus(src, 4, bad=False)
+    batch(src, tmp_path / "out")
+    rows = manifest(tmp_path / "out")
+    for doc, row in rows.items():
+        assert len(row["chunks_sha256"]) == 64, doc
+    monkeypatch.setattr(chunker.config, "_CODE_DIGEST", ["another version of the code"])
+    (src / "doc-01.md").write_text("# Other\n\nAnother text.\n", encoding="utf-8")
+    statuses = batch(src, tmp_path / "out")
+    assert statuses == {"doc-00": "rebuilt", "doc-01": "changed", "doc-02": "rebuilt", "doc-03": "rebuilt"}
+    assert batch(src, tmp_path / "out") == dict.fromkeys(statuses, "unchanged")
+    # the digest is of the main command's chunks.json
+    assert run_cli(["--sources", str(src), "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    after = manifest(tmp_path / "out")
+    for doc, row in after.items():
+        expected = hashlib.sha256((tmp_path / "cli" / doc / "chunks.json").read_bytes()).hexdigest()
+        assert row["chunks_sha256"] == expected, doc
+
+
+def test_a_manifest_written_before_chunks_sha256_still_tells_rebuilt_by_its_keys_and_hashes(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    src = tmp_path / "src"
+    make_corpus(src, 3, bad=False)
+    batch(src, tmp_path / "out", fmt="jsonl")
+    path = tmp_path / "out" / "documents" / "manifest.parquet"
+    table = pq.read_table(path)
+    pq.write_table(table.drop_columns(["chunks_sha256"]).replace_schema_metadata(table.schema.metadata), path)
+    assert batch(src, tmp_path / "out", fmt="parquet") == dict.fromkeys(manifest(tmp_path / "out"), "rebuilt")

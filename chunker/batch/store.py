@@ -114,6 +114,7 @@ def manifest_schema() -> Any:
         ("metrics", s),
         ("chunk_keys", strings),
         ("embedding_hashes", strings),
+        ("chunks_sha256", s),
         ("files", strings),
         ("chunker_version", s),
     ]

@@ -83,8 +83,10 @@ def _row(task: Task, sha: str, outcome: DocumentOutcome) -> dict[str, Any]:
 
     item = task.item
     status: str = outcome.status
+    chunks_json = outcome.artifacts.get("chunks.json")
+    digest = hashlib.sha256(chunks_json).hexdigest() if chunks_json is not None else ""
     if status == "chunked":
-        status = _chunked_status(task.previous, sha, task.fingerprint, outcome)
+        status = _chunked_status(task.previous, sha, task.fingerprint, outcome, digest)
     return {
         "doc_id": item.doc_id,
         "path": item.path,
@@ -100,17 +102,25 @@ def _row(task: Task, sha: str, outcome: DocumentOutcome) -> dict[str, Any]:
         "metrics": orjson.dumps(outcome.metrics).decode(),
         "chunk_keys": [c.chunk_key for c in outcome.chunks],
         "embedding_hashes": [c.embedding_hash for c in outcome.chunks],
+        "chunks_sha256": digest,
         "files": [],
         "chunker_version": __version__,
     }
 
 
-def _chunked_status(previous: Mapping[str, Any] | None, sha: str, fingerprint: str, outcome: DocumentOutcome) -> str:
+def _chunked_status(
+    previous: Mapping[str, Any] | None, sha: str, fingerprint: str, outcome: DocumentOutcome, digest: str
+) -> str:
     """``new`` (no previous row), ``rebuilt`` (chunked again into the very chunks it had: the same
-    bytes under the same options, e.g. for another ``--format``; a store has nothing to update) or
-    ``changed``, as the main command says."""
+    source into the same chunks.json bytes, ``digest`` its sha256, e.g. for another ``--format`` or after
+    a change of the chunker's code that left them as they were; a store has nothing to update) or
+    ``changed``, as the main command says. A row of a manifest written before 2026-12-03 has no
+    ``chunks_sha256``: the same options fingerprint, chunk keys and embedding hashes then stand for it."""
     if previous is None:
         return "new"
+    if previous.get("chunks_sha256"):
+        same_chunks = previous.get("status") not in NOT_CHUNKED and previous.get("source_sha256") == sha
+        return "rebuilt" if same_chunks and previous["chunks_sha256"] == digest else "changed"
     same = (
         previous.get("status") not in NOT_CHUNKED
         and previous.get("source_sha256") == sha
