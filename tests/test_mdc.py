@@ -107,3 +107,52 @@ def test_the_lines_of_a_page_of_unclosed_components_are_matched_once(monkeypatch
     result = chunk_markdown(text, CFG, "p", "p.md")
     assert [b.kind for b in result.blocks].count("paragraph") == 501 and result.blocks[-1].kind == "container"
     assert len(passes) <= 2  # the page's lines, then the tip's own lines
+
+
+LANDING = (
+    "# Home\n\n::u-container\n  :::u-page-grid\n"
+    + "".join(
+        f"    ::::u-page-feature\n    ---\n    icon: i-lucide-{n}\n    ---\n    #title\n    Feature {n}\n\n"
+        f"    #description\n    What feature {n} does, in one sentence of its own.\n    ::::\n\n"
+        for n in range(6)
+    )
+    + "  :::\n::\n\n## Next\n\nText.\n"
+)
+
+
+def _nesting(text: str) -> list[tuple[int, str]]:
+    from chunker.parse.markdown import markdown_parser
+
+    return [(t.level, t.info) for t in markdown_parser(100).parse(text) if t.type == "container_block_open"]
+
+
+def test_indented_components_nested_in_a_component_are_read_from_their_own_indentation() -> None:
+    """Nuxt Content's landing page: ``::u-container`` / ``  :::u-page-grid`` / ``    ::::u-page-feature``.
+    The ``:::`` container rule read the features, four columns in, as indented code; MDC reads a component's
+    lines from its opening line's indentation."""
+    assert _nesting(LANDING) == [(0, "u-container"), (1, "u-page-grid")] + [(2, "u-page-feature")] * 6
+    result = chunk_markdown(LANDING, CFG, "p", "p.md")
+    assert not result.diagnostics.diagnostics
+    (grid,) = [b for b in result.blocks if b.kind == "container"]
+    assert "code" not in grid.inner
+    small = chunk_markdown(LANDING, SMALL, "p", "p.md")
+    assert not small.diagnostics.diagnostics  # the rendering check included
+    pieces = [c for c in small.chunks if "u-page-feature" in c.content_original]
+    assert len(pieces) >= 6
+    for chunk in pieces[1:]:  # each piece re-opens the container and the grid, its lines as indented as in the page
+        assert chunk.content_original.startswith("::u-container\n  :::u-page-grid\n    ::::u-page-feature\n")
+        lines = chunk.content_original.split("\n")[3:-2]
+        assert lines and all(line.startswith("    ") or not line for line in lines), lines
+
+
+def test_inside_a_component_only_a_line_of_as_many_colons_closes_a_nested_one() -> None:
+    """MDC nests with more colons inside fewer (``::a`` / ``:::b`` / ``::::c``): the ``:::`` container rule
+    closed ``:::b`` at ``::::``, the line closing ``::::c``, and left ``::::c`` open."""
+    text = "::a\n:::b\n::::c\n# in c\n::::\n# in b\n:::\n::\n\n# After\n\nText.\n"
+    assert _nesting(text) == [(0, "a"), (1, "b"), (2, "c")]
+    result = chunk_markdown(text, CFG, "p", "p.md")
+    assert not result.diagnostics.diagnostics
+    assert blocks(text) == [("container", 1, 8, ""), ("heading", 10, 10, "After"), ("paragraph", 12, 12, "After")]
+    # outside every component, ``:::`` lines stay the container rule's (VitePress nests fewer inside more)
+    vitepress = "::::details Outer\n:::tip Inner\ntext\n:::\n::::\n"
+    assert _nesting(vitepress) == [(0, "details Outer"), (1, "tip Inner")]

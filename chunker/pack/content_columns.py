@@ -16,7 +16,8 @@ import re
 from collections.abc import Sequence
 
 from chunker.outline import LineToken
-from chunker.pack.containers import DEFINITION, FENCED, FOOTNOTE, Containers
+from chunker.pack.containers import DEFINITION, FENCED, FOOTNOTE, Containers, lines_of
+from chunker.parse.mdc import opening_run
 
 _ADMONITION = re.compile(r"(?:!!!|\?\?\?\+?|===[+!]?)( *)")
 """An admonition's or content tab's marker and the spaces after it."""
@@ -38,6 +39,9 @@ class ContentColumns(Containers):
         column; None on a footnote's or definition's first line), by its index in ``opens``."""
         self.markers: dict[int, int] = {}
         """Column of a definition's marker (``:`` or ``~``), by its index in ``opens``."""
+        self.indented: dict[int, int | None] = {}
+        """Of each container whose later lines were walked, by its index in ``opens``: the column an MDC
+        component reads its lines from, or None (:meth:`_own_indentation`)."""
         self.admonition_spans: dict[int, tuple[int, int | None]] = {}
         """Of each admonition whose later lines were walked, by its index in ``opens``: its body's column
         on its title line, and how many columns past its parent's content that is (None: unknown)."""
@@ -58,7 +62,8 @@ class ContentColumns(Containers):
                 cursor = base = column
                 continue
             if later and kind in FENCED:
-                continue  # a ``:::`` or ``///`` container's body keeps its parent's content column
+                cursor, base = self._fenced_body(k, chain, text, cursor, base, quote)
+                continue
             stop = self._admonition_body(k, cursor) if later and kind == "admonition_open" else len(text)
             if later and kind == "admonition_open":
                 base = stop
@@ -91,6 +96,45 @@ class ContentColumns(Containers):
             elif self.first_line(k) == line:
                 cursor = len(text)  # a title line: nothing after it
         return None if "\t" in text[:cursor] else cursor
+
+    def _fenced_body(
+        self, k: int, chain: list[int], text: str, cursor: int, base: int | None, quote: int
+    ) -> tuple[int, int | None]:
+        """(cursor, base) past container ``k`` on a later line ``text``: a ``:::`` or ``///`` container's
+        body keeps its parent's content column; an MDC component indented past it is read from its own
+        indentation (outside quotes)."""
+        own = self._own_indentation(k, chain) if quote == 0 else None
+        if own is None:
+            return cursor, base
+        cursor += len(text[cursor:own]) - len(text[cursor:own].lstrip(" "))
+        return cursor, cursor
+
+    def _own_indentation(self, k: int, chain: list[int]) -> int | None:
+        """The column MDC component ``k`` reads its lines from (:mod:`chunker.parse.mdc`: its opening
+        line's indentation, when every line of text in it is indented as far and its closing line of as
+        many colons stands there), None for another container. Only the MDC rule reads such a line inside
+        a component (``k`` or one around it opened with two colons). Once per container."""
+        if k in self.indented:
+            return self.indented[k]
+        own = None
+        first, close = lines_of(self.opens[k])
+        opening = self.lines[first]
+        column = len(opening) - len(opening.lstrip(" "))
+        run = opening_run(opening[column:]) if column and self.opens[k].type == "container_block_open" else 0
+        if (
+            run
+            and close < len(self.lines)
+            and self.lines[close].rstrip() == opening[:column] + ":" * run
+            and (run == 2 or any(self._opens_with_two(j) for j in chain[: chain.index(k)]))
+            and all(not t.strip() or len(t) - len(t.lstrip(" ")) >= column for t in self.lines[first + 1 : close])
+        ):
+            own = column
+        self.indented[k] = own
+        return own
+
+    def _opens_with_two(self, k: int) -> bool:
+        """Whether container ``k`` is an MDC component opened with two colons (``::name``)."""
+        return opening_run(self.lines[self.first_line(k)].lstrip(" ")) == 2
 
     def _past_label(self, k: int, text: str, cursor: int, quote: int) -> int | None:
         """Where the text after footnote ``k``'s label (or definition ``k``'s marker) starts on its

@@ -1,7 +1,15 @@
 """Block components of MDC (Markdown Components, the syntax of Nuxt Content): ``::name`` (with
 optional ``[label]`` and ``{props}``) on a line of its own, the component's Markdown, then a line
-``::``. Nested components take more colons (``:::card``, read by the ``:::`` container rule) or the
+``::``. Nested components take more colons (``:::card`` ... ``:::``, ``::::item`` ... ``::::``) or the
 same two, indented or not; a ``::`` line closes the innermost one open at its indentation.
+
+Inside a component, one of more colons is read as MDC reads it (remark-mdc), not by the ``:::``
+container rule: only a line of as many colons closes it (``::::`` closes no ``:::card``), and a
+component indented past its block reads its lines from its own indentation, as a list item does
+(``  :::tabs``, ``    ::::tabs-item``, ``    ```vue``: content indented with its opening line, no
+indented code). Read by the container rule, the nested components of Nuxt Content's landing pages
+(``::u-page-section`` / ``  :::u-page-grid`` / ``    ::::u-page-feature``) were indented code. A
+``:::`` line outside every component is the container rule's, as on VitePress and Docusaurus pages.
 
 The component may begin with its props as YAML between two ``---`` lines. Markdown alone reads
 ``::card`` followed by ``---`` as a setext heading, and the props up to their closing ``---`` as
@@ -22,44 +30,66 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-__all__ = ["MDC_RULE", "mdc_open_at", "mdc_open_checker", "use_mdc_blocks"]
+__all__ = ["MDC_RULE", "mdc_open_at", "mdc_open_checker", "opening_run", "use_mdc_blocks"]
 
 MDC_RULE = "mdc_block"
 
 _OPEN = re.compile(r"::[A-Za-z][\w-]*(?:\[[^\]\n]*\])?(?:\{[^\n]*\})?[ \t]*")
 """An opening line's text (after its indentation): two colons, the component's name, an optional
 ``[label]`` and ``{props}``."""
+_DEEP_OPEN = re.compile(r"(:{3,})[A-Za-z][\w-]*(?:\[[^\]\n]*\])?(?:\{[^\n]*\})?[ \t]*")
+"""An opening line of a nested component (``:::card{icon="x"}``, ``::::tabs-item``): three colons or more."""
 _CLOSE = re.compile(r"::[ \t]*")
+_RUN_CLOSE = re.compile(r"(:{2,})[ \t]*")
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 _MATCHES = "chunker.mdc.matches"
-"""``state.env`` key: (the source, (end line, block indentation), opening line -> closing line or None)."""
+"""``state.env`` key: (the source, {(end line, block indentation): opening line -> closing line or None})."""
+_INSIDE = "chunker.mdc.inside"
+"""``state.env`` key: how many components the line being read lies in."""
 _LINE = re.compile(r"^[ \t>]*(::[^\n]*)$", re.MULTILINE)
 
 
 def use_mdc_blocks(md: MarkdownIt) -> None:
-    md.block.ruler.before("fence", MDC_RULE, _mdc_block, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    """The rule, before the ``:::`` container rule (which a line of two colons never is)."""
+    md.block.ruler.before(
+        "container_block", MDC_RULE, _mdc_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+    )
 
 
 def _closing_line(state: Any, start_line: int, end_line: int) -> int | None:
-    """The line of the ``::`` that closes the component opened on ``start_line``, or None: the
-    first ``::`` line at its indentation with no other component opened at that indentation still
-    open, outside code fences, before a line of text indented less than the block it is in. The
-    lines are matched once for every opening line from ``start_line`` on (``state.env``): a page of
-    many opening lines that nothing closes is not searched to its end once per line."""
+    """The line closing the component opened on ``start_line``, or None: for ``::``, the first ``::``
+    line at its indentation with no other component opened at that indentation still open; for more
+    colons, the first line of as many at its indentation with none of as many opened there still open;
+    outside code fences, before a line of text indented less than the block it is in. The lines are
+    matched once for every opening line from ``start_line`` on (``state.env``, per end line and
+    indentation of the block): a page of many opening lines that nothing closes is not searched to its
+    end once per line, nor a component's body once per component nested in it."""
     key = (end_line, state.blkIndent)
     cached = state.env.get(_MATCHES)
-    if cached is not None and cached[0] is state.src and cached[1] == key and start_line in cached[2]:
-        return cached[2][start_line]  # type: ignore[no-any-return]
-    matches = _matches(state, start_line, end_line)
-    state.env[_MATCHES] = (state.src, key, matches)
+    if cached is None or cached[0] is not state.src:
+        cached = (state.src, {})
+        state.env[_MATCHES] = cached
+    matches: dict[int, int | None] | None = cached[1].get(key)
+    if matches is None or start_line not in matches:
+        matches = cached[1][key] = _matches(state, start_line, end_line)
     return matches.get(start_line)
+
+
+def opening_run(text: str) -> int:
+    """The colons of a component's opening line (``text`` past its indentation), 0 for none."""
+    if _OPEN.fullmatch(text):
+        return 2
+    found = _DEEP_OPEN.fullmatch(text)
+    return len(found.group(1)) if found is not None else 0
 
 
 def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
     """Every opening line from ``first`` (an opening line) on, with its closing line or None."""
     src = state.src
     out: dict[int, int | None] = {first: None}
-    open_at: dict[int, list[int]] = {state.sCount[first]: [first]}  # opening lines still open, per indentation
+    start = state.bMarks[first] + state.tShift[first]
+    run = opening_run(src[start : state.eMarks[first]])
+    open_at: dict[tuple[int, int], list[int]] = {(run, state.sCount[first]): [first]}  # per run, indentation
     fence = ""  # the marker run of a code fence open at this line
     for line in range(first + 1, end_line):
         start = state.bMarks[line] + state.tShift[line]
@@ -71,20 +101,21 @@ def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
         text = src[start:last]
         opened = _FENCE.match(text)
         if opened is not None:
-            run = opened.group(1)
+            marks = opened.group(1)
             if not fence:
-                fence = run
-            elif run[0] == fence[0] and len(run) >= len(fence) and not text[len(run) :].strip():
+                fence = marks
+            elif marks[0] == fence[0] and len(marks) >= len(fence) and not text[len(marks) :].strip():
                 fence = ""
             continue
         if fence or not text.startswith("::"):
             continue
-        stack = open_at.setdefault(state.sCount[line], [])
-        if _CLOSE.fullmatch(text):
+        closing = _RUN_CLOSE.fullmatch(text)
+        if closing is not None:
+            stack = open_at.get((len(closing.group(1)), state.sCount[line]))
             if stack:
                 out[stack.pop()] = line
-        elif _OPEN.fullmatch(text):
-            stack.append(line)
+        elif run := opening_run(text):
+            open_at.setdefault((run, state.sCount[line]), []).append(line)
             out[line] = None
     return out
 
@@ -95,29 +126,54 @@ def _mdc_block(state: Any, start_line: int, end_line: int, silent: bool) -> bool
     src = state.src
     pos = state.bMarks[start_line] + state.tShift[start_line]
     maximum = state.eMarks[start_line]
-    if not src.startswith("::", pos) or src.startswith(":::", pos) or not _OPEN.fullmatch(src, pos, maximum):
+    if not src.startswith("::", pos):
+        return False
+    if src.startswith(":::", pos):
+        if not state.env.get(_INSIDE):
+            return False  # outside every component: the ``:::`` container rule's
+        found = _DEEP_OPEN.fullmatch(src, pos, maximum)
+        if found is None:
+            return False
+        run = len(found.group(1))
+    elif _OPEN.fullmatch(src, pos, maximum):
+        run = 2
+    else:
         return False
     end = _closing_line(state, start_line, end_line)
     if end is None:
         return False
     if silent:
         return True
-    old_parent, old_line_max = state.parentType, state.lineMax
+    old_parent, old_line_max, old_indent = state.parentType, state.lineMax, state.blkIndent
     state.parentType = "container"
     state.lineMax = end
+    indent = state.sCount[start_line]
+    if indent > old_indent and _indented_with(state, start_line + 1, end, indent):
+        state.blkIndent = indent
     token = state.push("container_block_open", "div", 1)
-    token.markup = "::"
+    token.markup = ":" * run
     token.block = True
-    token.info = src[pos + 2 : maximum]
+    token.info = src[pos + run : maximum]
     token.map = [start_line, end]
+    state.env[_INSIDE] = state.env.get(_INSIDE, 0) + 1
     state.md.block.tokenize(state, start_line + 1, end)
+    state.env[_INSIDE] -= 1
     token = state.push("container_block_close", "div", -1)
-    token.markup = "::"
+    token.markup = ":" * run
     token.block = True
     state.parentType = old_parent
     state.lineMax = old_line_max
+    state.blkIndent = old_indent
     state.line = end + 1
     return True
+
+
+def _indented_with(state: Any, first: int, end: int, indent: int) -> bool:
+    """Whether every line of text from ``first`` up to ``end`` is indented ``indent`` columns or more: a
+    component's lines are then read from its own indentation (one less indented would end the body there)."""
+    return all(
+        state.bMarks[k] + state.tShift[k] >= state.eMarks[k] or state.sCount[k] >= indent for k in range(first, end)
+    )
 
 
 def mdc_open_at(text: str, end: int) -> bool:
