@@ -49,6 +49,8 @@ from markdown_it.token import Token
 
 from chunker.config import ChunkerConfig
 from chunker.models import Chunk, ChunkingResult
+from chunker.parse.containers import CONTAINER_RULE, use_container
+from chunker.parse.mdc import use_mdc_blocks
 from chunker.parse.mdx import mdx_plugin
 from chunker.pipeline import chunk_markdown, syntax_of
 from chunker.plaintext import chunk_text
@@ -335,6 +337,15 @@ def chunk_file(path: Path, root: Path, cfg: ChunkerConfig) -> tuple[str, Chunkin
     return text, chunk_markdown(text, cfg, re.sub(r"[^A-Za-z0-9._-]", "-", path.stem) or "x", doc)
 
 
+_MDC_COMPONENT = re.compile(r"^[ \t]*::[A-Za-z][\w-]*(?:\[[^\]\n]*\])?(?:\{[^\n]*\})?[ \t]*\n", re.MULTILINE)
+"""An MDC block component's opening line (``::card``, ``::callout{icon="x"}``)."""
+
+
+def _mdc_plugin(md: MarkdownIt) -> None:
+    use_container(md, CONTAINER_RULE)
+    use_mdc_blocks(md)
+
+
 def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: MarkdownIt) -> Iterator[Finding]:
     from mdit_py_plugins.deflist import deflist_plugin
 
@@ -345,6 +356,10 @@ def check_document(doc: str, result: ChunkingResult, cfg: ChunkerConfig, md: Mar
         # MDX as the chunker and MDX read it: a JSX block runs past a blank line inside its braces, a heading
         # right below a closed element is a heading (plain CommonMark reads both as HTML to a blank line)
         md, plain = markdown().use(mdx_plugin), plain.use(mdx_plugin)
+    elif not doc.endswith(".txt") and _MDC_COMPONENT.search(source):
+        # MDC components as the chunker reads them (Nuxt Content): their YAML props are no setext heading,
+        # nested components indented with their opening line no indented code
+        md, plain = markdown().use(_mdc_plugin), plain.use(_mdc_plugin)
     tokens = md.parse(source) if not doc.endswith(".txt") else []
     doc_kinds = line_kinds(tokens, source.count("\n") + 1)
     doc_depths = list_depths(tokens, source.count("\n") + 1)
