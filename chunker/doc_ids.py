@@ -40,14 +40,19 @@ def id_segment(name: str) -> str | None:
     NFC-normalised, every run of characters other than letters, digits, ``_``, ``.`` and ``-``
     replaced by one ``-``, trailing dots removed (Windows drops them); a name with no letter or digit
     spelled by :func:`_spelled`; a Windows device name up to the first dot followed by ``_`` (``CON`` is
-    ``CON_``). ``None`` when nothing usable is left (an empty name, or one starting with ``.``) or the
-    name holds bytes that are not UTF-8."""
+    ``CON_``). Dots left leading once the characters before them are gone go too (``[[...slug]]`` is
+    ``slug-``). ``None`` when nothing usable is left (an empty name, one starting with ``.``, dots and
+    dashes only) or the name holds bytes that are not UTF-8."""
     if not name.isascii():  # ASCII holds no escaped byte and is its own NFC form
         if any("\udc80" <= c <= "\udcff" for c in name):
             return None
         name = unicodedata.normalize("NFC", name)
     name = name.strip()
     text = _UNSAFE_RUN.sub("-", name).rstrip(".").lstrip("-")
+    if text.startswith(".") and not name.startswith("."):
+        # dots after characters that became "-": no hidden name (Next.js' catch-all route folder
+        # ``[[...slug]]`` is ``slug-``, as ``[lang]`` is ``lang-``); dots and dashes alone stay refused
+        text = text.lstrip("-.") or text
     if not text and name and not name.startswith("."):
         text = _spelled(name)
     if not text or text in (".", "..", "-") or text.startswith("."):

@@ -203,3 +203,25 @@ def test_names_that_differ_only_in_normalization_are_told_apart(
     assert run_cli([]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert "sources/Cafe\\u0301/x.md, sources/Caf\u00e9/x.md" in err and "NFC or NFD" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [("[[...slug]]", "slug-"), ("[...mdxPath]", "mdxPath-"), ("[lang]", "lang-"), ("-.foo", "foo"), ("(doc)", "doc-")],
+)
+def test_dots_left_leading_by_characters_that_became_a_dash_are_no_hidden_name(name: str, part: str) -> None:
+    assert id_segment(name) == part
+    assert is_doc_id(part)
+
+
+def test_a_next_js_app_tree_with_catch_all_route_folders_is_chunked(sources: Path) -> None:
+    """Nextra's examples/swr-site: ``app/[lang]/[[...mdxPath]]/page.tsx`` next to the pages. The catch-all
+    folder's name gave no id (``...mdxPath-`` reads as a hidden name), so the run failed with exit 2."""
+    touch(sources / "app" / "[lang]" / "[[...mdxPath]]" / "page.mdx")
+    touch(sources / "app" / "[lang]" / "[[...mdxPath]]" / "page.tsx", "export default function Page() {}\n")
+    touch(sources / "content" / "en" / "index.mdx")
+    walked = scan(sources)
+    assert [s.stem for s in walked.found] == ["app/lang-/mdxPath-/page", "content/en/index"]
+    assert not walked.refused
+    for hidden in ("-.-", ".git", "..."):
+        assert id_segment(hidden) is None
