@@ -58,13 +58,15 @@ def _fence_opened(text: str) -> str:
 
 _INTERRUPTS = ["paragraph", "reference", "blockquote", "list"]
 _ONE_IMPORT = (
-    r"""import[ \t]+(?:type[ \t]+)?(?:[\w$]+[ \t]*,?[ \t]*)?(?:\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)?[ \t]*"""
-    r"""from[ \t]+(?:"[^"\n]+"|'[^'\n]+')"""
+    r"""(?>import[ \t]+(?:type[ \t]+)?(?:[\w$]+[ \t]*(?:,[ \t]*)?)?(?:(?:\{[^}\n]*\}|\*[ \t]+as[ \t]+[\w$]+)[ \t]*)?"""
+    r"""from[ \t]+(?:"[^"\n]+"|'[^'\n]+'))"""
 )
-_IMPORT_FROM = re.compile(rf"(?:{_ONE_IMPORT}[ \t]*;[ \t]*)*{_ONE_IMPORT}[ \t]*;?[ \t]*$")
+_IMPORT_FROM = re.compile(rf"{_ONE_IMPORT}[ \t]*(?:;[ \t]*{_ONE_IMPORT}[ \t]*)*(?:;[ \t]*)?$")
 """Whole JavaScript ``import ... from '...'`` statements on their line (``import Tabs from '@theme/Tabs';``),
 one or several (``import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem';``, as a
-Docusaurus site's pages may write them)."""
+Docusaurus site's pages may write them). Linear time: no run of blanks can be split two ways, and a
+statement, whose end is fixed by its quoted module name, is atomic (the former pattern read 20 statements
+and a stray word on one line in 3^20 ways, and a name then 8,000 blanks in 8,000^3)."""
 _HEAD = 1 << 16
 """How far into a ``.md`` page :func:`opens_with_import` looks (frontmatter included)."""
 
@@ -163,13 +165,17 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
     first_blank: int | None = None
     expression = not esm and _line(state, start).startswith("{")
     elements: _Elements | None = None
+    left = state.env.get(_READ_ON, _READ_ON_BASE + 2 * len(state.src))  # the parse's budget (:data:`_READ_ON`)
     line = start
     while line < end:
         text = _line(state, line)
+        if first_blank is not None and _spent(state, line, first_blank, left) >= left:
+            return first_blank - 1  # braces left open, as if they never balanced
         if not text.strip():
             if first_blank is None:
                 first_blank = line
             if depth == 0 and not template and not fence:
+                _spent(state, line, first_blank, left)
                 return line - 1
             line += 1
             continue
@@ -190,10 +196,12 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
         else:
             depth, template = _scan(text, depth, template)
             if expression and depth == 0 and not template and text.rstrip().endswith("}"):
+                _spent(state, line, first_blank, left)
                 return line  # an expression ends at its closing brace: the next line is a block of its own
             if esm and depth == 0 and not template and _STATEMENT_END.search(text):
                 following = _line(state, line + 1) if line + 1 < end else ""
                 if not _ESM.match(following):
+                    _spent(state, line, first_blank, left)
                     return line
             if (
                 not esm
@@ -204,11 +212,35 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
                 and _HEADING.match(_line(state, line + 1))
                 and (elements := elements or _Elements(state, start)).closed_through(line)
             ):
+                _spent(state, line, first_blank, left)
                 return line  # a heading right below elements that all closed is a block of its own, as in MDX
         line += 1
+    _spent(state, line, first_blank, left)
     if (depth or template or fence) and first_blank is not None:
         return first_blank - 1
     return end - 1
+
+
+_READ_ON = "chunker.mdx.read_on"
+"""``state.env`` key: how many characters the scans of :func:`_last_line` may still read past a block's first
+blank line (braces, a template literal or a fence left open there). A block whose braces never balance is read
+to the end of the range before it ends at its first blank line, so a page of such blocks (``<Foo a={`` or
+``{`` over each paragraph, which MDX itself refuses) was read once per block: 2,000 of them took 50 s. Reading
+on that ends in a block is bounded by the source's length; what the parse may spend past that is
+:data:`_READ_ON_BASE` and one more source length, so a valid page (whose braces all balance) and one with a
+brace left open or two read as before; once spent, a block whose braces are open at its first blank line ends
+there."""
+_READ_ON_BASE = 1 << 16
+
+
+def _spent(state: StateBlock, line: int, first_blank: int | None, left: int) -> int:
+    """The characters a scan read past its first blank line up to ``line``, taken off the parse's budget
+    (:data:`_READ_ON`, ``left`` of it when the scan began)."""
+    if first_blank is None:
+        return 0
+    read_on = state.bMarks[min(line, len(state.bMarks) - 1)] - state.bMarks[first_blank]
+    state.env[_READ_ON] = max(0, left - read_on)
+    return read_on
 
 
 _HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
