@@ -4,6 +4,7 @@ hanging; the other tests count the work (no timing)."""
 
 from __future__ import annotations
 
+import re
 import signal
 from collections.abc import Iterator
 from dataclasses import replace
@@ -108,3 +109,60 @@ def test_a_page_with_a_brace_left_open_still_reads_later_blocks_across_blank_lin
     _, found = _scanned(text, monkeypatch)
     assert ("html", later) in found
     assert ("heading", "## Real") in found
+
+
+def _parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts heading_text gives markdown-it's inline parser from now on (its cache emptied)."""
+    from chunker import inline
+
+    seen: list[str] = []
+    parser = inline._inline_parser()
+
+    class Counted:
+        def parseInline(self, src: str, env: object = None) -> object:  # noqa: N802 (markdown-it's name)
+            seen.append(src)
+            return parser.parseInline(src, env)
+
+    monkeypatch.setattr(inline, "_inline_parser", lambda: Counted())
+    if hasattr(inline, "_heading_text"):
+        inline._heading_text.cache_clear()
+    return seen
+
+
+@pytest.mark.parametrize("fragment", ["{{<", "<", "*a", "{%", "[", "`"])
+def test_a_heading_of_markup_is_parsed_up_to_a_bounded_count_of_markup_characters_once(
+    fragment: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunker.inline import _MARKUP, heading_text
+
+    seen = _parsed(monkeypatch)
+    text = "".join(f"## {i} " + fragment * (1000 // len(fragment)) + f"\n\nZQX{i}\n\n" for i in range(20))
+    result = chunk_markdown(text, CFG, "page", "page.md")
+    assert len(seen) <= 20  # once a heading line (seven times before)
+    assert all(len(_MARKUP.findall(src)) <= 64 for src in seen)  # 333 to 1,000 before
+    assert all(f"ZQX{i}" in "".join(c.content_original for c in result.chunks) for i in range(20))
+    assert heading_text("A **bold** `code` [link](x) {#id}") == "A bold code link"
+
+
+def test_template_tags_are_replaced_as_the_pattern_replaces_them() -> None:
+    import random
+
+    from chunker import inline
+
+    parts = ["{{", "{{<", "{{%", "}}", ">}}", "%}}", "{%", "%}", "{#", "#}", " data ", "echo x", "a", " ", "-", "\n"]
+    rng = random.Random(12)
+    for _ in range(20_000):
+        raw = "".join(rng.choice(parts) for _ in range(rng.randint(0, 14)))
+        by_pattern: list[tuple[str, str | None]] = []
+        by_scan: list[tuple[str, str | None]] = []
+
+        def pattern_tag(match: re.Match[str], found: list[tuple[str, str | None]] = by_pattern) -> str:
+            found.append((match.group(), match.group(1)))
+            return "|"
+
+        def scan_tag(tag: str, output: str | None, found: list[tuple[str, str | None]] = by_scan) -> str:
+            found.append((tag, output))
+            return "|"
+
+        assert inline._template_tags_replaced(raw, scan_tag) == inline._TEMPLATE_TAG.sub(pattern_tag, raw), raw
+        assert by_scan == by_pattern, raw
