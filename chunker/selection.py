@@ -8,13 +8,34 @@ from dataclasses import dataclass
 
 
 def _match_parts(pattern: Sequence[str], parts: Sequence[str]) -> bool:
-    """Glob parts against path parts: ``*``/``?``/``[]`` within one part, ``**`` any number of parts."""
-    if not pattern:
-        return not parts
-    head, rest = pattern[0], pattern[1:]
-    if head == "**":
-        return any(_match_parts(rest, parts[i:]) for i in range(len(parts) + 1))
-    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
+    """Glob parts against path parts: ``*``/``?``/``[]`` within one part, ``**`` any number of parts. The
+    pattern's positions are followed together, a path part at a time (at most one test per part and pattern
+    part): tried one way after another, ``**/`` x 8 against a path 30 folders deep took minutes."""
+    at = _past_any(pattern, {0})
+    for part in parts:
+        step: set[int] = set()
+        for k in at:
+            if k == len(pattern):
+                continue
+            if pattern[k] == "**":
+                step.add(k)
+            elif fnmatch.fnmatchcase(part, pattern[k]):
+                step.add(k + 1)
+        if not step:
+            return False
+        at = _past_any(pattern, step)
+    return len(pattern) in at
+
+
+def _past_any(pattern: Sequence[str], at: set[int]) -> set[int]:
+    """``at`` with the positions after each ``**`` it holds (a ``**`` may match no part)."""
+    todo = list(at)
+    while todo:
+        k = todo.pop()
+        if k < len(pattern) and pattern[k] == "**" and k + 1 not in at:
+            at.add(k + 1)
+            todo.append(k + 1)
+    return at
 
 
 def rooted(pattern: str) -> str:

@@ -166,3 +166,15 @@ def test_template_tags_are_replaced_as_the_pattern_replaces_them() -> None:
 
         assert inline._template_tags_replaced(raw, scan_tag) == inline._TEMPLATE_TAG.sub(pattern_tag, raw), raw
         assert by_scan == by_pattern, raw
+
+
+@pytest.mark.usefixtures("deadline")
+def test_globs_of_many_double_stars_match_deep_paths_at_once() -> None:
+    from chunker.selection import Selection, glob_matches
+
+    deep = "/".join(["a"] * 30) + "/b.md"
+    assert not glob_matches("**/" * 12 + "zzz", deep)  # C(42, 12) ways tried before
+    assert glob_matches("./" + "**/" * 12 + "b.md", deep)
+    assert glob_matches("a/**/a/**/b.md", deep)
+    assert not glob_matches("a/**/c/**/b.md", deep)
+    assert Selection(exclude=("**/" * 40 + "*.md",)).excluded(deep) is not None
