@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 SCHEMA_VERSION = 4
 """Bumped whenever an output changes shape: chunks.json, meta.json, report.json, or the columns of ``chunker
 batch``'s chunk rows and manifest (4: the manifest's ``chunks_sha256``). Other chunks from the same options need no
-bump since the fingerprint holds the code that makes them (:func:`chunker.config.code_digest`)."""
+bump since the fingerprint holds the code that makes them (:func:`chunker.code_digest.code_digest`)."""
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -131,7 +131,7 @@ class ChunkerConfig:
 
     def fingerprint(self) -> str:
         """Hash of what decides the chunks: the options that change them, the output schema
-        version, the chunker version and the code that makes chunks (:func:`code_digest`). Left out
+        version, the chunker version and the code that makes chunks (:func:`chunker.code_digest.code_digest`). Left out
         are the options that change no chunk: the ``fail_on_*`` policies (:mod:`chunker.policy`
         re-judges recorded findings instead), ``max_file_bytes`` (checked before a document is
         chunked) and ``tokenizer`` under ``size_unit: chars``. A tokenizer file counts by the
@@ -139,6 +139,7 @@ class ChunkerConfig:
         import orjson
 
         from chunker import SCHEMA_VERSION, __version__
+        from chunker.code_digest import code_digest
         from chunker.policy import POLICY_OPTIONS
 
         options = self.to_dict()
@@ -154,50 +155,6 @@ class ChunkerConfig:
                 options["tokenizer"] = f"sha256:{digest}"
         payload = {"schema": SCHEMA_VERSION, "chunker": __version__, "code": code_digest(), "options": options}
         return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
-FRONT_ENDS: tuple[str, ...] = (
-    "__main__.py", "entry.py", "console.py", "cli", "report", "eval", "evaluate.py", "export", "ownership.py",
-    "chunked.py", "view", "batch",
-)  # fmt: skip
-"""Modules of the package (top-level names, or prefixes of them) that make no chunk: the commands'
-front ends (options, messages, the run summary, ``eval``, ``export``, ``view``, ``batch``'s driver, which
-calls the same ``chunk_source``). A change of one of them leaves :func:`code_digest` as it was."""
-
-_CODE_DIGEST: list[str] = []
-
-
-def code_digest(package: str | None = None) -> str:
-    """sha256 of the source of every module of the package (``package``: its folder; default this
-    one) but :data:`FRONT_ENDS`, by relative path and content: part of the fingerprint, so that any
-    change of the code that makes chunks, a release or a ``git pull`` into an editable install,
-    re-chunks every document once, where the version alone (never bumped between releases) kept the
-    chunks of the code before. Read once per process (160 files, 1.6 MB: about 5 ms, 25-30 ms at a
-    load of 6 on 2 cores); "" when the package has no readable source (a frozen build)."""
-    import os
-
-    if package is None and _CODE_DIGEST:
-        return _CODE_DIGEST[0]
-    root = package or os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    found: list[str] = []
-    for folder, subfolders, files in os.walk(root):
-        rel = os.path.relpath(folder, root).replace(os.sep, "/")
-        subfolders[:] = [d for d in subfolders if not (rel == "." and d.startswith(FRONT_ENDS))]
-        if rel == ".":
-            files = [f for f in files if not f.startswith(FRONT_ENDS)]
-        found += [f"{rel}/{f}" for f in files if f.endswith(".py")]
-    try:
-        for name in sorted(found):
-            with open(os.path.join(root, name), "rb") as handle:
-                digest.update(f"{name}\0{os.fstat(handle.fileno()).st_size}\0".encode())
-                digest.update(handle.read())
-    except OSError:
-        return ""
-    value = digest.hexdigest() if found else ""
-    if package is None:
-        _CODE_DIGEST.append(value)
-    return value
 
 
 UNCHUNKED_OPTIONS: tuple[str, ...] = ("max_file_bytes", "max_chunks_per_document")
@@ -378,36 +335,6 @@ def _check_levels(cfg: ChunkerConfig) -> None:
         raise _bad("overlap_sentences", f"must be 0 or more, got {shown(cfg.overlap_sentences)}")
 
 
-_BACKTRACKS = {
-    "ambiguous": (
-        "can backtrack for hours: some text can be read in more than 100 ways at once (a fixed count of an "
-        "optional part, (a?){25}a{25}, or counted repeats of overlapping alternatives, ((a|aa){10}){4}, or a long "
-        "list of alternatives with the same start); make the optional parts exclusive, or split the pattern "
-        "into several simpler ones"
-    ),
-    "unchecked": (
-        "is too large to be checked for backtracking (over 300 character items, or too many ways to walk); "
-        "split it into several simpler patterns"
-    ),
-    "exponential": (
-        "can backtrack without end: it can read one run of text in many ways (a repeat of a repeat with nothing "
-        "fixed between the repeats, (a+)+ or (\\w+\\s?)+, or of alternatives that overlap, (a|aa)+); drop the outer "
-        "repeat, make the alternatives exclusive, or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
-    ),
-    "polynomial": (
-        "can backtrack for hours on one long line: two repeats read the same characters with nothing fixed "
-        "between them that they cannot read (x\\s*-?\\s*\\d+ on an x and a run of spaces, .*a.*a.*a), so every "
-        "way to share a run between them is tried (n^2 and more); make the repeats read different characters, "
-        "put a fixed character between them, or make one atomic, (?>\\s*)"
-    ),
-    "searched": (
-        "can backtrack for hours on one long line: it is searched for at every position of a document, and a "
-        "repeat near its start reads the same run again from each position (\\d+x or [ \\t]*<!-- over a long run "
-        "of digits or spaces, n^2); start it with a fixed character, or anchor it to a line's start, (?m)^"
-    ),
-}
-
-
 def _check_limits(cfg: ChunkerConfig) -> None:
     """The limits against hostile input, and a page marker that compiles."""
     for key in ("max_frontmatter_bytes", "max_frontmatter_depth", "max_frontmatter_nodes", "max_file_bytes"):
@@ -423,7 +350,7 @@ def _check_limits(cfg: ChunkerConfig) -> None:
             "max_nesting",
             f"must be 8..200 (deeper nesting exhausts the parser's recursion), got {shown(cfg.max_nesting)}",
         )
-    from chunker.regex_risk import backtracking_risk, matches_empty
+    from chunker.regex_risk import RISKS, backtracking_risk, matches_empty
 
     try:
         re.compile(cfg.page_marker_pattern)
@@ -431,7 +358,7 @@ def _check_limits(cfg: ChunkerConfig) -> None:
         raise _bad("page_marker_pattern", f"is not a valid regular expression: {exc}") from None
     risk = backtracking_risk(cfg.page_marker_pattern, searched=True)
     if risk:
-        raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} {_BACKTRACKS[risk]}")
+        raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} {RISKS[risk]}")
     if matches_empty(cfg.page_marker_pattern):
         raise _bad("page_marker_pattern", f"{shown(cfg.page_marker_pattern)} matches the empty string")
     for k, pattern in enumerate(cfg.embedding_drop_lines, 1):
@@ -443,4 +370,4 @@ def _check_limits(cfg: ChunkerConfig) -> None:
             raise _bad("embedding_drop_lines", message) from None
         risk = backtracking_risk(pattern)
         if risk:
-            raise _bad("embedding_drop_lines", f"{item}{shown(pattern)} {_BACKTRACKS[risk]}")
+            raise _bad("embedding_drop_lines", f"{item}{shown(pattern)} {RISKS[risk]}")

@@ -337,3 +337,35 @@ def matches_empty(pattern: str) -> bool:
     """Whether ``pattern`` (valid) matches the empty string: as a page marker it would match at
     every position (``''``, ``x*``, ``^``) and cut a page before every character."""
     return re.compile(pattern).search("") is not None
+
+
+RISKS = {
+    "ambiguous": (
+        "can backtrack for hours: some text can be read in more than 100 ways at once (a fixed count of an "
+        "optional part, (a?){25}a{25}, or counted repeats of overlapping alternatives, ((a|aa){10}){4}, or a long "
+        "list of alternatives with the same start); make the optional parts exclusive, or split the pattern "
+        "into several simpler ones"
+    ),
+    "unchecked": (
+        "is too large to be checked for backtracking (over 300 character items, or too many ways to walk); "
+        "split it into several simpler patterns"
+    ),
+    "exponential": (
+        "can backtrack without end: it can read one run of text in many ways (a repeat of a repeat with nothing "
+        "fixed between the repeats, (a+)+ or (\\w+\\s?)+, or of alternatives that overlap, (a|aa)+); drop the outer "
+        "repeat, make the alternatives exclusive, or make it atomic, (?>\\w+\\s?)+ or (?:a+)++"
+    ),
+    "polynomial": (
+        "can backtrack for hours on one long line: two repeats read the same characters with nothing fixed "
+        "between them that they cannot read (x\\s*-?\\s*\\d+ on an x and a run of spaces, .*a.*a.*a), so every "
+        "way to share a run between them is tried (n^2 and more); make the repeats read different characters, "
+        "put a fixed character between them, or make one atomic, (?>\\s*)"
+    ),
+    "searched": (
+        "can backtrack for hours on one long line: it is searched for at every position of a document, and a "
+        "repeat near its start reads the same run again from each position (\\d+x or [ \\t]*<!-- over a long run "
+        "of digits or spaces, n^2); start it with a fixed character, or anchor it to a line's start, (?m)^"
+    ),
+}
+"""What each answer of :func:`backtracking_risk` means for a pattern, and how to mend it: the message of a
+configuration error (:mod:`chunker.config`)."""

@@ -334,7 +334,7 @@ def test_a_change_of_the_code_that_leaves_the_chunks_as_they_were_is_rebuilt_not
 ) -> None:
     # the fingerprint holds the chunking code's digest; after a fix that moved one page of react-native-website,
     # batch called all 1,830 'changed', as it took a new fingerprint for new chunks
-    import chunker.config
+    import chunker.code_digest
 
     src = tmp_path / "src"
     make_corpus(src, 4, bad=False)
@@ -342,7 +342,7 @@ def test_a_change_of_the_code_that_leaves_the_chunks_as_they_were_is_rebuilt_not
     rows = manifest(tmp_path / "out")
     for doc, row in rows.items():
         assert len(row["chunks_sha256"]) == 64, doc
-    monkeypatch.setattr(chunker.config, "_CODE_DIGEST", ["another version of the code"])
+    monkeypatch.setattr(chunker.code_digest, "_CODE_DIGEST", ["another version of the code"])
     (src / "doc-01.md").write_text("# Other\n\nAnother text.\n", encoding="utf-8")
     statuses = batch(src, tmp_path / "out")
     assert statuses == {"doc-00": "rebuilt", "doc-01": "changed", "doc-02": "rebuilt", "doc-03": "rebuilt"}

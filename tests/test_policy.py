@@ -72,7 +72,7 @@ def test_the_fingerprint_holds_the_code_that_makes_chunks_not_the_front_ends(tmp
     # fingerprint) until --force: the fingerprint now holds a digest of the package's chunking modules
     import shutil
 
-    from chunker.config import code_digest
+    from chunker.code_digest import code_digest
 
     package = tmp_path / "chunker"
     shutil.copytree(Path(chunker.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
@@ -92,12 +92,12 @@ def test_the_fingerprint_holds_the_code_that_makes_chunks_not_the_front_ends(tmp
 def test_a_run_after_a_change_of_the_code_chunks_every_document_again(
     make_work: Callable[..., Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import chunker.config
+    import chunker.code_digest
 
     make_work({"a.md": "# A\n\nText of a.\n", "b/c.md": "# C\n\nText of c.\n"})
     assert run_cli(["--json"]) == 0
     capsys.readouterr()
-    monkeypatch.setattr(chunker.config, "_CODE_DIGEST", ["another version of the code"])
+    monkeypatch.setattr(chunker.code_digest, "_CODE_DIGEST", ["another version of the code"])
     assert run_cli(["--check", "--quiet"]) == 1  # what a run would write now may differ: stale
     capsys.readouterr()
     for expected in ("rebuilt", "unchanged"):  # chunked again into the same chunks, once
