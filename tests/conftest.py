@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+import signal
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,25 @@ def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(os, "fsync", counting)
     return calls
+
+
+class DeadlineExceeded(BaseException):
+    """Raised by :func:`deadline`; not an Exception (nor an OSError, which the readers take as "unreadable"),
+    so no handler of the code under test swallows it."""
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """A test whose code blocks (open() of a FIFO with no writer) or backtracks without end fails after
+    20 s instead of hanging the suite."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise DeadlineExceeded("still running after 20 s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)

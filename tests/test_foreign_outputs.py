@@ -5,8 +5,7 @@ with an internal error."""
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,26 +20,6 @@ def work(make_work: Callable[..., Path]) -> Path:
     work = make_work({"a.md": DOC})
     assert run_cli([]) == 0
     return work
-
-
-class Blocked(BaseException):
-    """Not an OSError, which the readers take as "unreadable": it ends the command."""
-
-
-@pytest.fixture
-def deadline() -> Iterator[None]:
-    """A command that blocks (open() of a FIFO with no writer) fails the test instead of hanging it."""
-
-    def expire(signum: int, frame: object) -> None:
-        raise Blocked("the command blocked")
-
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(20)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _replace_with_fifo(path: Path) -> None:

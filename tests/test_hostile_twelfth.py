@@ -5,8 +5,6 @@ hanging; the other tests count the work (no timing)."""
 from __future__ import annotations
 
 import re
-import signal
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -18,24 +16,6 @@ from chunker.parse.mdx import opens_with_import
 from chunker.pipeline import chunk_markdown
 
 CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False, keep_mdx_esm=True)
-
-
-class Expired(BaseException):
-    """Raised by the deadline: a pattern still backtracking."""
-
-
-@pytest.fixture
-def deadline() -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise Expired("still matching after 20 s")
-
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(20)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.mark.usefixtures("deadline")
