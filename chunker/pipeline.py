@@ -17,7 +17,7 @@ from chunker.html_tail import html_tail_finding
 from chunker.models import UNCLOSED_FENCE, Block, ChunkingResult, Diagnostic, SkippedRange
 from chunker.pack import pack
 from chunker.parse import BlockTokens, ParsedDocument, read_document
-from chunker.parse.mdx import esm_left_out, imports_used, opens_with_import
+from chunker.parse.esm import esm_left_out, imports_used, opens_with_import
 from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import gated, judge
 from chunker.segmenter import segment
@@ -151,8 +151,8 @@ def chunk_markdown(
 def syntax_of(config: ChunkerConfig, source_path: str, text: str = "") -> Syntax:
     """The syntax a document is read in: ``config.syntax``, or for ``auto`` MDX when the file name
     ends in ``.mdx``, the page opens with an ``import ... from`` statement (a Docusaurus ``.md``
-    page: :func:`chunker.parse.mdx.opens_with_import`) or imports further down a name it uses as a
-    component (:func:`chunker.parse.mdx.imports_used`), else Markdown."""
+    page: :func:`chunker.parse.esm.opens_with_import`) or imports further down a name it uses as a
+    component (:func:`chunker.parse.esm.imports_used`), else Markdown."""
     if config.syntax != "auto":
         return config.syntax
     if source_path.lower().endswith(".mdx"):

@@ -38,7 +38,7 @@ from chunker.pack.chunks import make_chunk
 from chunker.pack.drafts import Draft, number_parts
 from chunker.pack.keys import SectionKeys
 from chunker.parse import BlockTokens, read_document
-from chunker.parse.mdx import esm_left_out
+from chunker.parse.esm import esm_left_out
 from chunker.parse.pieces import PIECE_CHARS as WHOLE_PIECE_CHARS
 from chunker.parse.pulldown import PulldownTokens
 from chunker.pipeline import (
@@ -277,7 +277,7 @@ class _Watch:
 
 
 def _without_esm(blocks: Iterator[Block], esm: list[SkippedRange]) -> Iterator[Block]:
-    """:func:`chunker.parse.mdx.esm_left_out` as the blocks pass: the leading ESM statements are
+    """:func:`chunker.parse.esm.esm_left_out` as the blocks pass: the leading ESM statements are
     appended to ``esm``, the other blocks go on."""
     for block in blocks:
         kept, left = esm_left_out((block,))

@@ -12,7 +12,7 @@ import pytest
 from chunker.config import ChunkerConfig
 from chunker.inline import without_heading_ids
 from chunker.parse import mdx
-from chunker.parse.mdx import opens_with_import
+from chunker.parse.esm import opens_with_import
 from chunker.pipeline import chunk_markdown
 
 CFG = replace(ChunkerConfig(), min_chars=1, merge_short=False, keep_mdx_esm=True)

@@ -11,7 +11,7 @@ from chunker.pack.cleanup import cleaner
 from chunker.pack.context import join, overlap_text
 from chunker.pack.drafts import Draft
 from chunker.pack.keys import ziffers_and_keys
-from chunker.parse.mdx import is_esm
+from chunker.parse.esm import is_esm
 from chunker.sizes import Counter
 from chunker.template_tags import GONE, lines_without_gone
 
@@ -43,7 +43,7 @@ def without_end_tags(body: str) -> str:
 def without_esm(body: str, draft: Draft) -> str:
     """``body`` (what ``draft`` embeds) without the MDX ``import``/``export`` statements it holds whole, and
     the blank line after each: MDX reads every top-level one as code for the build wherever it stands, but
-    only those before the page's first other block are left out of the chunks (:func:`chunker.parse.mdx.
+    only those before the page's first other block are left out of the chunks (:func:`chunker.parse.esm.
     esm_left_out`); one below a comment, an aside or a heading stays in ``content_original`` (one source
     slice) and is left out here. ``body`` itself when nothing else would remain. Cost: a kind test per block
     of the chunk; the lines are rejoined only for a chunk holding a statement."""

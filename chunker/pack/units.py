@@ -30,7 +30,7 @@ from chunker.pack.strength import (
     Strength,
     Unit,
 )
-from chunker.parse.mdx import mdx_code_block_body
+from chunker.parse.esm import mdx_code_block_body
 from chunker.rendering_rules import unclosed_comment
 
 Splitter = Callable[[SectionSpace, list[Unit], Block, Strength], None]
