@@ -138,3 +138,70 @@ def test_leads_change_only_what_is_embedded_and_keep_every_chunk_within_max_char
             ops = difflib.SequenceMatcher(None, plain.content_for_embedding, on.content_for_embedding, False)
             assert {tag for tag, *_ in ops.get_opcodes()} == {"equal", "insert"}
     assert _codes(on_run) == _codes(off_run)
+
+
+def _callout(first: str, prefix: str = "") -> str:
+    sentences = " ".join(f"Sentence {i} of the warning body says what to do." for i in range(9))
+    body = f"\n{prefix}>\n".join(f"{prefix}> {sentences}" for _ in range(4))
+    return f"# Guide\n\n## Setup\n\n{prefix}> {first}\n{body}\n\nAfter.\n"
+
+
+def test_a_piece_cut_from_inside_a_callout_embeds_its_title_line() -> None:
+    for first in ("[!WARNING]", "[!tip]- Back up the database first", "[!note] Title"):
+        result = _run(_callout(first))
+        pieces = [c for c in result.chunks if c.is_continuation and c.content_original.startswith("> Sentence")]
+        assert len(pieces) >= 2, first
+        for chunk in pieces:
+            assert f"\n\n> {first}\n> Sentence " in chunk.content_for_embedding, first  # after the context line
+            assert first not in chunk.content_original  # the source slice is as before: quotes need no line
+        off = _run(_callout(first), replace(CFG, embedding_item_leads=False))
+        assert [c.content_original for c in off.chunks] == [c.content_original for c in result.chunks]
+        assert all(first not in c.content_for_embedding for c in off.chunks if c.is_continuation)
+        assert _codes(result) == _codes(off)
+
+
+def test_a_plain_quote_embeds_no_extra_line() -> None:
+    plain = _run(_callout("An ordinary first sentence of a quote."))
+    off = _run(_callout("An ordinary first sentence of a quote."), replace(CFG, embedding_item_leads=False))
+    assert [c.content_for_embedding for c in plain.chunks] == [c.content_for_embedding for c in off.chunks]
+
+
+def test_a_callout_in_a_list_item_embeds_the_item_lead_then_the_callout_title() -> None:
+    text = _callout("[!IMPORTANT]", prefix="   ").replace("## Setup\n\n", "## Setup\n\n1. Install the server:\n\n")
+    chunks = [c for c in _chunks(text) if c.is_continuation and c.content_original.startswith("1.")]
+    assert chunks
+    for chunk in chunks:
+        assert "1. Install the server:\n   > [!IMPORTANT]\n   > Sentence " in chunk.content_for_embedding
+
+
+def test_callout_titles_are_the_same_on_the_streamed_and_pulldown_cmark_paths() -> None:
+    text = _callout("[!tip] Title")
+    expected = [c.to_dict() for c in _chunks(text)]
+    assert [c.to_dict() for c in StreamedChunks(text, CFG, "g", "g.md")] == expected
+    assert [c.to_dict() for c in _chunks(text, replace(CFG, parser="pulldown-cmark"))] == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    first=st.sampled_from(["[!NOTE]", "[!tip]- Title", "[!warning] *Be careful*", "Plain", "[!x]+"]),
+    indent=st.sampled_from(["", "   ", "> "]),
+    item=st.booleans(),
+    lines=st.integers(min_value=3, max_value=12),
+    max_chars=st.integers(min_value=200, max_value=700),
+)
+def test_callout_titles_change_only_what_is_embedded_and_keep_every_chunk_within_max_chars(
+    first: str, indent: str, item: bool, lines: int, max_chars: int
+) -> None:
+    head = "1. Step one:\n\n" if item and indent == "   " else ""
+    body = "".join(f"{indent}> Line {j} {WORDS[: 40 + 17 * j]}.\n" for j in range(lines))
+    text = f"## Section\n\n{head}{indent}> {first}\n{body}\nAfter.\n"
+    cfg = ChunkerConfig(max_chars=max_chars, target_chars=max_chars * 2 // 3, min_chars=20)
+    on_run, off_run = _run(text, cfg), _run(text, replace(cfg, embedding_item_leads=False))
+    assert [c.content_original for c in on_run.chunks] == [c.content_original for c in off_run.chunks]
+    for on, plain in zip(on_run.chunks, off_run.chunks, strict=True):
+        assert on.size <= max(max_chars, plain.size)
+        if on.content_for_embedding != plain.content_for_embedding:
+            assert on.is_continuation and (first.startswith("[!") or head)  # a callout's line, an item's lead
+            ops = difflib.SequenceMatcher(None, plain.content_for_embedding, on.content_for_embedding, False)
+            assert {tag for tag, *_ in ops.get_opcodes()} == {"equal", "insert"}
+    assert _codes(on_run) == _codes(off_run)

@@ -50,6 +50,11 @@ _MARKER_ALONE = re.compile(r"[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]*\n")
 LEAD_CHARS = 240
 """At most this many characters of a re-opened item's first paragraph lead its marker in the text for
 embedding (:meth:`Structure.lead`)."""
+_CALLOUT = re.compile(r"([ \t]*(?:>[ \t]?)+[ \t]*\[![A-Za-z][\w-]*\][+-]?(?:[ \t][^\n]*)?)$")
+"""A quote's first line that makes it a callout (GitHub's ``> [!NOTE]``, Obsidian's ``> [!tip]- Title``,
+Microsoft Learn's ``> [!WARNING]``): group 1, the line at its indentation in the block, is what a piece
+cut from inside the callout embeds before its own lines (:meth:`Structure.reopened`; ``content_original``
+needs no line, as every line of a quote carries its marker)."""
 _RULE = re.compile(r"(?:[ ]*>)*[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
 """A thematic break (past quote markers): a line of re-opened markers of the shape reads as one."""
 
@@ -112,9 +117,12 @@ class Structure(PieceStarts):
             frame = ""  # the piece starts on the frame's own line (a footnote's label): its prefix re-opens it
         chain = self.chain(anchor)
         started: dict[int, int] = {}  # first line -> the innermost item or container opened there
+        callouts: list[tuple[int, str]] = []  # first line and title line of each callout the piece is in
         for k in chain:  # content columns of the items, outermost first, from their first lines
             first, kind = self.first_line(k), self.opens[k].type
             own = frame and k == 0 and first == self.own  # the block's own container: ``frame`` re-opens it
+            if kind == "blockquote_open" and first < anchor:
+                callouts += self._callout(first)
             if (first >= anchor and kind != DEFINITION) or kind == "blockquote_open" or own:
                 continue  # a quote's markers are on every line
             outer = [j for j in chain if self.first_line(j) <= first]
@@ -150,9 +158,18 @@ class Structure(PieceStarts):
             self.refused.add((line, column))
             return None
         led = [text[:-1] + " " + lead + "\n" if lead else text for text, lead in zip(lines, leads, strict=False)]
+        if callouts:
+            firsts = [self.first_line(k) if k is not None else None for k in owners]
+            led = _with_callouts(led + lines[len(led) :], firsts + [None] * (len(lines) - len(firsts)), callouts)
         if led != lines[: len(led)]:
             self.leads[(line, column)] = "".join([frame, *led, *lines[len(led) :], tail])
         return "".join([frame, *lines, tail])
+
+    def _callout(self, first: int) -> list[tuple[int, str]]:
+        """The quote opened on line ``first`` as a callout (its first line and title line), none if it is no
+        callout (:data:`_CALLOUT`)."""
+        title = _CALLOUT.match(self.lines[first])
+        return [] if title is None else [(first, title.group(1) + "\n")]
 
     def lead(self, k: int, before: int) -> str:
         """The start of list item ``k``'s first paragraph, from its content column, on its lines before
@@ -364,3 +381,17 @@ def block_structure(
     if len(text) > MAX_CHECKED_CHARS:
         return None
     return Structure(text, outline.tokens() if outline is not None else parse(text), following)
+
+
+def _with_callouts(lines: list[str], firsts: list[int | None], callouts: list[tuple[int, str]]) -> list[str]:
+    """``lines`` (re-opened lines of list items, ``firsts`` the first line of each one's item, None for
+    any other) with the title line of each callout in ``callouts`` (first line, text) before the first
+    item opened after it: outermost first, as the containers nest."""
+    out: list[str] = []
+    pending = list(callouts)
+    for text, first in zip(lines, firsts, strict=True):
+        while pending and first is not None and pending[0][0] < first:
+            out.append(pending.pop(0)[1])
+        out.append(text)
+    out.extend(text for _, text in pending)
+    return out
