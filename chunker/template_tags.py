@@ -55,6 +55,15 @@ title="config.yaml" %}``, Docsy's ``{{% alert title="Note" %}}`` and ``{{< tab h
 name="kubectl_install" >}}``)."""
 
 
+_TITLED = frozenset(
+    {"cut", "note", "details", "spoiler", "expand", "collapse", "accordion", "notice", "hint", "callout", "tab"}
+)
+"""Tags of a block the page shows under a title given as a quoted argument, not as ``title=``: Yandex
+Flavored Markdown's (Diplodoc) ``{% cut "Example .yfm file" %}`` and ``{% note warning "Careful" %}``, Hugo
+themes' ``{{< details "Title" >}}``, ``{{% notice note "Title" %}}``, ``{{< tab "Linux" >}}``."""
+_QUOTED = re.compile(r"""[ \t\n](?:"([^"\n]*)"|'([^'\n]*)')""")
+
+
 _API_TAG = re.compile(r"\{%-?[ \t\n]*(?:(?:api-method|swagger|openapi)(?:-[\w-]+)?|update)[ \t\n]")
 """GitBook's API blocks: ``{% api-method method="get" host="https://api.x.io" path="/v1/events/:id" %}``,
 ``{% api-method-parameter name="id" type="string" required=true %}``, ``{% swagger-response status="200" ... %}``,
@@ -78,12 +87,26 @@ def _api_text(text: str, start: int, end: int) -> str | None:
 
 
 def _label(text: str, start: int, end: int, name: str) -> str | None:
-    """The label of the tag ``text[start:end]`` named ``name`` (:data:`_LABEL`), if it has one with text."""
+    """The label of the tag ``text[start:end]`` named ``name`` (:data:`_LABEL`, else the first quoted argument of a
+    tag in :data:`_TITLED`), if it has one with text."""
     for match in _LABEL.finditer(text, start, end):
         value = match.group(2) if match.group(2) is not None else match.group(3)
         if value.strip() and (match.group(1) != "name" or name == "tab"):
             return " ".join(value.split())
+    if name in _TITLED:  # a quoted argument, not an attribute's value (:data:`_TITLED`)
+        for match in _QUOTED.finditer(text, start, end):
+            if text[match.end() : match.end() + 1] != "=":
+                value = match.group(1) if match.group(1) is not None else match.group(2)
+                if value.strip():
+                    return " ".join(value.split())
     return None
+
+
+def _spaced(text: str, start: int, end: int, label: str) -> str:
+    """``label`` in the place of the tag ``text[start:end]``, kept apart from a word right before or after it."""
+    before = " " if start and not text[start - 1].isspace() else ""
+    after = " " if end < len(text) and not text[end].isspace() else ""
+    return before + label + after
 
 
 def next_tag(text: str, pos: int, live: list[bool]) -> tuple[int, int] | None:
@@ -144,9 +167,10 @@ def without_tags(text: str) -> str:
                 out.append(text[pos:end])
                 pos = end
                 continue
-            label = None if mark or "=" not in text[start:end] else _label(text, start, end, name)
+            titled = "=" in text[start:end] or name in _TITLED
+            label = None if mark or not titled else _label(text, start, end, name)
             if label is not None:  # the tab's or the note's title, which the page shows
-                out += [text[pos:start], label]
+                out += [text[pos:start], _spaced(text, start, end, label)]
                 pos = end
                 continue
         elif text.startswith("{%", start):
@@ -156,11 +180,11 @@ def without_tags(text: str) -> str:
                 pos = end
                 continue
             label = None
-            if "=" in text[start:end] and name not in _NO_LABEL:
+            if ("=" in text[start:end] or name in _TITLED) and name not in _NO_LABEL:
                 api = _API_TAG.match(text, start) is not None
                 label = _api_text(text, start, end) if api else _label(text, start, end, name)
             if label is not None:
-                out += [text[pos:start], label]
+                out += [text[pos:start], _spaced(text, start, end, label)]
                 pos = end
                 continue
             if name in ("raw", "comment"):

@@ -124,6 +124,15 @@ def test_a_tag_keeps_the_label_the_page_shows_for_it() -> None:
         ('{% include note.html title="Hi" %}Text', "Text"),
         ('{% tab title="  " %}\nText\n{% endtab %}', "Text"),
         ('{{</* tab title="x" */>}}', '{{</* tab title="x" */>}}'),
+        # a title given as a quoted argument: Yandex Flavored Markdown (Diplodoc), Hugo themes
+        ('{% cut "Пример файла .yfm" %}\n\nText.\n\n{% endcut %}', "Пример файла .yfm\n\nText."),
+        ('{% note warning "Be careful" %}\n\nText.\n\n{% endnote %}', "Be careful\n\nText."),
+        ("{% note info %}\n\nText.\n\n{% endnote %}", "Text."),
+        ('{{< details "More options" >}}\nText.\n{{< /details >}}', "More options\nText."),
+        ("{{% notice tip 'Watch out' %}}\nText.\n{{% /notice %}}", "Watch out\nText."),
+        ('{% include "note.html" %}Text', "Text"),
+        ('{% cut x="1" %}\nText\n{% endcut %}', "Text"),
+        ('{{< tab "Linux" >}}apt install x{{< /tab >}}', "Linux apt install x"),
     ],
 )
 def test_labels_of_template_tags(text: str, embedded: str) -> None:
@@ -180,3 +189,35 @@ def test_a_shortcode_the_text_does_not_close_stands_for_text_and_stays() -> None
 def test_many_unclosed_openings_are_read_once() -> None:
     text = "{% a " * 20_000 + "{{< b " * 20_000
     assert without_tags(text) == text
+
+
+YFM_PAGE = """# Settings
+
+## The .yfm file
+
+The settings live in `.yfm` at the root.
+
+{% cut "Example of a .yfm file" %}
+
+```yaml
+allowHtml: false
+```
+
+{% endcut %}
+
+{% note warning "Blank lines" %}
+
+Separate the tags from their content with blank lines.
+
+{% endnote %}
+"""
+
+
+def test_a_yfm_cut_and_note_embed_their_titles() -> None:
+    # Diplodoc's cut (an accordion) and note show their quoted titles; the option dropped them with the tags
+    embedded = "\n\n".join(c.content_for_embedding for c in chunk_markdown(YFM_PAGE, ON, "s", "s.md").chunks)
+    assert "Example of a .yfm file\n\n```yaml" in embedded
+    assert "Blank lines\n\nSeparate the tags" in embedded
+    assert "{%" not in embedded
+    source = "\n\n".join(c.content_original for c in chunk_markdown(YFM_PAGE, CFG, "s", "s.md").chunks)
+    assert '{% cut "Example of a .yfm file" %}' in source
