@@ -23,7 +23,7 @@ StrategyName = Literal["headings", "recursive", "faq", "pages", "off"]
 """The strategies (:data:`chunker.strategies.STRATEGIES` maps each to its function)."""
 ContextPrefix = Literal["breadcrumb", "heading", "blockquote", "none"]
 SizeUnit = Literal["chars", "tokens"]
-Syntax = Literal["auto", "markdown", "mdx"]
+Syntax = Literal["auto", "markdown", "mdx", "pandoc"]
 ParserName = Literal["markdown-it", "pulldown-cmark"]
 """The block parsers: markdown-it-py (default, the reference) or pulldown-cmark (``chunker[fast]``)."""
 AtomicKind = Literal["table", "code", "list", "math", "html", "blockquote", "paragraph"]

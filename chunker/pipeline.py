@@ -21,6 +21,7 @@ from chunker.parse.esm import esm_left_out, imports_used, opens_with_import
 from chunker.parse.pulldown import PulldownTokens
 from chunker.policy import gated, judge
 from chunker.segmenter import segment
+from chunker.sources import PANDOC_EXTENSIONS
 from chunker.strategies import STRATEGIES
 from chunker.text import normalise_newlines
 from chunker.text import text_sha256 as _text_sha256
@@ -149,15 +150,19 @@ def chunk_markdown(
 
 
 def syntax_of(config: ChunkerConfig, source_path: str, text: str = "") -> Syntax:
-    """The syntax a document is read in: ``config.syntax``, or for ``auto`` MDX when the file name
-    ends in ``.mdx``, the page opens with an ``import ... from`` statement (a Docusaurus ``.md``
+    """The syntax a document is read in: ``config.syntax``, or for ``auto`` Pandoc's Markdown for Quarto
+    and R Markdown sources (``.qmd``, ``.Rmd``, ``.Rmarkdown``: :mod:`chunker.parse.pandoc`), MDX when the
+    file name ends in ``.mdx``, the page opens with an ``import ... from`` statement (a Docusaurus ``.md``
     page: :func:`chunker.parse.esm.opens_with_import`) or imports further down a name it uses as a
     component (:func:`chunker.parse.esm.imports_used`), else Markdown."""
     if config.syntax != "auto":
         return config.syntax
-    if source_path.lower().endswith(".mdx"):
+    lower = source_path.lower()
+    if lower.endswith(".mdx"):
         return "mdx"
-    if not source_path.lower().endswith(".txt") and (opens_with_import(text) or imports_used(text)):
+    if lower.endswith(PANDOC_EXTENSIONS):
+        return "pandoc"
+    if not lower.endswith(".txt") and (opens_with_import(text) or imports_used(text)):
         return "mdx"
     return "markdown"
 

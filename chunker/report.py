@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from chunker.report_table import NOT_CHUNKED, errors_of, summary_table, table_rows, urgency, warnings_of
+from chunker.sources import SOURCE_TYPES
 from chunker.summary import DocOutcome, RunSummary
 
 ProgressHook = Callable[..., None]
@@ -224,7 +225,7 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
     if not summary.documents:
         only = f": all {line}" if line else ""
         err.print(
-            f"[yellow]warning:[/] no source documents (.md, .markdown, .mdx, .txt) in {escape(str(sources))}/{only}"
+            f"[yellow]warning:[/] no source documents ({SOURCE_TYPES}) in {escape(str(sources))}/{only}"
         )
     elif line:
         out.print(escape(line))

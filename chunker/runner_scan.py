@@ -13,7 +13,7 @@ from chunker.models import Diagnostic
 from chunker.path_display import display_path
 from chunker.settings import Settings, override_matches
 from chunker.source_walk import Scan, Shadowed
-from chunker.sources import FAILING_REASONS, LeftOut, ambiguous_message
+from chunker.sources import FAILING_REASONS, SOURCE_TYPES, LeftOut, ambiguous_message
 from chunker.summary import DocOutcome
 
 __all__ = ["empty_run_error", "left_out_outcomes", "unmatched_overrides", "unused_globs"]
@@ -69,7 +69,7 @@ def unused_globs(
         (
             "include",
             settings.include,
-            f"selects no source file: no .md, .markdown, .mdx or .txt file the run reads {below}",
+            f"selects no source file: no {SOURCE_TYPES} file the run reads {below}",
         ),
         ("exclude", settings.exclude, f"leaves nothing out: no file or folder the run reads {below}"),
     ):
@@ -163,6 +163,6 @@ def empty_run_error(
     ]
     check = f"--sources and {' and '.join(globs)} (globs are read from the sources folder)" if globs else "--sources"
     return UsageError(
-        f"no source documents (.md, .markdown, .mdx, .txt) in {where}/{only}: nothing to chunk; check {check} "
+        f"no source documents ({SOURCE_TYPES}) in {where}/{only}: nothing to chunk; check {check} "
         "(or pass --allow-empty to run anyway, e.g. to remove the output of sources that are gone)"
     )

@@ -39,7 +39,8 @@ class Settings:
     documents: tuple[tuple[str, Mapping[str, Any]], ...] = ()
     path: str = "<defaults>"
     include: tuple[str, ...] = ()
-    """Globs of the files below ``sources/`` that are sources (empty: every .md, .markdown, .mdx, .txt)."""
+    """Globs of the files below ``sources/`` that are sources (empty: every file of a source type,
+    :data:`chunker.sources.EXTENSIONS`)."""
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     """Globs of files and folders below ``sources/`` that are left out."""
     eval: EvalSettings = EvalSettings()

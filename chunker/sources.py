@@ -8,7 +8,7 @@ other run of characters becomes one ``-``), so the id is safe as a folder path u
 ``chunks/`` and inside a chunk key. Files under ``sources/_output/auto/`` overlay the tree
 (their id is relative to that folder and they come first in lookup order). For one id:
 
-1. ``.md``, then ``.markdown``, ``.mdx``, ``.txt``;
+1. ``.md``, then ``.markdown``, ``.mdx``, ``.qmd``, ``.rmd``, ``.rmarkdown``, ``.txt`` (in any case: ``.Rmd``);
 2. for each extension, ``sources/_output/auto/<id>`` before ``sources/<id>``.
 
 A file that the order puts behind another is *shadowed* (a warning); two different names
@@ -35,8 +35,10 @@ __all__ = [
     "FAILING_REASONS",
     "MARKDOWN_EXTENSIONS",
     "MAX_DEPTH",
+    "PANDOC_EXTENSIONS",
     "REASONS",
     "RESERVED_IDS",
+    "SOURCE_TYPES",
     "LeftOut",
     "SourceFile",
     "ambiguous_message",
@@ -48,8 +50,17 @@ __all__ = [
 MAX_DEPTH = 32
 """Folder levels below ``sources/`` that are read; a deeper folder is listed as left out."""
 
-EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".mdx", ".txt")
-MARKDOWN_EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".mdx")
+EXTENSIONS: tuple[str, ...] = (".md", ".markdown", ".mdx", ".qmd", ".rmd", ".rmarkdown", ".txt")
+"""Source types, in lookup order, as a lower-case file extension. Quarto's ``.qmd`` and R Markdown's ``.Rmd``
+(blogdown's ``.Rmarkdown``) are Pandoc's Markdown with executable code cells: read as Markdown, their cells
+as fenced code. They come after the Markdown a site or ``knitr`` renders from them (``README.Rmd`` ->
+``README.md``, ``post.Rmarkdown`` -> ``post.markdown``): where both are there, the rendered page is chunked and
+the source named as shadowed."""
+MARKDOWN_EXTENSIONS: tuple[str, ...] = EXTENSIONS[:-1]
+PANDOC_EXTENSIONS: tuple[str, ...] = (".qmd", ".rmd", ".rmarkdown")
+"""Sources read as Pandoc's Markdown under ``syntax: auto`` (:mod:`chunker.parse.pandoc`)."""
+SOURCE_TYPES = ".md, .markdown, .mdx, .qmd, .Rmd, .Rmarkdown, .txt"
+"""The source types as messages name them."""
 AUTO_DIR = ("_output", "auto")
 RESERVED_IDS = frozenset({"_export", "_eval", "_view"})
 """First parts of an id that name folders of ``chunks/`` the export, eval and view commands own (in
@@ -60,7 +71,7 @@ folder of ``a/chunks.json`` would be the file ``chunks.json`` of the document ``
 
 REASONS: dict[str, str] = {
     "hidden": "a hidden file or folder (name starts with '.'), not read",
-    "not-a-source": "not a source type (sources are .md, .markdown, .mdx and .txt)",
+    "not-a-source": f"not a source type (sources are {SOURCE_TYPES})",
     "excluded": "matches an exclude pattern of the config",
     "not-included": "matches no include pattern of the config",
     "reserved": (

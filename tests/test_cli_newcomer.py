@@ -24,7 +24,7 @@ def test_a_doc_that_matches_nothing_names_the_option_what_was_looked_for_and_the
     assert run_cli(["--doc", "guides/setpu"]) == 2
     err = _err(capsys)
     assert err.startswith("error: --doc 'guides/setpu': no source document has this id (looked for ")
-    assert "sources/guides/setpu with .md, .markdown, .mdx, .txt" in err
+    assert "sources/guides/setpu with .md, .markdown, .mdx, .qmd, .rmd, .rmarkdown, .txt" in err
     assert err.endswith("did you mean 'guides/setup'?")
     assert "stem" not in err  # the option typed was --doc
     assert run_cli(["--stem", "setpu"]) == 2

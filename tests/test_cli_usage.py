@@ -82,7 +82,8 @@ def test_a_run_over_an_empty_sources_folder_is_refused_and_removes_nothing(
     capsys.readouterr()
     assert run_cli(["--sources", "empty"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: no source documents (.md, .markdown, .mdx, .txt) in empty/: nothing to chunk;")
+    types = ".md, .markdown, .mdx, .qmd, .Rmd, .Rmarkdown, .txt"
+    assert err.startswith(f"error: no source documents ({types}) in empty/: nothing to chunk;")
     assert "--allow-empty" in err and len(err.strip().splitlines()) == 1
     assert (two_docs / "chunks" / "faq" / "chunks.json").is_file()  # not removed as orphans
     assert run_cli(["--sources", "empty", "--check"]) == 2

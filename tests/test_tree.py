@@ -168,8 +168,8 @@ def test_a_glob_written_from_the_sources_folder_with_a_leading_dot_slash_matches
         ),
         (  # a place the tree does not have
             "include: ['ref/**', 'reference/**']\n",
-            "config.yaml:1: include 'reference/**' selects no source file: no .md, .markdown, .mdx or .txt file the "
-            "run reads below sources/ matches it",
+            "config.yaml:1: include 'reference/**' selects no source file: no .md, .markdown, .mdx, .qmd, .Rmd, "
+            ".Rmarkdown, .txt file the run reads below sources/ matches it",
         ),
     ],
 )

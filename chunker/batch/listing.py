@@ -177,6 +177,7 @@ def entries_to_listing(
         rel = path[len(prefix) :] if path.startswith(prefix) else path
         name = rel.rsplit("/", 1)[-1]
         stem, dot, ext = name.rpartition(".")
+        ext = ext.lower()  # README.Rmd, PAGE.MD: the main command's walk reads an extension in any case
         if not dot or not stem or "." + ext not in rank or any(p.startswith(".") for p in rel.split("/")):
             if select is not None and select.pending and not any(p.startswith(".") for p in rel.split("/")):
                 select.left_out(rel)  # an image or asset: a glob that leaves it out did something

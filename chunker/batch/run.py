@@ -23,7 +23,7 @@ from chunker.folder_locks import run_lock
 from chunker.models import Diagnostic
 from chunker.selection import Selection
 from chunker.settings import Settings, override_matches
-from chunker.sources import decomposed
+from chunker.sources import SOURCE_TYPES, decomposed
 from chunker.summary import DocOutcome, RunSummary
 
 __all__ = ["BatchOptions", "run_batch"]
@@ -150,7 +150,7 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
             if left and by_globs:
                 globs = f" ({len(left)} left out by the include/exclude globs)"
             raise UsageError(
-                f"no source documents (.md, .markdown, .mdx, .txt) in {shown_uri(opts.sources)}{globs}: nothing to "
+                f"no source documents ({SOURCE_TYPES}) in {shown_uri(opts.sources)}{globs}: nothing to "
                 "chunk; check --sources (or pass --allow-empty to run anyway: every document of the manifest is then "
                 "removed)"
             )

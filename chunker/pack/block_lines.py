@@ -66,9 +66,9 @@ class BlockLines:
 
     def parse_text(self, text: str) -> list[Token]:
         """markdown-it-py's block tokens of ``text`` alone, parsed as the document is (MDX or not)."""
-        from chunker.parse.markdown import markdown_parser
+        from chunker.parse.markdown import syntax_parser
 
-        return markdown_parser(self.cfg.max_nesting, self.cfg.syntax == "mdx").parse(text)
+        return syntax_parser(self.cfg.max_nesting, self.cfg).parse(text)
 
     def _parse(self, text: str) -> Sequence[LineToken]:
         from chunker.parse.pulldown_outline import block_parse

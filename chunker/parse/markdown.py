@@ -20,25 +20,30 @@ from markdown_it.token import Token
 from chunker.config import ChunkerConfig
 from chunker.parse import rule_speedups, speedups
 
-__all__ = ["MIN_NESTING", "build_parser", "markdown_parser", "tokenize", "without_cells"]
+__all__ = ["MIN_NESTING", "build_parser", "markdown_parser", "syntax_parser", "tokenize", "without_cells"]
 
 MIN_NESTING = 8
 """The nesting limit is halved, down to this, while the parser's recursion runs out."""
 
 
 @lru_cache(maxsize=8)
-def markdown_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True) -> MarkdownIt:
+def markdown_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True, pandoc: bool = False) -> MarkdownIt:
     """The block parser (:func:`build_parser`), cached: building it costs more than parsing a small file."""
-    return build_parser(max_nesting, mdx, body_rows)
+    return build_parser(max_nesting, mdx, body_rows, pandoc)
 
 
-def build_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True) -> MarkdownIt:
+def syntax_parser(max_nesting: int, cfg: ChunkerConfig, body_rows: bool = True) -> MarkdownIt:
+    """The block parser of ``cfg.syntax`` (:func:`markdown_parser`)."""
+    return markdown_parser(max_nesting, cfg.syntax == "mdx", body_rows, cfg.syntax == "pandoc")
+
+
+def build_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True, pandoc: bool = False) -> MarkdownIt:
     """A new block parser with every speed-up installed. ``body_rows`` false: a top-level table
     keeps no row tokens in its body (:func:`_drop_table_cells`). Frontmatter
     is found by :mod:`chunker.parse.frontmatter` (one rule for Markdown and plain text), not by
     markdown-it's front_matter plugin, whose closing rule differs. A speed-up that cannot be
     installed (another markdown-it-py version than the pinned ones) is named in a warning: the
-    tokens are the same, the parse is slower."""
+    tokens are the same, the parse is slower. ``pandoc``: Pandoc's fenced divs (:mod:`chunker.parse.pandoc`)."""
     from chunker.parse.plugins import use_block_plugins
 
     md = use_block_plugins(MarkdownIt("commonmark", {"maxNesting": max_nesting}).enable("table"))
@@ -46,6 +51,10 @@ def build_parser(max_nesting: int, mdx: bool = False, body_rows: bool = True) ->
         from chunker.parse.mdx import mdx_plugin
 
         md.use(mdx_plugin)
+    if pandoc:
+        from chunker.parse.pandoc import use_pandoc_divs
+
+        md.use(use_pandoc_divs)
     md.core.ruler.disable(["inline", "text_join"])  # text_join only joins inline children
     _drop_table_cells(md, body_rows)
     missing = [name for name in speedups.SPEED_UPS if name not in speedups.install(md)]
@@ -137,7 +146,7 @@ def tokenize(text: str, cfg: ChunkerConfig) -> tuple[list[Token], int]:
     nesting = cfg.max_nesting
     while True:
         try:
-            return markdown_parser(nesting, cfg.syntax == "mdx", body_rows=False).parse(text), nesting
+            return syntax_parser(nesting, cfg, body_rows=False).parse(text), nesting
         except RecursionError:
             if nesting <= MIN_NESTING:
                 raise

@@ -156,7 +156,7 @@ class PulldownTokens:
         body = "\n" * doc.body_start_line + doc.text[doc.line_starts[doc.body_start_line] :]
         tokens: list[Token] | None = None
         plugin_lines: list[int] = []
-        if self._cfg.syntax != "mdx" and "$$" not in body:
+        if self._cfg.syntax not in ("mdx", "pandoc") and "$$" not in body:
             data = body.encode("utf-8", "surrogatepass")
             if not too_many_events(data, doc.body_start_line):
                 plugin_lines = _plugin_lines(body)

@@ -77,10 +77,10 @@ def block_parse(cfg: ChunkerConfig) -> Callable[[str], Sequence[LineToken]]:
     """The parse of a source block's text alone that the re-opening and the rendering check read
     where the block has no outline: pulldown-cmark's (:func:`block_tokens`) on that path, where it
     can, else markdown-it-py's."""
-    from chunker.parse.markdown import markdown_parser
+    from chunker.parse.markdown import syntax_parser
 
-    parse = markdown_parser(cfg.max_nesting, cfg.syntax == "mdx").parse
-    if cfg.parser != "pulldown-cmark" or cfg.syntax == "mdx":
+    parse = syntax_parser(cfg.max_nesting, cfg).parse
+    if cfg.parser != "pulldown-cmark" or cfg.syntax in ("mdx", "pandoc"):
         return parse
     nesting = cfg.max_nesting
 

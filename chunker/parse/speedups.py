@@ -165,6 +165,7 @@ _FIRST_CHARS = {
     "template_code": "{",
     "template_line": "{",
     "mdc_block": ":",
+    "pandoc_div": ":",
     "mdx_wrapped_heading": "<",
     "footnote_def": "[",
     "attr": "{",

@@ -1,0 +1,136 @@
+"""Quarto (``.qmd``), R Markdown (``.Rmd``) and blogdown (``.Rmarkdown``) pages are sources: Pandoc's
+Markdown, read as Markdown, their executable cells as fenced code (quarto-dev/quarto-web, hadley/r4ds,
+rstudio/bookdown were left out whole as ``not-a-source``); their fenced divs nest as Pandoc nests them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chunker.batch.listing import entries_to_listing
+from chunker.cli import run_cli
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+QMD = """---
+title: "Computations"
+execute:
+  echo: false
+---
+
+## Overview {#sec-overview}
+
+Quarto runs the ZQXQMD cells of a page.
+
+```{r}
+#| label: fig-cars
+#| fig-cap: "Cars"
+plot(cars)
+```
+"""
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _run(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    capsys.readouterr()
+    assert run_cli(["--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert isinstance(data, dict)
+    return data
+
+
+def test_quarto_and_r_markdown_pages_are_chunked_as_markdown_and_a_rendered_page_shadows_its_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "sources"
+    _write(src / "docs" / "computations.qmd", QMD)
+    _write(src / "book" / "01-intro.Rmd", "# Introduction {#intro}\n\nR Markdown ZQXRMD text.\n")
+    _write(src / "blog" / "post.Rmarkdown", "## A post\n\nblogdown ZQXBLOG text.\n")
+    _write(src / "README.Rmd", "# pkg\n\nThe source ZQXSOURCE.\n")
+    _write(src / "README.md", "# pkg\n\nThe rendered ZQXRENDERED.\n")  # knitr's output of README.Rmd
+    _write(src / "docs" / "notebook.ipynb", "{}")
+    monkeypatch.chdir(tmp_path)
+    data = _run(capsys)
+    docs = data["documents"]
+    assert isinstance(docs, list)
+    assert sorted(d["stem"] for d in docs if d["status"] == "new") == [
+        "README",
+        "blog/post",
+        "book/01-intro",
+        "docs/computations",
+    ]
+    chunks = json.loads((tmp_path / "chunks" / "docs" / "computations" / "chunks.json").read_bytes())
+    text = "".join(c["content_original"] for c in chunks)
+    assert "ZQXQMD" in text and "```{r}\n#| label: fig-cars" in text  # the cell is fenced code of the page
+    assert "execute:" not in text  # the frontmatter is no chunk's
+    assert {c["section"] for c in chunks} == {"Overview"}
+    readme = json.loads((tmp_path / "chunks" / "README" / "chunks.json").read_bytes())
+    assert "ZQXRENDERED" in readme[0]["content_original"]
+    left = {item["path"]: item["reason"] for item in data["left_out"]}  # type: ignore[attr-defined]
+    assert left == {"sources/README.Rmd": "shadowed", "sources/docs/notebook.ipynb": "not-a-source"}
+
+
+def test_a_batch_listing_reads_an_extension_in_any_case_as_the_main_command_does() -> None:
+    listing = entries_to_listing(
+        [("/s/book/01-intro.Rmd", 1, 1), ("/s/guide.QMD", 1, 1), ("/s/PAGE.MD", 1, 1), ("/s/logo.PNG", 1, 1)],
+        "/s",
+        lambda rel: rel,
+    )
+    assert [item.doc_id for item in listing.found] == ["PAGE", "book/01-intro", "guide"]
+
+
+# quarto-dev/quarto-web (MIT), docs/blog/_archive/posts/2025-10-20-quarto-wizard-1-0-0/index.qmd, shortened:
+# a tabset whose tabs hold callouts closed by as many colons as the tabset's own closing line.
+TABSET = """## Installation
+
+Install it today.
+
+:::: {.panel-tabset}
+
+## Visual Studio Code
+
+```{.bash filename="Terminal"}
+code --install-extension mcanouil.quarto-wizard
+```
+
+:::: {.callout-tip}
+Be sure to execute the command *Shell Command: Install 'code' command in PATH* first.
+:::
+
+## Positron
+
+```{.bash filename="Terminal"}
+positron --install-extension mcanouil.quarto-wizard
+```
+
+::::
+
+## Usage
+
+Open the command palette.
+"""
+
+
+def test_a_tab_after_a_nested_div_of_as_many_colons_stays_a_tab_of_its_tabset() -> None:
+    result = chunk_markdown(TABSET, ChunkerConfig(), "p", "p.qmd")
+    assert {c.section for c in result.chunks} == {"Installation", "Usage"}  # '## Positron' is a tab, no section
+    tabset = next(c for c in result.chunks if "panel-tabset" in c.content_original)
+    assert "positron --install-extension" in tabset.content_original
+    assert not any(d.code == "container-unclosed" for d in result.diagnostics.diagnostics)
+    as_markdown = chunk_markdown(TABSET, ChunkerConfig(syntax="markdown"), "p", "p.md")
+    assert "Visual Studio Code" in {c.section for c in as_markdown.chunks}  # the tabset ended before its first tab
+
+
+def test_divs_nest_by_their_opening_lines_whatever_their_colons() -> None:
+    text = "# T\n\n::: {.outer}\nA.\n\n:::: {.inner}\nB.\n::::\n\nC.\n\n### Inside\n\nD.\n:::\n\n## After\n\nE.\n"
+    result = chunk_markdown(text, ChunkerConfig(syntax="pandoc"), "p", "p.md")
+    outer = next(c for c in result.chunks if ".outer" in c.content_original)
+    assert "D." in outer.content_original and outer.header_path[-1].text == "T"
+    assert [c.section for c in result.chunks if "E." in c.content_original] == ["After"]
+    assert not result.diagnostics.errors
