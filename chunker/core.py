@@ -26,6 +26,7 @@ from chunker.errors import EXIT_INTERNAL, EXIT_OK, EXIT_SOURCE, ChunkerError, So
 from chunker.gcpause import collector_paused
 from chunker.models import Chunk, ChunkingResult, Diagnostic, Heading
 from chunker.policy import exit_code
+from chunker.sources import plain_text
 from chunker.unpublished import draft_note, draft_reason
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ def chunk_source(
     build: bool = True,
 ) -> DocumentOutcome:
     """Chunk one document given as bytes. ``source_path`` ending in ``.txt`` selects the
-    plain-text reader, anything else is Markdown. ``notes`` are findings of the caller (e.g. an
+    plain-text reader (not under ``syntax: pandoc``: :func:`chunker.sources.plain_text`), anything else is
+    Markdown. ``notes`` are findings of the caller (e.g. an
     output folder that clashes in case) that go into report.json with the others. ``build``
     false: the outcome holds no artifacts; the caller makes them from the result as it writes
     them (:func:`chunks_parts`, :func:`other_artifacts`), so chunks.json is never held whole.
@@ -169,7 +171,7 @@ def _chunk(
     text: str, config: ChunkerConfig, doc_id: str, source_path: str, text_sha256: str | None = None
 ) -> ChunkingResult:
     # imported here: a driver that only checks freshness needs no parser
-    if source_path.lower().endswith(".txt"):
+    if plain_text(source_path, config.syntax):
         from chunker.plaintext import chunk_text
 
         return _within_limit(chunk_text(text, config, doc_id, source_path), config, source_path)

@@ -101,20 +101,28 @@ _KEPT = "\ue000{}\ue001"
 """What stands for a kept output while the rest of the heading is read (private-use characters:
 no Markdown, no attribute list)."""
 _KEPT_BACK = re.compile("\ue000(\\d+)\ue001")
-_ATTRIBUTE_LIST = re.compile(r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}")
-"""Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``."""
+_ATTRIBUTE_LIST = re.compile(
+    r"\{:?\s*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\{-(?:\s[^{}]*)?\}(?=\s*$)"
+)
+"""Attribute lists of Pandoc, kramdown, Python-Markdown, MkDocs: ``{#id .class key="v"}``, ``{: .x}``, and
+Pandoc's ``{-}`` (``{.unnumbered}``: bookdown's ``# Preface {-}``) at the end."""
 _TRAILING_ATTRIBUTES = re.compile(
     r"(?:(?<![ \t])[ \t]+(?>\{#[^{}]*\}|\{/\*(?:(?!\*/\}).)*\*/\}|\{[ \t]+[A-Za-z]\w*(?:-\w+)+(?:[ \t][^{}]*)?\}"
-    r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\[#[A-Za-z][\w-]*\]"
+    r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\{-(?:[ \t][^{}]*)?\}"
+    r"|\[#[A-Za-z][\w-]*\]"
     r"|<a[ \t]+(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>[ \t]*</a>))+[ \t]*$"
 )
 """What a heading line may end with that names its anchor or styles it, never text: the ids and attribute
-lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` and :data:`_BRACKET_ID`, and an empty anchor element
-(GitBook's ``## Structure <a href="#structure" id="structure"></a>``, ``<a name="x"></a>``), one or more, after a space.
+lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` (Pandoc's ``{-}`` too) and :data:`_BRACKET_ID`, and an empty
+anchor element (GitBook's ``## Structure <a href="#structure" id="structure"></a>``, ``<a name="x"></a>``), one or
+more, after a space.
 Looked for in a line's last :data:`_ATTRIBUTES_TAIL` characters (bounded time on a hostile line). Each one is
 atomic, read to its first closing ``}`` (``*/}`` of a comment): ``{#a}`` is both an id and an attribute list, and
 ``## T {#a} {#a} ... x`` was read in 2^n ways before the word refused it (20 ids: 8 s)."""
 _ATTRIBUTES_TAIL = 512
+_BOOKDOWN_PART = re.compile(r"\((?:PART|APPENDIX)\*?\) ")
+"""bookdown's marker of a part or of the appendices before a heading's text (``# (PART) Get Started {-}``,
+``# (PART\\*) Part {-}`` (``(PART*)`` once read), ``# (APPENDIX) Appendix {-}``): the book shows the text after it."""
 
 
 def without_heading_ids(line: str) -> str:
@@ -283,7 +291,15 @@ def _heading_text(raw: str, labels: Container[str], tags: bool) -> str:
         text = comments
     elif tags_only and not text.strip():  # one of template tags only: the site renders its text from them
         text = " ".join(tags_only)
-    text = " ".join(text.split())  # runs of whitespace as one space, none at the ends (8 x a re.sub)
+    return _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    """A heading's text with runs of whitespace as one space, none at the ends, no bookdown part marker
+    (:data:`_BOOKDOWN_PART`) and no invisible characters at its edges."""
+    text = " ".join(text.split())  # (8 x a re.sub)
+    if text[:1] == "(" and (part := _BOOKDOWN_PART.match(text)) is not None and part.end() < len(text):
+        text = text[part.end() :]
     return text.strip(_EDGE_INVISIBLE + " ") if text[:1] in _EDGE_INVISIBLE or text[-1:] in _EDGE_INVISIBLE else text
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "SourceFile",
     "ambiguous_message",
     "check_inside",
+    "plain_text",
     "require_dir",
     "source_file",
 ]
@@ -59,6 +60,14 @@ the source named as shadowed."""
 MARKDOWN_EXTENSIONS: tuple[str, ...] = EXTENSIONS[:-1]
 PANDOC_EXTENSIONS: tuple[str, ...] = (".qmd", ".rmd", ".rmarkdown")
 """Sources read as Pandoc's Markdown under ``syntax: auto`` (:mod:`chunker.parse.pandoc`)."""
+
+
+def plain_text(source_path: str, syntax: str) -> bool:
+    """Whether a source is read as plain text (heading heuristics, :mod:`chunker.plaintext`): a ``.txt``,
+    unless its ``syntax`` is ``pandoc``: Pandoc reads a ``.txt`` as Markdown (its own ``MANUAL.txt``)."""
+    return source_path.lower().endswith(".txt") and syntax != "pandoc"
+
+
 SOURCE_TYPES = ".md, .markdown, .mdx, .qmd, .Rmd, .Rmarkdown, .txt"
 """The source types as messages name them."""
 AUTO_DIR = ("_output", "auto")

@@ -54,6 +54,7 @@ from chunker.pipeline import (
 from chunker.policy import judge
 from chunker.segmenter import iter_blocks
 from chunker.sizes import make_counter
+from chunker.sources import plain_text
 from chunker.strategies import Section
 from chunker.strategies.headings import heading_sections
 from chunker.text import normalise_newlines, text_sha256
@@ -85,7 +86,8 @@ def streamable(config: ChunkerConfig, source_path: str) -> bool:
     """Whether a document goes through :class:`StreamedChunks` with the same result as through
     :func:`chunker.pipeline.chunk_markdown`: a Markdown source, strategy ``headings`` at a fixed
     section level."""
-    return not source_path.lower().endswith(".txt") and config.strategy == "headings" and config.section_level != "auto"
+    plain = plain_text(source_path, config.syntax)
+    return not plain and config.strategy == "headings" and config.section_level != "auto"
 
 
 class StreamedChunks:

@@ -134,3 +134,76 @@ def test_divs_nest_by_their_opening_lines_whatever_their_colons() -> None:
     assert "D." in outer.content_original and outer.header_path[-1].text == "T"
     assert [c.section for c in result.chunks if "E." in c.content_original] == ["After"]
     assert not result.diagnostics.errors
+
+
+# rstudio/bookdown (GPL-3), inst/examples/02-components.Rmd, shortened: unnumbered headings and parts.
+BOOK = """# Preface {-}
+
+Why read this book.
+
+# (PART) Part I {-}
+
+# Introduction
+
+## Usage {#usage -}
+
+Call `render_book()`.
+"""
+
+
+def test_pandoc_s_unnumbered_mark_and_bookdown_s_part_marker_are_no_heading_text() -> None:
+    cfg = ChunkerConfig(embedding_drop_heading_ids=True)
+    result = chunk_markdown(BOOK, cfg, "p", "p.Rmd")
+    paths = {tuple(h.text for h in c.header_path) for c in result.chunks}
+    assert paths == {("Preface",), ("Part I",), ("Introduction", "Usage")}
+    assert all("{-}" not in c.content_for_embedding for c in result.chunks)
+    assert all("(PART)" not in c.content_for_embedding.split("\n", 1)[0] for c in result.chunks)  # context lines
+    text = chunk_markdown("## Using {-} in LaTeX\n\nText.\n", ChunkerConfig(), "p", "p.md")
+    assert text.chunks[0].section == "Using {-} in LaTeX"  # mid-line it is text
+
+
+# jgm/pandoc (GPL-2), MANUAL.txt, shortened: Pandoc's own Markdown in a .txt file.
+MANUAL = """---
+title: Pandoc User's Guide
+author: John MacFarlane
+---
+
+# Synopsis
+
+`pandoc` [*options*] [*input-file*]...
+
+# Options
+
+## General options
+
+`-f` *FORMAT*, `-r` *FORMAT*, `--from=`*FORMAT*, `--read=`*FORMAT*
+
+:   Specify input format.  *FORMAT* can be:
+
+    ::: {#input-formats}
+    - `bibtex` ([BibTeX] bibliography)
+    - `biblatex` ([BibLaTeX] bibliography)
+    :::
+
+## Reader options
+
+`--shift-heading-level-by=`*NUMBER*
+
+:   Shift heading levels by a positive or negative integer.
+"""
+
+
+def test_a_txt_under_syntax_pandoc_is_read_as_markdown_as_pandoc_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path / "sources" / "MANUAL.txt", MANUAL)
+    monkeypatch.chdir(tmp_path)
+    _run(capsys)
+    plain = json.loads((tmp_path / "chunks" / "MANUAL" / "chunks.json").read_bytes())
+    assert "General options" not in {c["section"] for c in plain}  # the heading heuristics of plain text
+    (tmp_path / "config.yaml").write_text("syntax: pandoc\n", encoding="utf-8")
+    _run(capsys)
+    chunks = json.loads((tmp_path / "chunks" / "MANUAL" / "chunks.json").read_bytes())
+    assert [c["section"] for c in chunks] == ["Synopsis", "General options", "Reader options"]
+    assert chunks[1]["header_path"][0]["text"] == "Options"
+    assert chunks[0]["content_for_embedding"].startswith("Pandoc User's Guide\n")
