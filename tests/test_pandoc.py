@@ -12,7 +12,7 @@ import pytest
 from chunker.batch.listing import entries_to_listing
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
-from chunker.pipeline import chunk_markdown
+from chunker.pipeline import chunk_markdown, syntax_of
 
 QMD = """---
 title: "Computations"
@@ -207,3 +207,19 @@ def test_a_txt_under_syntax_pandoc_is_read_as_markdown_as_pandoc_reads_it(
     assert [c["section"] for c in chunks] == ["Synopsis", "General options", "Reader options"]
     assert chunks[1]["header_path"][0]["text"] == "Options"
     assert chunks[0]["content_for_embedding"].startswith("Pandoc User's Guide\n")
+
+
+def test_a_md_page_with_a_div_of_pandoc_s_attributes_is_read_as_pandoc_s_markdown() -> None:
+    # quarto-dev/quarto-web (MIT), docs/presentations/_columns.md, shortened: a '.md' partial of a Quarto site whose
+    # fenced example holds ':::' lines; the ':::' container rule closed the div at the first one, in the fence.
+    text = (
+        '## Multiple Columns\n\n::: {.content-visible unless-meta="is_pptx"}\n``` markdown\n:::: {.columns}\n\n'
+        '::: {.column width="40%"}\ncontents...\n:::\n\n::::\n```\n:::\n\nEach column takes its share.\n'
+    )
+    result = chunk_markdown(text, ChunkerConfig(), "p", "p.md")
+    assert not result.diagnostics.errors  # 'unclosed-fence' under the container rule
+    assert not any(d.code == "container-unclosed" for d in result.diagnostics.diagnostics)
+    assert syntax_of(ChunkerConfig(), "p.md", text) == "pandoc"
+    vitepress = "::: tip\nA tip.\n:::\n\n:::{note}\nMyST.\n:::\n\n:::note[Title]\nDocusaurus.\n:::\n"
+    assert syntax_of(ChunkerConfig(), "p.md", vitepress) == "markdown"
+    assert syntax_of(ChunkerConfig(), "p.txt", text) == "markdown"  # a .txt is plain text under auto
