@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from chunker.batch.listing import entries_to_listing
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown, syntax_of
+from chunker.schemas import load_schema
 
 QMD = """---
 title: "Computations"
@@ -207,6 +209,9 @@ def test_a_txt_under_syntax_pandoc_is_read_as_markdown_as_pandoc_reads_it(
     assert [c["section"] for c in chunks] == ["Synopsis", "General options", "Reader options"]
     assert chunks[1]["header_path"][0]["text"] == "Options"
     assert chunks[0]["content_for_embedding"].startswith("Pandoc User's Guide\n")
+    meta = json.loads((tmp_path / "chunks" / "MANUAL" / "meta.json").read_bytes())
+    assert meta["config"]["syntax"] == "pandoc"
+    jsonschema.Draft202012Validator(load_schema("meta")).validate(meta)  # the published schema names the value
 
 
 def test_a_md_page_with_a_div_of_pandoc_s_attributes_is_read_as_pandoc_s_markdown() -> None:
