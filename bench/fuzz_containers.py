@@ -66,8 +66,9 @@ WORDS = [
 class Gen:
     """Random Markdown of nested containers (one ``random.Random`` per document)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, extra: bool = False) -> None:
         self.r = rng
+        self.extra = extra
 
     def words(self, lo: int = 1, hi: int = 12) -> str:
         return " ".join(self.r.choice(WORDS) for _ in range(self.r.randint(lo, hi)))
@@ -85,6 +86,8 @@ class Gen:
         kinds = ["paragraph", "fence", "table", "html", "rule"]
         if depth < 3:
             kinds += ["list", "list", "quote", "deflist", "deflist", "admonition", "colons", "mdx", "footnote"]
+            if self.extra:
+                kinds += ["mdc", "mdc", "myst", "obsidian", "template", "wrapped"]
         kind = self.r.choice(kinds)
         return getattr(self, "_" + kind)(depth)
 
@@ -161,6 +164,43 @@ class Gen:
 
     def _colons(self, depth: int) -> list[str]:
         return [self.r.choice([":::tip", "::: warning Careful", ":::details More"]), *self.blocks(depth + 1, 2), ":::"]
+
+    # ---- the syntax landed in the last two stops (--extra): MDC, MyST, Obsidian, template tags, JSX-wrapped headings
+    def _mdc(self, depth: int) -> list[str]:
+        colons = "::" if depth == 0 or self.r.random() < 0.5 else ":" * (2 + depth)
+        head = colons + self.r.choice(["card", "u-page-grid", "tabs-item", "callout"])
+        head += self.r.choice(["", "[Label]", '{icon="x"}'])
+        pad = " " * self.r.choice([0, 0, 2])
+        props = ["---", "title: " + self.words(1, 3), "---"] if self.r.random() < 0.3 else []
+        body = self.blocks(depth + 1, self.r.randint(1, 2))
+        closing = [colons] if self.r.random() < 0.9 else []
+        return [pad + line if line else "" for line in [head, *props, *body, *closing]]
+
+    def _myst(self, depth: int) -> list[str]:
+        out = [f"({self.r.choice(WORDS)}-label)="] if self.r.random() < 0.5 else []
+        if self.r.random() < 0.5:
+            out.append("% " + self.words(1, 5))
+        out.append(self.r.choice(["### ", "## ", ""]) + self.words(1, 3) + " {ref}`x <y>`" * self.r.randint(0, 1))
+        return out
+
+    def _obsidian(self, depth: int) -> list[str]:
+        shape = self.r.randrange(4)
+        if shape == 0:
+            return ["%%", *self.paragraph(), "", *self.paragraph(), "%%"]
+        if shape == 1:
+            return ["%% " + self.words(1, 4) + " %%"]
+        if shape == 2:
+            return [self.sentence() + " %%" + self.words(1, 3) + "%% [[Note#Heading|" + self.words(1, 2) + "]] ^blk-1"]
+        return ["%%", *self.paragraph()]  # never closed
+
+    def _template(self, depth: int) -> list[str]:
+        name = self.r.choice(["tab", "hint", "code"])
+        if self.r.random() < 0.5:
+            return [f'{{% {name} title="{self.words(1, 2)}" %}}', *self.blocks(depth + 1, 1), f"{{% end{name} %}}"]
+        return [f"{{{{< {name} >}}}}", *self.blocks(depth + 1, 1), f"{{{{< /{name} >}}}}"]
+
+    def _wrapped(self, depth: int) -> list[str]:
+        return [f'<div id="{self.r.choice(WORDS)}">', "  ## " + self.words(1, 3) + " {#x}", "</div>"]
 
     def _footnote(self, depth: int) -> list[str]:
         body = self.blocks(depth + 1, self.r.randint(1, 2))
@@ -250,6 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", type=int, default=2000)
     parser.add_argument("--show", type=int, default=None, help="print document K, its runs and chunks")
     parser.add_argument("--keep", type=Path, default=None, help="write documents with findings here")
+    parser.add_argument("--parser", default="markdown-it", choices=["markdown-it", "pulldown-cmark"])
+    parser.add_argument(
+        "--extra",
+        action="store_true",
+        help="also the syntax of the last stops (MDC, MyST, Obsidian, template tags, JSX-wrapped headings), "
+        "with skip_comments and the embedding options drawn at random (other documents than without it)",
+    )
     args = parser.parse_args(argv)
     kinds: Counter[str] = Counter()
     in_runs: Counter[str] = Counter()
@@ -257,11 +304,19 @@ def main(argv: list[str] | None = None) -> int:
     chunks = runs = 0
     for k in range(args.docs):
         rng = random.Random(args.seed * 1_000_003 + k)
-        text = Gen(rng).document()
+        text = Gen(rng, args.extra).document()
         syntax = "mdx" if rng.random() < 0.3 else "markdown"
         for _ in range(2):
             m = rng.randint(40, 400)
-            cfg = ChunkerConfig(max_chars=m, target_chars=max(1, m // 2), min_chars=1, syntax=syntax)
+            options = {}
+            if args.extra:
+                options = {
+                    key: rng.random() < 0.5
+                    for key in ("skip_comments", "embedding_drop_heading_ids", "embedding_drop_template_tags")
+                }
+            cfg = ChunkerConfig(
+                max_chars=m, target_chars=max(1, m // 2), min_chars=1, syntax=syntax, parser=args.parser, **options
+            )
             if args.show is not None and k != args.show:
                 continue
             found, n = judge(text, cfg, syntax)
@@ -281,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             if found and args.keep is not None:
                 args.keep.mkdir(parents=True, exist_ok=True)
                 (args.keep / f"doc{k:05d}_{syntax}_{m}.md").write_text(text, encoding="utf-8")
-    print(f"seed {args.seed}: {args.docs} documents, {runs} runs, {chunks} chunks")
+    label = f"seed {args.seed}{' extra' if args.extra else ''} ({args.parser})"
+    print(f"{label}: {args.docs} documents, {runs} runs, {chunks} chunks")
     for kind, count in kinds.most_common():
         print(f"{kind}: {count} lines in {in_runs[kind]} runs; first: {first[kind]}")
     return 1 if kinds else 0

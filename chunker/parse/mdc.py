@@ -70,9 +70,27 @@ def _closing_line(state: Any, start_line: int, end_line: int) -> int | None:
         cached = (state.src, {})
         state.env[_MATCHES] = cached
     matches: dict[int, int | None] | None = cached[1].get(key)
-    if matches is None or start_line not in matches:
-        matches = cached[1][key] = _matches(state, start_line, end_line)
+    if matches is None:
+        matches = cached[1][key] = _matches(state, start_line, end_line)[0]
+    elif start_line not in matches:  # a line the search took for code (or past a line it stopped at)
+        left = state.env.get(_RESCANS, _RESCAN_BASE + 2 * len(state.bMarks))
+        if left <= 0:
+            return None  # the budget is spent: text, as an opening line nothing closes
+        matches, read = _matches(state, start_line, end_line)
+        cached[1][key] = matches
+        state.env[_RESCANS] = left - read
     return matches.get(start_line)
+
+
+_RESCANS = "chunker.mdc.rescans"
+"""``state.env`` key: how many lines the searches from an opening line that an earlier search of the same block
+did not record may still read. Such a line lies where that search took a line for a code fence's opening that
+the parser reads as none (```` ```x` ````, whose info string holds a backtick; ```` ``` ```` indented in a
+paragraph or inside an HTML block) and the parser asks the rule about it (a paragraph line: every line is asked
+whether it ends the paragraph). Each was searched to the block's end anew: a page alternating ``::a`` and such a
+line took n^2/2 lines (2,000 pairs: 4 s, 20,000: minutes). What they may read is :data:`_RESCAN_BASE` and twice
+the page's lines; once spent, such an opening line is text, as one that nothing closes."""
+_RESCAN_BASE = 1 << 16
 
 
 def opening_run(text: str) -> int:
@@ -83,8 +101,8 @@ def opening_run(text: str) -> int:
     return len(found.group(1)) if found is not None else 0
 
 
-def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
-    """Every opening line from ``first`` (an opening line) on, with its closing line or None."""
+def _matches(state: Any, first: int, end_line: int) -> tuple[dict[int, int | None], int]:
+    """Every opening line from ``first`` (an opening line) on, with its closing line or None; the lines read."""
     src = state.src
     out: dict[int, int | None] = {first: None}
     start = state.bMarks[first] + state.tShift[first]
@@ -97,7 +115,7 @@ def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
         if start >= last:
             continue
         if state.sCount[line] < state.blkIndent:
-            break
+            return out, line - first
         text = src[start:last]
         opened = _FENCE.match(text)
         if opened is not None:
@@ -117,7 +135,7 @@ def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
         elif run := opening_run(text):
             open_at.setdefault((run, state.sCount[line]), []).append(line)
             out[line] = None
-    return out
+    return out, end_line - first
 
 
 def _mdc_block(state: Any, start_line: int, end_line: int, silent: bool) -> bool:

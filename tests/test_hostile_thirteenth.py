@@ -1,0 +1,61 @@
+"""The thirteenth hostile-input pass (bench/HOSTILE.md): the syntax landed in the last two stops (MDC block
+components, MyST, Obsidian, template tags) at sizes and shapes that make its scans superlinear. The tests count
+the work (lines scanned, parses, characters read), none times it; a deadline stops what would hang."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.parse import mdc
+from chunker.parse.markdown import markdown_parser
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+
+
+def _lines_scanned(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many lines the MDC closing-line searches read over ``text`` (Markdown parse)."""
+    read = [0]
+    original: Callable[..., Any] = mdc._matches
+
+    def counted(state: Any, first: int, end_line: int) -> Any:
+        read[0] += end_line - first
+        return original(state, first, end_line)
+
+    monkeypatch.setattr(mdc, "_matches", counted)
+    markdown_parser(CFG.max_nesting, False).parse(text)
+    return read[0]
+
+
+@pytest.mark.parametrize("fence_like", ["```x`", "    ```", "<div>\n```\n</div>\n"])
+def test_mdc_openings_after_lines_taken_for_fences_are_searched_in_bounded_work(
+    fence_like: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each '::a' is a paragraph line the parser asks the MDC rule about (paragraph terminators); the line after
+    # it opened a code fence for the closing-line search, though it is none (a backtick in the info string,
+    # an indented run in a paragraph, a run in an HTML block), so every later '::a' was searched to the end anew
+    text = "# T\n\n" + f"::a\n{fence_like}\n" * 1_000 + "\nZQX13LAST\n"
+    lines = text.count("\n")
+    assert (
+        _lines_scanned(text, monkeypatch) <= (1 << 16) + 4 * lines
+    )  # mdc._RESCANS; main: ~10^6
+
+
+@pytest.mark.usefixtures("deadline")
+def test_a_page_of_mdc_openings_and_fence_like_lines_keeps_its_text() -> None:
+    text = "# T\n\nZQX13FIRST\n\n" + "::a\n```x`\n" * 20_000 + "\nZQX13LAST\n"
+    result = chunk_markdown(text, CFG, "d", "d.md")
+    joined = "".join(c.content_original for c in result.chunks)
+    assert "ZQX13FIRST" in joined and "ZQX13LAST" in joined
+    assert joined.count("::a") == 20_000
+
+
+def test_nested_components_still_close_where_their_lines_say() -> None:
+    text = "::card-group\n  ::card\n  Text.\n  ```\n  ::not-a-component\n  ```\n  ::\n::\n\n## Next\n\nMore.\n"
+    tokens = markdown_parser(CFG.max_nesting, False).parse(text)
+    opened = [(t.map, t.markup) for t in tokens if t.type == "container_block_open"]
+    assert opened == [([0, 7], "::"), ([1, 6], "::")]
