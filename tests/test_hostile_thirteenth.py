@@ -40,9 +40,7 @@ def test_mdc_openings_after_lines_taken_for_fences_are_searched_in_bounded_work(
     # an indented run in a paragraph, a run in an HTML block), so every later '::a' was searched to the end anew
     text = "# T\n\n" + f"::a\n{fence_like}\n" * 1_000 + "\nZQX13LAST\n"
     lines = text.count("\n")
-    assert (
-        _lines_scanned(text, monkeypatch) <= (1 << 16) + 4 * lines
-    )  # mdc._RESCANS; main: ~10^6
+    assert _lines_scanned(text, monkeypatch) <= (1 << 16) + 4 * lines  # mdc._RESCANS; main: ~10^6
 
 
 @pytest.mark.usefixtures("deadline")
@@ -59,3 +57,42 @@ def test_nested_components_still_close_where_their_lines_say() -> None:
     tokens = markdown_parser(CFG.max_nesting, False).parse(text)
     opened = [(t.map, t.markup) for t in tokens if t.type == "container_block_open"]
     assert opened == [([0, 7], "::"), ([1, 6], "::")]
+
+
+def _parsed_headings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The heading texts given to markdown-it's inline parse from now on."""
+    from chunker import inline
+
+    seen: list[str] = []
+    parser = inline._inline_parser()
+
+    class Recording:
+        def parseInline(self, src: str, env: Any = None) -> Any:  # noqa: N802 (markdown-it's name)
+            seen.append(src)
+            return parser.parseInline(src, env)
+
+    monkeypatch.setattr(inline, "_inline_parser", lambda: Recording())
+    inline._heading_text.cache_clear()
+    return seen
+
+
+@pytest.mark.parametrize("unit", ["[[", "![", "[a", "[x]("])
+def test_a_heading_of_brackets_is_parsed_up_to_its_sixteenth_bracket(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # markdown-it looks for each '[' its closing bracket over the rest of the line (its link-label search
+    # asks every rule at each later position): 64 '[' cost ~2,600 token skips, 16 ~540
+    from chunker.inline import heading_text
+
+    seen = _parsed_headings(monkeypatch)
+    heading_text("Title " + unit * 500)
+    assert seen and all(text.count("[") <= 16 for text in seen)
+
+
+def test_a_heading_of_a_few_links_and_badges_is_read_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chunker.inline import heading_text
+
+    badges = "is-plain-object " + " ".join(f"[![B{i}](https://x/{i}.svg)](https://x/{i})" for i in range(4)) + " end"
+    assert heading_text(badges) == "is-plain-object B0 B1 B2 B3 end"
+    refs = "[`Unpack`][typing.Unpack] used without a [`TypedDict`][typing.TypedDict] {#unpack-typed-dict}"
+    assert heading_text(refs) == "Unpack used without a TypedDict"
