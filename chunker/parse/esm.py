@@ -108,6 +108,10 @@ _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _CODE_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _RAW_OPEN = re.compile(r" {0,3}<(?:script|style)(?:[\s>]|$)", re.IGNORECASE)
 _RAW_CLOSE = re.compile(r"</(?:script|style)>", re.IGNORECASE)
+_USE = re.compile(r"[<{]([A-Za-z_$][\w$]*)")
+"""A name used as a component or in an expression (``<X``, ``{X``), read whole: it is a use of an imported name
+when that name is all of it (one look-up in a set: an alternation of the names, tried at every ``<`` and ``{``,
+cost the page's length times their count, 1.6 s for 100,000 ``{N`` and 3,000 names)."""
 
 
 def imports_used(text: str) -> bool:
@@ -147,9 +151,10 @@ def imports_used(text: str) -> bool:
     names.discard("type")
     if not names:
         return False
-    usage = re.compile(r"[<{](?:" + "|".join(map(re.escape, sorted(names))) + r")(?![\w$])")
     state, done = None, 0
-    for match in usage.finditer(text):  # outside code: the fence state carried from one use to the next
+    for match in _USE.finditer(text):  # outside code: the fence state carried from one use to the next
+        if match.group(1) not in names:
+            continue
         state, done = fence_after(text[done : match.start()], state), match.start()
         if state is None:
             return True
