@@ -65,7 +65,9 @@ def frame_lines(token: BlockToken, first: int, last: int, doc: ParsedDocument) -
     if token.type == "footnote_reference_open":
         line = doc_line(doc, first)
         return line[: line.index("]:") + 2], ""
-    closing = doc_line(doc, last - 1).strip() if last - first >= 2 else ""
+    # the closing line keeps its indentation, as the opening line does: an MDC component (``  ::callout``) is
+    # closed only by a line at its own indentation (``  ::``)
+    closing = doc_line(doc, last - 1).rstrip() if last - first >= 2 else ""
     marker = CONTAINER_MARKERS.get(token.type)
     return doc_line(doc, first), closing if marker and marker_run(closing, marker, least_run(token)) else ""
 

@@ -119,3 +119,17 @@ def test_the_names_a_page_imports_are_looked_for_in_one_pass_whatever_their_coun
     assert esm.imports_used(text + "\n<N2999x />\n")
     assert not esm.imports_used(text + "\n```\n<N2999x />\n```\n")
     assert all(len(pattern) < 1_000 for pattern in compiled)
+
+
+def test_pieces_of_an_indented_mdc_component_close_it_at_its_indentation() -> None:
+    # a '::' line closes only a component opened at its indentation: pieces closed with '::' at column 0 left
+    # '  ::callout' open, its props a setext heading and its text outside it (found by fuzz_containers --extra)
+    from dataclasses import replace
+
+    small = replace(CFG, max_chars=120, target_chars=80, min_chars=1)
+    body = "".join(f"  Paragraph {i} with some words in it to fill.\n\n" for i in range(6))
+    text = "# T\n\n## S\n\n  ::callout\n  ---\n  title: zeta\n  ---\n" + body + "  ::\n\n## Next\n\nText.\n"
+    result = chunk_markdown(text, small, "d", "d.md")
+    pieces = [c.content_original for c in result.chunks if "::callout" in c.content_original]
+    assert len(pieces) > 2 and all(piece.endswith("\n  ::") for piece in pieces)
+    assert not [d for d in result.diagnostics.diagnostics if d.code == "rendering-changed"]
