@@ -23,6 +23,7 @@ import hostile_ninth  # noqa: F401
 import hostile_outputs  # noqa: F401
 import hostile_sizes  # noqa: F401
 import hostile_tenth  # noqa: F401
+import hostile_thirteenth  # noqa: F401
 import hostile_twelfth  # noqa: F401
 from hostile_base import V, Variant
 
