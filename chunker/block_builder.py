@@ -3,7 +3,8 @@ with trailing blank lines trimmed, its id, offsets and heading path; the runs of
 covered (``raw`` blocks, so that no text is lost); and the lines waiting for the block below them
 (attribute lines, MyST targets, named anchors; a banner of images before the first heading, and a
 template line that opens a block, ``{% ifversion ghes %}``, or an HTML block of start tags only,
-``<div class="composition-api">``, before a heading).
+``<div class="composition-api">``, before a heading); docfx tab headings in the heading path
+(:meth:`BlockBuilder.enter_tab`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import re
 
 from chunker.config import ChunkerConfig
-from chunker.models import Block, BlockKind, Heading
+from chunker.docfx import directive_lines
+from chunker.models import TAB_LEVEL, Block, BlockKind, Heading
 from chunker.outline import Outline
 from chunker.parse import ParsedDocument
 
@@ -64,6 +66,8 @@ class BlockBuilder:
         "pending",
         "shared_path",
         "starts",
+        "tab_floor",
+        "tab_level",
         "text",
     )
 
@@ -93,6 +97,10 @@ class BlockBuilder:
         """Whether the last block waiting is one of start tags."""
         self.closed: frozenset[str] | None = None
         """The names of the block tags the document closes (``note`` of ``{% endnote %}``), once asked."""
+        self.tab_level = 0
+        """The heading path level of the open docfx tab group's tabs (0: no group open)."""
+        self.tab_floor = cfg.section_level if isinstance(cfg.section_level, int) else 0
+        """A tab's level in the heading path is below this one (``section_level``): a tab opens no section."""
 
     def label(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
@@ -111,7 +119,9 @@ class BlockBuilder:
 
     def banner(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 wait for the next block: the document's first block, a
-        paragraph of images only (a logo, badges: :data:`_IMAGES`), a template line that only opens
+        paragraph of images only (a logo, badges: :data:`_IMAGES`), docfx directive lines that open a part
+        (``::: moniker range=">=msvc-160"``, ``::: zone pivot="x"``: :func:`chunker.docfx.directive_lines`),
+        a template line that only opens
         a block (:meth:`opens_only`: ``{% ifversion ghes %}``), or an HTML block of start tags only
         (:data:`_START_TAGS`: VitePress pages wrap sections in ``<div class="composition-api">``). A heading
         takes them (they open its section: alone, a logo before the title was a chunk of its own, and
@@ -127,7 +137,10 @@ class BlockBuilder:
         if end - start > _ANCHORS_SPAN:
             return False
         if kind == "paragraph":
-            if self.count or _IMAGES.fullmatch(text, start, end) is None:
+            if ":::" in text[start : start + 8]:
+                if directive_lines(text[start:end]) != "open":
+                    return False
+            elif self.count or _IMAGES.fullmatch(text, start, end) is None:
                 return False
         elif kind != "html" or not self.opening(start, end):
             return False
@@ -219,7 +232,14 @@ class BlockBuilder:
         start = starts[begin]
         end = starts[last] - 1 if last < self.nlines else self.last_end
         if kind == "heading":
-            self.enter_heading(level, title, first)
+            if level == TAB_LEVEL:
+                self.enter_tab(title, first)
+            else:
+                if level < self.tab_level:
+                    self.tab_level = 0  # a heading above the tabs ends their group
+                self.enter_heading(level, title, first)
+        elif kind == "thematic_break" and self.tab_level:
+            self.end_tabs()
         self.count += 1
         self.blocks.append(
             Block(
@@ -251,6 +271,26 @@ class BlockBuilder:
         else:  # named from its position: the parent's name (or the line) and the line
             where = f"{path[-1].text}, line {first + 1}" if path else f"line {first + 1}"
             path.append(Heading(level, f"({where})", first + 1, untitled=True))
+        self.shared_path = tuple(path)
+
+    def enter_tab(self, title: str, first: int) -> None:
+        """The heading path with the docfx tab titled ``title`` on line ``first`` (0-based) at its end. The tabs
+        of a group (``# [Bash](#tab/bash)`` ... ``# [PowerShell](#tab/powershell)`` ... ``---``) are written as
+        headings of any level, mostly H1s under an H2, but docfx renders them as tabs of the part they sit in: each
+        is read one level below the heading above the group (and below ``section_level``, at most 6), so it names
+        the chunks of its tab in their heading path and context line, and the section and the headings above
+        stay the page's. The group ends at a thematic break (``---``, as docfx ends it) or a heading above it."""
+        if not self.tab_level:
+            parent = self.path[-1].level if self.path else 0
+            self.tab_level = min(6, max(parent, self.tab_floor) + 1)
+        self.enter_heading(self.tab_level, title, first)
+
+    def end_tabs(self) -> None:
+        """The heading path without the tabs of the group a thematic break ends (and headings inside them)."""
+        path = self.path
+        while path and path[-1].level >= self.tab_level:
+            path.pop()
+        self.tab_level = 0
         self.shared_path = tuple(path)
 
     def add_raw(self, first: int, last: int) -> None:

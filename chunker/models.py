@@ -51,6 +51,10 @@ class Heading:
         return {"level": self.level, "text": self.text}
 
 
+TAB_LEVEL = 7
+"""The ``heading_level`` of a docfx tab heading (``# [Bash](#tab/bash)``, Microsoft Learn): a tab title written
+as a heading line, read below every heading, so it never opens a section (:mod:`chunker.block_builder`)."""
+
 UNCLOSED_FENCE = "unclosed-fence"
 """Put into a container block's ``inner`` when a code fence nested in it is never closed (it ends
 with its list item or quote): the packer reports only fences the parser saw left open."""
@@ -81,7 +85,7 @@ class Block:
     source: str = field(repr=False)
     """The whole document text, shared by all its blocks (not a copy): see ``content``."""
     heading_level: int = 0
-    """1..6 for headings, else 0."""
+    """1..6 for headings, :data:`TAB_LEVEL` for a docfx tab heading, else 0."""
     inner: frozenset[str] = frozenset()
     """Kinds nested inside this block (``code`` in a list item, ``table`` in a quote...)."""
     joints: tuple[int, ...] = ()

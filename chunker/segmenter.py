@@ -12,10 +12,11 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from chunker.block_builder import BlockBuilder
 from chunker.config import ChunkerConfig
+from chunker.docfx import is_tab_heading
 from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
 from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
-from chunker.models import Block, BlockKind
+from chunker.models import TAB_LEVEL, Block, BlockKind
 from chunker.numbered import markdown_numbered_heading
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
@@ -223,6 +224,8 @@ class _Blocks(BlockBuilder):
             else:
                 raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
             level, title = int(token.tag[1:]), heading_text(raw, self.labels(raw))
+            if is_tab_heading(raw):
+                level = TAB_LEVEL  # a docfx tab's title (BlockBuilder.enter_tab)
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "paragraph" and self.numbered and last - first == 1 and (found := self.numbered_line(first)):
             title = heading_text(found[1], self.labels(found[1]))

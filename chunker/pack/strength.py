@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from chunker.models import Block
+from chunker.models import TAB_LEVEL, Block
 
 
 class Strength(IntEnum):
@@ -55,8 +55,9 @@ BEFORE_HEADING: dict[int, Strength] = {
     4: Strength.HEADING_4,
     5: Strength.HEADING_5,
     6: Strength.HEADING_6,
+    TAB_LEVEL: Strength.HEADING_6,
 }
-"""Strength before a heading of level 1..6."""
+"""Strength before a heading of level 1..6 (and a docfx tab heading, :data:`chunker.models.TAB_LEVEL`)."""
 
 # The members as module constants (as ``re`` exports ``RegexFlag``'s): a global lookup instead of
 # an attribute lookup on the enum class, which takes ~130 ns per access in the packer's inner loops.

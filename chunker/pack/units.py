@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from types import MappingProxyType
 
+from chunker.docfx import directive_lines
 from chunker.models import Block, Diagnostic
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import join
@@ -75,6 +76,8 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
             strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
         introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)
         tag = _tag_only(block.content) if block.kind == "html" else _fenced_tags(block)
+        if block.kind == "paragraph" and ":::" in source[start : start + 8]:
+            tag = directive_lines(block.content)  # docfx's '::: zone pivot="x"' opens, '::: zone-end' closes
         opener = heading or tag == "open"  # sticks to the next block: a heading, a tag that opens elements
         if not fits_whole:
             lead_from = glued_from if glued_from is not None else lead_in_from

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chunker.models import Block
+from chunker.models import TAB_LEVEL, Block
 
 AUTO_MIN_HEADINGS = 3
 """A level with fewer headings is not chosen when a shallower level with more will do."""
@@ -22,6 +22,8 @@ def level_profile(blocks: Sequence[Block]) -> dict[int, tuple[int, float]]:
     level = 0
     for block in blocks:
         if block.kind == "heading":
+            if block.heading_level == TAB_LEVEL:
+                continue  # a docfx tab: its text is the text of the heading above its group
             level = block.heading_level
             counts[level] += 1
         else:
