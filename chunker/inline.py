@@ -35,6 +35,9 @@ attribute list led by a bare attribute name with a hyphen (``{ data-search-exclu
 the other attribute lists, anywhere, are :data:`_ATTRIBUTE_LIST`)."""
 _BRACKET_ID = re.compile(r"[ \t]+\[#[A-Za-z][\w-]*\][ \t]*$")
 """A heading's id written ``[#id]`` after its text (javascript.info: ``## Spread syntax [#spread-syntax]``)."""
+_DOCSIFY_ATTRIBUTES = re.compile(r"(?:[ \t]+:(?:id=[^\s:]+|docsify-ignore(?:-all)?))+[ \t]*$")
+"""Docsify's heading attributes after the text: its id (``### Hello, world! :id=hello-world``) and the marks that
+keep a heading out of the sidebar (``## Internals :docsify-ignore``, ``:docsify-ignore-all``)."""
 _TEMPLATE_TAG = re.compile(
     r"\{\{[<%].*?[%>]\}\}|(\{\{.*?\}\}|\{%-?[ \t]*(?:" + "|".join(OUTPUT_TAGS) + r")[ \t]+[^\s%-](?:(?!%\}).)*?%\})"
     r"|\{%.*?%\}|\{#.*?#\}",
@@ -114,12 +117,12 @@ _TRAILING_ATTRIBUTES = re.compile(
     r"(?:(?<![ \t])[ \t]+(?>\{#[^{}]*\}|\{/\*(?:(?!\*/\}).)*\*/\}|\{[ \t]+[A-Za-z]\w*(?:-\w+)+(?:[ \t][^{}]*)?\}"
     r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\{-(?:[ \t][^{}]*)?\}"
     r"|\[#[A-Za-z][\w-]*\]"
-    r"|<a[ \t]+(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>[ \t]*</a>))+[ \t]*$"
+    r"|<a[ \t]+(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>[ \t]*</a>|:id=[^\s:]+|:docsify-ignore(?:-all)?))+[ \t]*$"
 )
 """What a heading line may end with that names its anchor or styles it, never text: the ids and attribute
-lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` (Pandoc's ``{-}`` too) and :data:`_BRACKET_ID`, and an empty
-anchor element (GitBook's ``## Structure <a href="#structure" id="structure"></a>``, ``<a name="x"></a>``), one or
-more, after a space.
+lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` (Pandoc's ``{-}`` too) and :data:`_BRACKET_ID`, an empty
+anchor element (GitBook's ``## Structure <a href="#structure" id="structure"></a>``, ``<a name="x"></a>``) and
+Docsify's :data:`_DOCSIFY_ATTRIBUTES`, one or more, after a space.
 Looked for in a line's last :data:`_ATTRIBUTES_TAIL` characters (bounded time on a hostile line). Each one is
 atomic, read to its first closing ``}`` (``*/}`` of a comment): ``{#a}`` is both an id and an attribute list, and
 ``## T {#a} {#a} ... x`` was read in 2^n ways before the word refused it (20 ids: 8 s)."""
@@ -134,7 +137,7 @@ def without_heading_ids(line: str) -> str:
     ``## Install``, ``### Tips {: .tip #tips }`` -> ``### Tips``, ``## Spread [#spread]`` -> ``## Spread``
     ``## Structure <a href="#structure" id="structure"></a>`` -> ``## Structure`` (what
     ``embedding_drop_heading_ids`` leaves of a heading line; its text for metadata is :func:`heading_text`)."""
-    if "{" not in line and "[#" not in line and "</a>" not in line:
+    if "{" not in line and "[#" not in line and "</a>" not in line and " :" not in line:
         return line
     found = _TRAILING_ATTRIBUTES.search(line, max(0, len(line) - _ATTRIBUTES_TAIL))
     return line[: found.start()] if found is not None else line
@@ -227,17 +230,16 @@ def _collect(tokens: list[Token], out: list[str], *, tags: bool = False) -> None
 
 
 def heading_text(raw: str, labels: Container[str] = frozenset(), *, tags: bool = False) -> str:
-    """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``.
-    A closing ``[#id]`` goes too. Attribute lists, HTML comments and tags, Liquid/Jinja tags and Hugo
-    shortcodes are removed (template outputs, ``{{ name }}``, are kept as written; a heading of HTML
-    comments only is their text; a heading of template tags only is named by them as written: Kubernetes'
-    ``## {{% heading "whatsnext" %}}`` is the page's "What's next", which the site's shortcode writes in the
-    page's language); inline markup is rendered to its text by markdown-it. Reference
-    links are their text (:func:`_references`; ``labels``: the document's definitions,
-    :func:`definition_labels`): ``## [1.2.0] - 2024-05-01`` of a keep-a-changelog file is
-    ``1.2.0 - 2024-05-01`` when the file defines ``[1.2.0]:``, ``[switch] parameters`` stays. With
-    ``tags``, HTML tags are text as written (a frontmatter title is a string the site shows as it is:
-    MDN's ``title: "<pre>: The Preformatted Text element"``, react.dev's ``title: <StrictMode>``)."""
+    """Plain text of a heading line's inline content: ``**Bold** [link](x) {#id}`` -> ``Bold link``. A closing
+    ``[#id]`` goes too, and so do Docsify's ``:id=x`` and ``:docsify-ignore``. Attribute lists, HTML comments and
+    tags, Liquid/Jinja tags and Hugo shortcodes are removed (template outputs, ``{{ name }}``, are kept as written;
+    a heading of HTML comments only is their text; a heading of template tags only is named by them as written:
+    Kubernetes' ``## {{% heading "whatsnext" %}}`` is the page's "What's next", which the site's shortcode writes in
+    the page's language); inline markup is rendered to its text by markdown-it. Reference links are their text
+    (:func:`_references`; ``labels``: the document's definitions, :func:`definition_labels`): ``## [1.2.0] -
+    2024-05-01`` of a keep-a-changelog file is ``1.2.0 - 2024-05-01`` when the file defines ``[1.2.0]:``, ``[switch]
+    parameters`` stays. With ``tags``, HTML tags are text as written (a frontmatter title is a string the site shows
+    as it is: MDN's ``title: "<pre>: The Preformatted Text element"``, react.dev's ``title: <StrictMode>``)."""
     raw = raw[:MAX_HEADING_CHARS]
     if isinstance(labels, Hashable):
         return _heading_text(raw, labels, tags)
@@ -251,8 +253,7 @@ def _heading_text(raw: str, labels: Container[str], tags: bool) -> str:
     references), and a line of markup costs its inline parse each time (1,000 ``<``: 25 ms)."""
     kept: list[str] = []
     tags_only: list[str] = []  # the tags removed (Jinja comments apart): a heading of nothing else is named by them
-    if "[#" in raw:
-        raw = _BRACKET_ID.sub("", raw)
+    raw = _bracket_ids_removed(raw)
     if "{" in raw:  # every pattern of this branch starts with "{"; most headings hold none
         raw = _HEADING_ID.sub("", raw)
         sentinel = "\ue000" in raw  # (a heading holding one keeps no output nor role)
@@ -305,6 +306,15 @@ def _tidy(text: str) -> str:
     if text[:1] == "(" and (part := _BOOKDOWN_PART.match(text)) is not None and part.end() < len(text):
         text = text[part.end() :]
     return text.strip(_EDGE_INVISIBLE + " ") if text[:1] in _EDGE_INVISIBLE or text[-1:] in _EDGE_INVISIBLE else text
+
+
+def _bracket_ids_removed(raw: str) -> str:
+    """``raw`` without a closing ``[#id]`` and Docsify's attributes (:data:`_DOCSIFY_ATTRIBUTES`)."""
+    if "[#" in raw:
+        raw = _BRACKET_ID.sub("", raw)
+    if ":id=" in raw or ":docsify-ignore" in raw:
+        raw = _DOCSIFY_ATTRIBUTES.sub("", raw)
+    return raw
 
 
 def _role_text(content: str) -> str:

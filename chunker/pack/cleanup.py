@@ -101,7 +101,7 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
 
 def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
-    ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text or "^" in text)
+    ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text or "^" in text or " :" in text)
     comments = comments and ("<!--" in text or "%%" in text)
     if not comments and drop is None and not (dehyphenate and "-\n" in text) and not ids:
         return text

@@ -223,7 +223,7 @@ def _leading_headings(content: str) -> set[str]:
             if stripped.startswith("#"):
                 raw = stripped.lstrip("#").strip()
                 found.add(raw)
-                if _MARKUP.search(raw):
+                if _MARKUP.search(raw) or " :" in raw:  # (" :": Docsify's ":id=x" after the text)
                     found.add(heading_text(raw))  # as the heading path has it: markup, tags removed
                     if "]" in raw:  # and with its shortcut references as links, if the document defines them
                         found.add(heading_text(raw, _ANY_LABEL))
