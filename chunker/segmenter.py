@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from chunker.block_builder import BlockBuilder
 from chunker.config import ChunkerConfig
-from chunker.docfx import is_tab_heading
+from chunker.docfx import directive_kind, is_tab_heading
 from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
 from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
@@ -93,7 +93,7 @@ class _Blocks(BlockBuilder):
         self.definitions: frozenset[str] | None = None
         """The document's link reference labels, read once a heading holds a ``]`` (most never do)."""
 
-    def piece(self, tokens: Sequence[BlockToken], covered: int) -> int:
+    def piece(self, tokens: Sequence[BlockToken], covered: int) -> int:  # noqa: C901 (the hot loop: no calls per block)
         """Adds the blocks of one piece's top-level tokens (and of the lines no token covers before
         them) from line ``covered`` on; returns the line up to which blocks are made."""
         nlines = self.nlines
@@ -127,6 +127,11 @@ class _Blocks(BlockBuilder):
                 last = first
             if last > nlines:
                 last = nlines
+            if plain and last - first > 1 and (parts := self.directive_parts(first, last)):
+                for part_first, part_last in parts:
+                    covered = self.place_paragraph(part_first, part_last, covered)
+                i = close + 1
+                continue
             if first >= last or self.label(kind, first, last) or self.banner(kind, first, last):
                 i = close + 1
                 continue
@@ -145,6 +150,35 @@ class _Blocks(BlockBuilder):
             covered = last
             i = close + 1
         return covered
+
+    def directive_parts(self, first: int, last: int) -> list[tuple[int, int]] | None:
+        """The line ranges of a paragraph on lines first..last-1 that ends with docfx directive lines opening a
+        part (``::: moniker range="=msvc-170"`` right under ``::: moniker-end`` or under text, which CommonMark
+        reads on as lines of the paragraph): the lines before them and those lines, each a block of its own, so
+        that the opening lines go with what follows them (:func:`chunker.docfx.directive_kind`); None when it
+        ends with none or holds nothing else."""
+        start = self.starts[last - 1]
+        if self.text[start : start + 8].lstrip(" ")[:3] != ":::":
+            return None
+        cut = last
+        while cut > first and directive_kind(doc_line(self.doc, cut - 1)) == "open":
+            cut -= 1
+        return [(first, cut), (cut, last)] if first < cut < last else None
+
+    def place_paragraph(self, first: int, last: int, covered: int) -> int:
+        """Adds a paragraph block of lines first..last-1 as :meth:`piece` adds one (a label or banner waiting
+        for the block below, lines waiting given to it); returns the line up to which blocks are made."""
+        if self.label("paragraph", first, last) or self.banner("paragraph", first, last):
+            return covered
+        if self.pending is not None:
+            covered = self.settle("paragraph", covered)
+        begin = first
+        if self.attrs_from is not None:
+            begin, self.attrs_from = min(first, self.attrs_from), None
+        if begin > covered:
+            self.add_raw(covered, begin)
+        self.add("paragraph", first, last, begin=begin)
+        return last
 
     def outline(
         self, tokens: Sequence[BlockToken], i: int, close: int, kind: BlockKind, first: int, last: int

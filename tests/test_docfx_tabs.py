@@ -120,3 +120,22 @@ def test_directive_lines_stick_to_what_they_open_and_close_when_a_section_is_cut
         body = chunk.content_original
         assert not body.endswith(':::column span="":::'), body  # an opener never ends a chunk
         assert not body.startswith(":::column-end:::"), body  # a closer never starts one
+
+
+def test_a_directive_that_opens_a_part_goes_with_it_when_written_under_text_or_a_closing_line() -> None:
+    page = (
+        "## Install\n\nPick a version.\n\n"
+        "::: moniker range=\"=msvc-160\"\n## Visual Studio 2019\n\nOld tools.\n::: moniker-end\n"
+        "::: moniker range=\">=msvc-170\"\n## Visual Studio 2022\n\nNew tools.\n::: moniker-end\n\n"
+        "## Locations\n\nWhere the files are.\n\n::: moniker range=\"=msvc-170\"\n\nIn 2022.\n\n::: moniker-end\n"
+        "::: moniker range=\"=msvc-160\"\n\nIn 2019.\n\n::: moniker-end\n"
+    )
+    result = chunk_markdown(page, replace(CFG, max_chars=120, target_chars=60, min_chars=10), "p", "p.md")
+    assert not result.diagnostics.diagnostics
+    for chunk in result.chunks:
+        body = chunk.content_original
+        assert not body.rstrip().split("\n")[-1].startswith("::: moniker range"), body  # no part opened at its end
+    by_section = {c.section: c.content_original for c in result.chunks}
+    assert by_section["Visual Studio 2022"].startswith('::: moniker range=">=msvc-170"\n## Visual Studio 2022')
+    assert by_section["Visual Studio 2019"].endswith("Old tools.\n::: moniker-end")
+    assert any(c.content_original.startswith('::: moniker range="=msvc-160"\n\nIn 2019.') for c in result.chunks)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from chunker.docfx import directive_kind, is_directive
 from chunker.fences import fence_after, has_fence_marker
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import join
@@ -156,7 +157,8 @@ def _opens(units: Sequence[Unit], k: int, source: str) -> bool:
     if _lead_in(line):
         opens = _introduces(units[k + 1], source)
     elif _CONTAINER.match(line) or _template_opener(line, source):
-        opens = True
+        # a docfx directive opens only a part (::: zone pivot="x"), not '::: zone-end' nor ':::image ...:::'
+        opens = not is_directive(line) or directive_kind(line.lstrip(" \t>")) == "open"
     elif (item := _ITEM.match(line)) is not None:
         # a piece of a nested item starts at its text, past its indentation: count the columns before it
         column = _indent(unit, source) if line_start == unit.start else 0
