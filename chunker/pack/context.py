@@ -65,7 +65,7 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
         return "" if starts_with_it else _shorten(line, limit)
     texts = _breadcrumb(path, section, cfg.context_depth)
     if mode == "blockquote":
-        parts = [title, *texts] if not texts or texts[0] != title else texts
+        parts = [title, *texts] if not texts or not same_name(texts[0], title) else texts
         return _no_fence(_fit(parts, limit, f"> {cfg.context_label}: ", section.title))
     if not texts:
         name = title if cfg.context_title and title else section.title
@@ -74,10 +74,17 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
             texts.pop()  # the chunk starts with that very heading line: never say it twice
-    named = bool(texts) and texts[0] == title
+    named = bool(texts) and same_name(texts[0], title)
     if cfg.context_title and title and not named and (texts or not opens_with(content, title)):
         texts.insert(0, title)  # the document's name, in every chunk
     return _no_fence(_fit(texts, limit, "", section.title))
+
+
+def same_name(text: str, title: str) -> bool:
+    """Whether a heading's ``text`` names the document as its ``title`` does, but for case (Microsoft Learn's
+    ``title: How to retrieve Data from the Clipboard`` over ``# How to retrieve data from the Clipboard``): the
+    context line says it once."""
+    return text == title or (len(text) == len(title) and text.casefold() == title.casefold())
 
 
 def opens_with(content: str, name: str) -> bool:
@@ -86,7 +93,7 @@ def opens_with(content: str, name: str) -> bool:
     it. A sentence starting with the name is no such line (a page titled Collections opening with
     'Collections are a great way ...' lost its title)."""
     text = content.lstrip("# ")
-    if not text.startswith(name):
+    if not text.startswith(name) and not same_name(text[: len(name)], name):
         # a heading line with markup says the name as its text does: '# Encoders - `jsonable_encoder`'
         # under the title 'Encoders - jsonable_encoder' (the title is the H1's text, markup removed)
         if not content.startswith("#"):
@@ -155,7 +162,7 @@ def _breadcrumb_line(texts: list[str], had_texts: bool, starts: bool, context: S
     if not had_texts:
         name = title if cfg.context_title and title else section.title
         return "" if not name or starts else _no_fence(_shorten(name, limit))
-    named = bool(texts) and texts[0] == title
+    named = bool(texts) and same_name(texts[0], title)
     if cfg.context_title and title and not named and (texts or not starts):
         texts.insert(0, title)  # the document's name, in every chunk
     return _no_fence(_fit(texts, limit, "", section.title))

@@ -1,0 +1,37 @@
+"""A document title and its first heading that differ only in case (a site's title in title case over an H1 in
+sentence case: Microsoft Learn's ``title: How to retrieve Data from the Clipboard`` over ``# How to retrieve data
+from the Clipboard``) name the document once in the context line, as when they are the same."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chunker.config import ChunkerConfig
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+BODY = "# How to retrieve data from the Clipboard\n\nIntro.\n\n## Single format\n\nUse GetText.\n"
+
+
+def lines(title: str, cfg: ChunkerConfig = CFG) -> list[str]:
+    page = f"---\ntitle: {title}\n---\n{BODY}"
+    return [c.content_for_embedding.split("\n\n", 1)[0] for c in chunk_markdown(page, cfg, "p", "p.md").chunks]
+
+
+def test_a_title_that_differs_from_the_h1_only_in_case_is_said_once() -> None:
+    assert lines("How to retrieve Data from the Clipboard") == [
+        "# How to retrieve data from the Clipboard",  # the chunk opens with the H1: no context line
+        "How to retrieve data from the Clipboard",
+    ]
+    assert lines("How to retrieve Data from the Clipboard") == lines("How to retrieve data from the Clipboard")
+    quoted = replace(CFG, context_prefix="blockquote")
+    assert lines("How to retrieve Data from the Clipboard", quoted)[1] == (
+        "> Kontext: How to retrieve data from the Clipboard > Single format"
+    )
+
+
+def test_a_title_of_other_words_still_leads_the_line() -> None:
+    assert lines("Retrieve Clipboard data") == [
+        "Retrieve Clipboard data",
+        "Retrieve Clipboard data > How to retrieve data from the Clipboard",
+    ]
