@@ -133,3 +133,32 @@ def test_pieces_of_an_indented_mdc_component_close_it_at_its_indentation() -> No
     pieces = [c.content_original for c in result.chunks if "::callout" in c.content_original]
     assert len(pieces) > 2 and all(piece.endswith("\n  ::") for piece in pieces)
     assert not [d for d in result.diagnostics.diagnostics if d.code == "rendering-changed"]
+
+
+def test_a_cut_deep_in_a_nested_list_reads_each_container_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each candidate cut in the deepest item of a list 30 deep re-opens 30 items: the walk built each item's
+    # outer chain (30 x 30 reads of a container's first line) before it knew whether it needed it
+    from dataclasses import replace
+
+    from chunker.pack import reopen
+
+    reads = [0]
+    walks = [0]
+    original_first = reopen.Structure.first_line
+    original_walked = reopen.Structure._walked
+
+    def first_line(self: Any, k: int) -> int:
+        reads[0] += 1
+        return original_first(self, k)
+
+    def walked(self: Any, *args: Any) -> Any:
+        walks[0] += 1
+        return original_walked(self, *args)
+
+    monkeypatch.setattr(reopen.Structure, "first_line", first_line)
+    monkeypatch.setattr(reopen.Structure, "_walked", walked)
+    items = "".join("  " * d + "- " + "lead words here " * 4 + "\n\n" for d in range(30))
+    text = "# T\n\n" + items + ("  " * 30 + "more text " * 30 + "\n\n") * 10
+    result = chunk_markdown(text, replace(CFG, min_chars=1), "d", "d.md")
+    assert len(result.chunks) > 20 and walks[0] > 20
+    assert reads[0] <= 8 * 30 * walks[0]  # on main ~40 x 30 a walk

@@ -125,8 +125,7 @@ class Structure(PieceStarts):
                 callouts += self._callout(first)
             if (first >= anchor and kind != DEFINITION) or kind == "blockquote_open" or own:
                 continue  # a quote's markers are on every line
-            outer = [j for j in chain if self.first_line(j) <= first]
-            if kind in ("list_item_open", DEFINITION) and k not in self.content and self.walk(first, outer) is None:
+            if kind in ("list_item_open", DEFINITION) and k not in self.content and self._unwalked(first, chain):
                 return None
             if kind != DEFINITION or first < anchor or fence is not None or column > self.markers[k]:
                 started[first] = k  # a definition also past its marker, or inside a fence on its line
@@ -170,6 +169,10 @@ class Structure(PieceStarts):
         callout (:data:`_CALLOUT`)."""
         title = _CALLOUT.match(self.lines[first])
         return [] if title is None else [(first, title.group(1) + "\n")]
+
+    def _unwalked(self, first: int, chain: list[int]) -> bool:
+        """Whether the walk fails at an item's ``first`` line through the containers of ``chain`` opened by then."""
+        return self.walk(first, [j for j in chain if self.first_line(j) <= first]) is None
 
     def lead(self, k: int, before: int) -> str:
         """The start of list item ``k``'s first paragraph, from its content column, on its lines before
