@@ -5,7 +5,7 @@ written as a bold or plain line by a PDF conversion)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from chunker.models import Heading
 
@@ -17,9 +17,14 @@ MAX_NUMBER_DEPTH_LEVEL = 6
 _NUMBERED = re.compile(r"^[ \t]{0,3}(?P<num>\d{1,3}(?:\.\d{1,3})*)(?P<dot>\.?)[ \t]+(?P<title>\S.*?)[ \t]*$")
 """``2.3 Title`` / ``1. Title``; a component has at most 3 digits (``2024 Release`` is a year)."""
 _SENTENCE_END = ".!?;:,…"
-_EMPHASIS = re.compile(r"^[ \t]{0,3}(\*\*|__)(?P<inner>[^*_\n]+?)\1[ \t]*$")
-"""A line that is one strong span: ``**7.3.2 Kapazität**``."""
+_EMPHASIS = re.compile(r"^[ \t]{0,3}(?:(\*\*|__)[^*_\n]+?\1[ \t]*)+$")
+"""A line of strong spans only: ``**7.3.2 Kapazität**``, or the number and the title as spans of their own
+(``**7.3.2** **Kapazität**``, ``**7.3.2****Kapazität**``: a PDF's number and title are runs of their own)."""
+_STRONG_SPAN = re.compile(r"(\*\*|__)([^*_\n]+?)\1")
 _LEADING_NUMBER = re.compile(r"^(?:§+\s*)?(\d{1,3}(?:\.\d{1,3})*)\.?(?:\s|$)")
+_DOTTED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)\.?(?:\s|$)")
+"""A number of two or more parts (``4.1``, ``7.3.2.``): one that says its depth. A ``§`` is no such number (``§ 2``
+follows ``§ 1`` across the parts of a law), nor is a bare one (``4 Lagerung``, ``3 Gründe``)."""
 
 
 def depth(number: str) -> int:
@@ -45,15 +50,23 @@ def numbered_heading(line: str) -> tuple[int, str] | None:
 
 
 
+def strong_line_text(line: str) -> str | None:
+    """The text of a line of strong spans only (:data:`_EMPHASIS`), the spans joined by a space
+    (``**7.3.2****Kapazität**`` -> ``7.3.2 Kapazität``), else None."""
+    if _EMPHASIS.match(line) is None:
+        return None
+    return " ".join(span[1].strip() for span in _STRONG_SPAN.findall(line))
+
+
 def markdown_numbered_heading(line: str, path: Sequence[Heading]) -> tuple[int, str] | None:
     """(level, title) when a one-line Markdown paragraph is a numbered heading written as a plain or
     bold line (``7.3.2 Kapazität``, ``**7.3.2 Kapazität**``), else None. Its level follows the
     headings above it: one level per number part below the nearest heading whose number is a prefix
     of its own (``## 7.3`` -> ``7.3.2`` is level 3), the level of the nearest one of as many parts
     (a sibling), else one more than its number of parts (as in ``.txt``)."""
-    emphasis = _EMPHASIS.match(line)
-    text = emphasis.group("inner").strip() if emphasis else line.strip()
-    if not text[:1].isdigit() or (not emphasis and text.endswith(("*", "_"))):
+    emphasis = strong_line_text(line)
+    text = emphasis if emphasis is not None else line.strip()
+    if not text[:1].isdigit() or (emphasis is None and text.endswith(("*", "_"))):
         return None
     found = numbered_heading(text)
     if found is None:
@@ -71,3 +84,39 @@ def markdown_numbered_heading(line: str, path: Sequence[Heading]) -> tuple[int, 
         if depth(other.group(1)) == depth(own):
             return heading.level, text
     return found[0], text
+
+
+def numbered_atx_level(title: str, markup: int, path: Sequence[Heading], markups: Mapping[int, int]) -> int:
+    """The level of a Markdown heading (``#`` .. ``######``, or setext) of text ``title`` and markup
+    level ``markup`` under ``numbered_headings``: a PDF conversion often writes every heading at one
+    level (``## 4 Lagerung``, ``## 4.1 Oberkörperhochlagerung``, ``## 4.1.3 Klinische Frage``), the
+    numbering carrying the depth. A heading numbered in two or more parts (:data:`_DOTTED_NUMBER`)
+    takes its level from the numbered headings above it as a numbered line does
+    (:func:`markdown_numbered_heading`): one level per number part below the nearest whose number is
+    a prefix of its own, the level of the nearest of as many parts, else its markup level. An
+    unnumbered heading written at the markup level of the nearest numbered heading above it, when
+    that one was moved deeper than its markup (the document's headings are flat), is one level below
+    it (``## Empfehlung 1.1`` under ``## 4.1.3 ...``); any other heading keeps its markup level.
+    ``markups``: the markup level of each numbered heading on the path, by its line."""
+    own = _DOTTED_NUMBER.match(title)
+    if own is not None:
+        number = own.group(1)
+        for heading in reversed(path):
+            other = _LEADING_NUMBER.match(heading.text)
+            if other is None:
+                continue
+            if number.startswith(other.group(1) + "."):
+                return min(heading.level + depth(number) - depth(other.group(1)), MAX_NUMBER_DEPTH_LEVEL)
+            if depth(other.group(1)) == depth(number):
+                return heading.level
+        return markup
+    if _LEADING_NUMBER.match(title) is not None:
+        return markup  # ``4 Lagerung``, ``§ 2``: a number that says no depth, at its markup level
+    for heading in reversed(path):
+        if _LEADING_NUMBER.match(heading.text) is None:
+            continue
+        written = markups.get(heading.line)
+        if written is not None and heading.level > written == markup:
+            return min(heading.level + 1, MAX_NUMBER_DEPTH_LEVEL)
+        return markup
+    return markup

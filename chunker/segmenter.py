@@ -17,7 +17,7 @@ from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
 from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
 from chunker.models import TAB_LEVEL, Block, BlockKind
-from chunker.numbered import markdown_numbered_heading
+from chunker.numbered import markdown_numbered_heading, numbered_atx_level
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
 from chunker.parse.containers import CONTAINER_MARKERS
@@ -81,11 +81,13 @@ joints, frame)."""
 class _Blocks(BlockBuilder):
     """The blocks of one document as its block tokens are read (:class:`BlockBuilder` makes them)."""
 
-    __slots__ = ("definitions", "nested", "numbered", "outline_left")
+    __slots__ = ("definitions", "markups", "nested", "numbered", "outline_left")
 
     def __init__(self, doc: ParsedDocument, cfg: ChunkerConfig) -> None:
         super().__init__(doc, cfg)
         self.numbered = cfg.numbered_headings
+        self.markups: dict[int, int] = {}
+        """``numbered_headings``: the markup level of each numbered Markdown heading, by its 1-based line."""
         self.nested = False
         """Whether the tokens of the current piece are the parse's whole stream (nested tokens too)."""
         self.outline_left = budget(len(self.text))
@@ -260,6 +262,10 @@ class _Blocks(BlockBuilder):
             level, title = int(token.tag[1:]), heading_text(raw, self.labels(raw))
             if is_tab_heading(raw):
                 level = TAB_LEVEL  # a docfx tab's title (BlockBuilder.enter_tab)
+            elif self.numbered:
+                markup, level = level, numbered_atx_level(title, level, self.path, self.markups)
+                if title[:1] in "§0123456789":
+                    self.markups[first + 1] = markup
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "paragraph" and self.numbered and last - first == 1 and (found := self.numbered_line(first)):
             title = heading_text(found[1], self.labels(found[1]))

@@ -47,3 +47,62 @@ def test_off_by_default_and_the_same_on_the_streamed_path() -> None:
     assert headings == ["Technische Regel", "7.3 Kapazität"]
     streamed = [c.to_dict() for c in StreamedChunks(PAGE, CONFIG, "r", "r.md")]
     assert streamed == [c.to_dict() for c in chunk_markdown(PAGE, CONFIG, "r", "r.md").chunks]
+
+
+FLAT = (
+    "## Leitlinie Lagerung\n\nHerausgeber.\n\n## 1 Einleitung\n\nText zu 1.\n\n## 1.1 Ziel\n\nText zu 1.1.\n\n"
+    "## 4 Lagerung\n\nText zu 4.\n\n## 4.1 Oberkörperhochlagerung\n\nText zu 4.1.\n\n"
+    "## 4.1.3 Klinische Frage: Sollten Patienten hoch gelagert werden?\n\n"
+    "## Empfehlung 1.1 (modifiziert 2022)\n\nWir empfehlen die Hochlagerung.\n\n"
+    "## Darlegung der Evidenzgrundlage\n\nDrei Studien.\n\n## 4.2 Seitenlagerung\n\nText zu 4.2.\n\n"
+    "## 5 Mobilisation\n\nText zu 5.\n"
+)
+"""A PDF conversion's headings, all written as ``##`` (docling): the numbering carries the depth."""
+
+
+def _levels(text: str, config: ChunkerConfig) -> list[tuple[int, str]]:
+    result = chunk_markdown(text, config, "r", "r.md")
+    return [(b.heading_level, b.header_path[-1].text) for b in result.blocks if b.kind == "heading"]
+
+
+def test_flat_numbered_headings_take_their_depth_from_the_numbering() -> None:
+    assert [level for level, _ in _levels(FLAT, CONFIG)] == [2, 2, 3, 2, 3, 4, 5, 5, 3, 2]
+    result = chunk_markdown(FLAT, CONFIG, "r", "r.md")
+    (chunk,) = [c for c in result.chunks if "Wir empfehlen" in c.content_original]
+    assert [h.text for h in chunk.header_path] == [
+        "4 Lagerung",
+        "4.1 Oberkörperhochlagerung",
+        "4.1.3 Klinische Frage: Sollten Patienten hoch gelagert werden?",
+        "Empfehlung 1.1 (modifiziert 2022)",
+    ]
+    assert chunk.section == "4 Lagerung"
+    assert chunk.ziffer == "4.1.3"
+    (later,) = [b for b in result.blocks if b.content.startswith("Text zu 4.2.")]
+    assert [h.text for h in later.header_path] == ["4 Lagerung", "4.2 Seitenlagerung"]
+
+
+def test_headings_written_at_their_depth_keep_their_levels() -> None:
+    nested = (
+        "# Regel\n\n## 2 Netz\n\nText.\n\n### 2.1 Anschluss\n\nText.\n\n### Hinweise\n\nText.\n\n"
+        "#### 2.1.1 Kabel\n\nText.\n\n## 3 Betrieb\n\nText.\n"
+    )
+    assert _levels(nested, CONFIG) == _levels(nested, ChunkerConfig())
+    assert {level for level, _ in _levels(FLAT, ChunkerConfig())} == {2}  # off by default
+
+
+def test_a_numbered_heading_written_as_separate_bold_runs_is_one_heading() -> None:
+    body = "Die Software muss die Eingabe prüfen und dem Anwender jede Abweichung anzeigen. " * 2
+    page = (
+        f"## 2 Anforderungen\n\nText.\n\n**2.1.3****Dateneingabe**\n\n{body}\n\n"
+        f"**2.1.4** **Parameter**\n\nText zu 2.1.4. {body}\n"
+    )
+    assert _levels(page, CONFIG) == [(2, "2 Anforderungen"), (4, "2.1.3 Dateneingabe"), (4, "2.1.4 Parameter")]
+    result = chunk_markdown(page, CONFIG, "r", "r.md")
+    (chunk,) = [c for c in result.chunks if "Text zu 2.1.4." in c.content_original]
+    assert chunk.ziffer == "2.1.4"
+    assert chunk.content_for_embedding.count("Parameter") == 1  # the heading line says it: not in the context line
+
+
+def test_flat_headings_the_same_on_the_streamed_path() -> None:
+    streamed = [c.to_dict() for c in StreamedChunks(FLAT, CONFIG, "r", "r.md")]
+    assert streamed == [c.to_dict() for c in chunk_markdown(FLAT, CONFIG, "r", "r.md").chunks]

@@ -13,6 +13,7 @@ from chunker.config import ChunkerConfig
 from chunker.fences import has_fence_marker
 from chunker.inline import heading_text
 from chunker.models import Heading
+from chunker.numbered import strong_line_text
 from chunker.sentences import sentence_cuts
 from chunker.strategies import Section
 
@@ -70,7 +71,7 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
     if not texts:
         name = title if cfg.context_title and title else section.title
         return "" if not name or opens_with(content, name) else _no_fence(_shorten(name, limit))
-    if texts[-1] in content or _OPENS_ATX.match(content):  # else it is no leading heading either
+    if texts[-1] in content or _OPENS_ATX.match(content) or content[:2] in _STRONG:  # else no leading heading
         leading = _leading_headings(content)
         while texts and texts[-1] in leading:
             texts.pop()  # the chunk starts with that very heading line: never say it twice
@@ -138,7 +139,7 @@ class SectionContext:
         texts, made = entry[1], entry[2]
         title = self.title
         dropped = 0
-        if texts and (texts[-1] in content or _OPENS_ATX.match(content)):  # else no leading heading either
+        if texts and (texts[-1] in content or _OPENS_ATX.match(content) or content[:2] in _STRONG):
             # (a heading with markup inside, ``## `a` of b``, is no substring of its line)
             leading = _leading_headings(content)
             while dropped < len(texts) and texts[-1 - dropped] in leading:
@@ -215,6 +216,11 @@ def _breadcrumb(path: Sequence[Heading], section: Section, depth: int) -> list[s
     return [anchor.text, *(h.text for h in path[-(depth - 1) :])] if depth > 1 else [anchor.text]
 
 
+_STRONG = ("**", "__")
+"""How a line of strong spans opens (``**7.3.2** **Kapazität**``: a heading of ``numbered_headings`` whose text is
+no substring of its line)."""
+
+
 def _leading_headings(content: str) -> set[str]:
     """Texts of the heading lines a chunk starts with (ATX ``#`` lines, or a first plain line);
     blank lines and label lines (:data:`_LABELS`) between them do not count."""
@@ -238,6 +244,9 @@ def _leading_headings(content: str) -> set[str]:
                 found.add(stripped)  # a setext or plain-text heading line, or a bold one (numbered_headings)
                 if stripped[:1] in "*_":
                     found.add(heading_text(stripped))
+                    spans = strong_line_text(stripped)
+                    if spans:
+                        found.add(spans)  # the title numbered_headings reads off strong spans
             else:
                 break
             seen += 1
