@@ -120,3 +120,20 @@ def numbered_atx_level(title: str, markup: int, path: Sequence[Heading], markups
             return min(heading.level + 1, MAX_NUMBER_DEPTH_LEVEL)
         return markup
     return markup
+
+
+MIN_FOOTNOTE_WORDS = 6
+
+
+def footnote_heading(level: int, title: str) -> bool:
+    """Whether an ``#`` heading under ``numbered_headings`` is a line of text that a PDF conversion left
+    starting with the document's ``#`` footnote mark, unescaped (docling): ``# = prospektive Studie; ## =
+    retrospektive Studie``, ``# individuelle Grenzwerte können nach Volumenoptimierung ... bestimmt werden``.
+    Read as a heading, it would head the path of every chunk up to the next ``#``. Such a line starts with
+    ``=`` or ``+``, or is a phrase of at least :data:`MIN_FOOTNOTE_WORDS` words starting with a lowercase
+    letter (``# iPhone User Guide`` is a title)."""
+    if level != 1 or not title:
+        return False
+    if title[0] in "=+":
+        return True
+    return title[0].islower() and len(title.split()) >= MIN_FOOTNOTE_WORDS

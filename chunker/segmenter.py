@@ -17,7 +17,7 @@ from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
 from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
 from chunker.models import TAB_LEVEL, Block, BlockKind
-from chunker.numbered import markdown_numbered_heading, numbered_atx_level
+from chunker.numbered import footnote_heading, markdown_numbered_heading, numbered_atx_level
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
 from chunker.parse.containers import CONTAINER_MARKERS
@@ -260,6 +260,9 @@ class _Blocks(BlockBuilder):
             else:
                 raw = tokens[i + 1].content if i + 1 < len(tokens) and tokens[i + 1].type == "inline" else ""
             level, title = int(token.tag[1:]), heading_text(raw, self.labels(raw))
+            if self.numbered and footnote_heading(level, title):
+                self.add("raw", first, last, begin=begin)  # a footnote's line: text, rendered as the source
+                return
             if is_tab_heading(raw):
                 level = TAB_LEVEL  # a docfx tab's title (BlockBuilder.enter_tab)
             elif self.numbered:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
+from chunker.settings import load_settings
 from chunker.streamed import StreamedChunks
 
 PAGE = (
@@ -106,3 +109,32 @@ def test_a_numbered_heading_written_as_separate_bold_runs_is_one_heading() -> No
 def test_flat_headings_the_same_on_the_streamed_path() -> None:
     streamed = [c.to_dict() for c in StreamedChunks(FLAT, CONFIG, "r", "r.md")]
     assert streamed == [c.to_dict() for c in chunk_markdown(FLAT, CONFIG, "r", "r.md").chunks]
+
+
+def test_a_footnote_line_left_starting_with_its_hash_mark_heads_no_path() -> None:
+    # docling leaves a footnote's '#' mark unescaped: the line reads as an H1 and headed every path below it
+    page = (
+        "## 4 Zielparameter\n\nText zu 4.\n\n- ZVD < 15 mmHg #\n- GEDVI 640-800 ml/m2 #\n\n"
+        "# individuelle Grenzwerte können nach Volumenoptimierung bestimmt werden\n\n"
+        "## 4.1 Zentralvenöse Sättigung\n\nText zu 4.1.\n\n# = prospektive Studie; ## = retrospektive Studie\n\n"
+        "## 5 Volumentherapie\n\nText zu 5.\n"
+    )
+    result = chunk_markdown(page, CONFIG, "r", "r.md")
+    expected = [(2, "4 Zielparameter"), (3, "4.1 Zentralvenöse Sättigung"), (2, "5 Volumentherapie")]
+    assert _levels(page, CONFIG) == expected
+    (later,) = [b for b in result.blocks if b.content.startswith("Text zu 5.")]
+    assert [h.text for h in later.header_path] == ["5 Volumentherapie"]
+    assert "# individuelle Grenzwerte" in "".join(c.content_original for c in result.chunks)  # kept, as text
+    assert not result.diagnostics.errors
+    titled = "# iPhone User Guide\n\n## 1.1 Setup\n\nText.\n"
+    assert _levels(titled, CONFIG)[0] == (1, "iPhone User Guide")
+
+
+def test_the_readme_config_for_documents_converted_from_pdf_loads_as_written(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    at = readme.index("  'leitlinien/*':")
+    block = readme[readme.rindex("documents:\n", 0, at) : readme.index("```", at)]
+    (tmp_path / "config.yaml").write_text(block, encoding="utf-8")
+    cfg = load_settings(tmp_path / "config.yaml").for_stem("leitlinien/s3-lagerung")
+    assert cfg.numbered_headings and cfg.skip_comments and cfg.dehyphenate
+    assert "inhaltsverzeichnis" in cfg.skip_headings and cfg.section_level == "auto"
