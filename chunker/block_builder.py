@@ -2,8 +2,8 @@
 with trailing blank lines trimmed, its id, offsets and heading path; the runs of non-blank lines no token
 covered (``raw`` blocks, so that no text is lost); and the lines waiting for the block below them
 (attribute lines, MyST targets, named anchors; a banner of images before the first heading, and a
-template line that opens a block, ``{% ifversion ghes %}``, or an HTML block of start tags only,
-``<div class="composition-api">``, before a heading); docfx tab headings in the heading path
+template line that opens a block, ``{% ifversion ghes %}``, ``{{< tabs >}}``, or an HTML block of start
+tags only, ``<div class="composition-api">``, before a heading); docfx tab headings in the heading path
 (:meth:`BlockBuilder.enter_tab`).
 """
 
@@ -13,6 +13,7 @@ import re
 
 from chunker.config import ChunkerConfig
 from chunker.docfx import directive_lines
+from chunker.fences import fence_after, has_fence_marker
 from chunker.models import TAB_LEVEL, Block, BlockKind, Heading
 from chunker.outline import Outline
 from chunker.parse import ParsedDocument
@@ -37,6 +38,9 @@ _TAG_NAME = re.compile(r"\{%-?[ \t]*(\w*)")
 _ONE_LINE_COMMENT = re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}[^\n]*?\{%-?[ \t]*endcomment[ \t]*-?%\}")
 _END_TAG = re.compile(r"\{%-?[ \t]*end(\w+)")
 """A closing Liquid/Jinja block tag (``{% endnote %}``): its name after ``end``."""
+_SHORTCODE = re.compile(r"\{\{[<%][ \t]*(/?)[ \t]*([\w.-]+(?:/[\w.-]+)*)")
+"""A Hugo shortcode's start: whether it closes (group 1) and its name."""
+_SHORTCODE_CLOSE = re.compile(r"\{\{[<%][ \t]*/[ \t]*([\w.-]+(?:/[\w.-]+)*)")
 _START_TAGS = re.compile(
     r"(?:[ \t]*(?:<(?!(?:area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)\b)[A-Za-z][\w.:-]*"
     r"(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+(?:\n|$))+",
@@ -44,6 +48,14 @@ _START_TAGS = re.compile(
 )
 """Lines of HTML start tags only, none of a void element (``<div class="composition-api">``, ``<Tabs>``): an
 HTML block that opens elements and holds nothing else (a ``/`` counts in a quoted attribute value only)."""
+_END_TAGS = re.compile(r"(?:[ \t]*(?:</[A-Za-z][\w.:-]*[ \t]*>[ \t]*)+(?:\n|$))+")
+"""Lines of end tags only (``</TabItem>``, ``</div></details>``)."""
+_BETWEEN = re.compile(r"^[ \t]*(?:</[A-Z][\w.:-]*[ \t]*>[ \t]*)+\n(?=[ \t]*<[A-Z])", re.MULTILINE)
+"""A line of a component's end tags only (``</Tab>``) that a component's start tag follows on the next line."""
+_START_TAGS_LINE = re.compile(
+    r"[ \t]*(?:<[A-Z][\w.:-]*(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+(?:\n|$)"
+)
+"""A line of a component's start tags only (``<Tab title="ChatGPT">``)."""
 _ANCHORS_SPAN = 600
 """A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
 
@@ -56,6 +68,7 @@ class BlockBuilder:
         "attrs_from",
         "blocks",
         "closed",
+        "closed_codes",
         "count",
         "doc",
         "last_end",
@@ -101,6 +114,8 @@ class BlockBuilder:
         """The heading path level of the open docfx tab group's tabs (0: no group open)."""
         self.tab_floor = cfg.section_level if isinstance(cfg.section_level, int) else 0
         """A tab's level in the heading path is below this one (``section_level``): a tab opens no section."""
+        self.closed_codes: frozenset[str] | None = None
+        """The names of the shortcodes the document closes (``tab`` of ``{{% /tab %}}``), once asked."""
 
     def label(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
@@ -116,6 +131,43 @@ class BlockBuilder:
         if self.attrs_from is None:
             self.attrs_from = first
         return True
+
+    def tag_cuts(self, first: int, last: int) -> list[int]:
+        """The lines where an HTML block on lines first..last-1 is cut into blocks: after lines of end tags
+        only that a line of start tags follows, outside code fences. Where the block starts with its end tags
+        (``</TabItem>`` / ``<TabItem value="ios">``: one JSX block in MDX, one HTML block in CommonMark, with no
+        blank line between) the rest must be start tags only, of any element; inside it, the tags must be a
+        component's (``</Tab>`` / ``<Tab title="ChatGPT">`` between Mintlify's tabs, which a JSX block holds
+        with their text when no blank line parts them; ``</tr>`` / ``<tr>`` of an HTML table stay). The
+        closing lines end what the block before holds, the opening ones open what follows: cut between them,
+        a tab's closing tag began the chunk of the next tab (658 chunks of React Native's docs)."""
+        text, start = self.text, self.starts[first]
+        end = self.starts[last] - 1 if last < self.nlines else self.last_end
+        found = text.find("</", start, end)
+        if found < 0:
+            return []
+        cuts: list[int] = []
+        if found - start < 8 and not text[start:found].strip(" \t"):
+            closing = _END_TAGS.match(text, start, end)
+            if (
+                closing is not None
+                and closing.end() < end
+                and text[closing.end() - 1] == "\n"
+                and end - start <= _ANCHORS_SPAN
+                and _START_TAGS.fullmatch(text, closing.end(), end) is not None
+            ):
+                return [first + text.count("\n", start, closing.end())]
+        if text.find("\n", found, end) < 0:
+            return cuts
+        fenced = has_fence_marker(text[start:end])
+        for between in _BETWEEN.finditer(text, start, end):
+            cut = between.end()
+            if _START_TAGS_LINE.match(text, cut, end) is None:
+                continue
+            if fenced and fence_after(text[start:cut]) is not None:
+                continue  # lines of a code fence inside the block
+            cuts.append(first + text.count("\n", start, cut))
+        return cuts
 
     def banner(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 wait for the next block: the document's first block, a
@@ -162,6 +214,8 @@ class BlockBuilder:
         head = self.text[start : start + 4].lstrip(" \t")[:2]
         if head == "{%":
             return self.opens_only(start, end)
+        if head == "{{":
+            return self.opens_shortcodes(start, end)
         if not self.path or head[:1] != "<" or head in ("</", "<!", "<?"):
             return False
         return _START_TAGS.fullmatch(self.text, start, end) is not None
@@ -179,6 +233,16 @@ class BlockBuilder:
         if self.closed is None:
             self.closed = frozenset(m.group(1) for m in _END_TAG.finditer(self.text))
         return all((name.startswith("if") or name in self.closed) and not name.startswith("end") for name in names)
+
+    def opens_shortcodes(self, start: int, end: int) -> bool:
+        """Whether the line of paired shortcodes ``text[start:end]`` (an HTML block of the template line
+        rule) only opens them: ``{{< tabs >}}``, ``{{% tab name="Linux" %}}``, names the document closes."""
+        tags = _SHORTCODE.findall(self.text, start, end)
+        if not tags or any(closing for closing, _ in tags):
+            return False
+        if self.closed_codes is None:
+            self.closed_codes = frozenset(_SHORTCODE_CLOSE.findall(self.text))
+        return all(name in self.closed_codes for _, name in tags)
 
     def settle(self, kind: BlockKind | None, covered: int) -> int:
         """The lines waiting (:meth:`banner`) given to the block of ``kind`` after them when that is a

@@ -134,6 +134,7 @@ class _Blocks(BlockBuilder):
                     covered = self.place_paragraph(part_first, part_last, covered)
                 i = close + 1
                 continue
+            covered, first = self.closers(kind, first, last, covered)
             if first >= last or self.label(kind, first, last) or self.banner(kind, first, last):
                 i = close + 1
                 continue
@@ -181,6 +182,25 @@ class _Blocks(BlockBuilder):
             self.add_raw(covered, begin)
         self.add("paragraph", first, last, begin=begin)
         return last
+
+    def closers(self, kind: BlockKind, first: int, last: int, covered: int) -> tuple[int, int]:
+        """For an HTML block on lines first..last-1 cut between closing and opening lines (:meth:`tag_cuts`),
+        adds the blocks before its last cut. Returns the line covered and the first line left of the block
+        (``covered`` and ``first`` when it is not cut)."""
+        cuts = self.tag_cuts(first, last) if kind == "html" and first < last else None
+        if not cuts:
+            return covered, first
+        if self.pending is not None:
+            covered = self.settle("html", covered)
+        begin = first
+        if self.attrs_from is not None:
+            begin, self.attrs_from = min(first, self.attrs_from), None
+        if begin > covered:
+            self.add_raw(covered, begin)
+        for cut in cuts:
+            self.add("html", first, cut, begin=begin)
+            first = begin = cut
+        return first, first
 
     def outline(
         self, tokens: Sequence[BlockToken], i: int, close: int, kind: BlockKind, first: int, last: int

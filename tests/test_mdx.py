@@ -492,16 +492,32 @@ def test_biome_action_page_keeps_its_four_sections() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "<Search>\n  ## Features\n  <FeaturesList />\n</Search>\n",  # the element is still open: part of it
         '<CommandTabs npm="npm run x\n# not a heading" />\n',  # inside a quoted prop: no line of its own
         "<Code code={`\n## not a heading\n`} />\n",  # inside a template literal
-        "<Aside>\n```sh\n<Foo />\n```\n## In the aside\n</Aside>\n",  # a fence inside: still open after it
-        # biomejs/website's pl pages: one tab closed, the next opened, its '## Podsumowanie' inside it
-        '</TabItem>\n<TabItem label="JavaScript">\n## Inside the tab\n\nText.\n\n</TabItem>\n',
+        "<Aside>\n```sh\n<Foo />\n## a comment in the code\n```\n</Aside>\n",  # inside a fence
+        '<Card\n  title="x"\n## not a heading\n/>\n',  # inside a tag still open
     ],
 )
-def test_a_heading_line_inside_an_open_jsx_element_stays_in_its_block(text: str) -> None:
+def test_a_heading_line_inside_a_prop_a_tag_or_code_of_a_jsx_block_stays_in_its_block(text: str) -> None:
     assert headings("## Before\n\n" + text + "\nAfter.\n") == ["Before"]
+
+
+@pytest.mark.parametrize(
+    ("text", "heading"),
+    [
+        ("<Search>\n  ## Features\n  <FeaturesList />\n</Search>\n", "Features"),
+        ("<Aside>\n```sh\n<Foo />\n```\n## In the aside\n</Aside>\n", "In the aside"),  # after the fence
+        # biomejs/website's pl pages: one tab closed, the next opened, its '## Podsumowanie' inside it
+        ('</TabItem>\n<TabItem label="JavaScript">\n## Inside the tab\n\nText.\n\n</TabItem>\n', "Inside the tab"),
+        ("<Steps>\n### Install\n\nRun it.\n</Steps>\n", "Install"),  # Nextra, Mintlify
+        ('<Update label="2024-10-12" description="v1">\n## Wrapped headings\n\nText.\n</Update>\n', "Wrapped headings"),
+    ],
+)
+def test_a_heading_line_right_below_an_element_still_open_is_a_heading(text: str, heading: str) -> None:
+    """MDX reads a line right below a JSX tag line as a block of its own, the element's child: a heading there
+    is a heading, as it is after a blank line (Nextra's ``<Steps>`` then ``### Install``: the first step was no
+    section and the later ones, after blank lines, were)."""
+    assert headings("## Before\n\n" + text + "\nAfter.\n") == ["Before", heading]
 
 
 MINTLIFY_TRANSLATED = (
@@ -562,8 +578,9 @@ def test_a_code_span_written_with_three_backticks_in_a_jsx_block_opens_no_fence(
     and ## Acknowledgements, in the section before them."""
     text = "## Before\n\n" + RN_082_TABS.replace("    ``` npx", indent + "``` npx")
     assert headings(text) == ["Before", "Upgrade to 0.82", "Acknowledgements"]
-    tabs = next(body for kind, body in blocks(text) if kind == "html" and body.startswith("<Tabs>"))
-    assert tabs.endswith("</Tabs>")
+    tabs = [body for kind, body in blocks(text) if kind == "html" and "TabItem" in body]
+    assert len(tabs) == 2  # the JSX block, cut between its two tabs only (chunker.block_builder.tag_cuts)
+    assert tabs[0].startswith("<Tabs>") and tabs[-1].endswith("</Tabs>")
     result = chunk_markdown(text, ChunkerConfig(), "page", "page.mdx")
     assert not result.diagnostics.errors and not result.diagnostics.warnings
     assert [c.section for c in result.chunks][-2:] == ["Upgrade to 0.82", "Acknowledgements"]

@@ -11,11 +11,14 @@ In an ``.mdx`` source (or with ``syntax: mdx``):
   block of its own, as MDX reads it).
 
 Both are ``html_block`` tokens (kind ``html``: atomic, kept whole, their text in the chunk as the
-source has it). They interrupt a paragraph, so they never glue to prose, and no line inside them is
-a heading: a ``#`` line in a template literal (``code={`...`}``) or in a code fence inside a
-component stays text. Text between a component's tags separated by blank lines (an ``<Aside>``
-body) is ordinary Markdown, as MDX reads it. Braces that never balance end the block at its first
-blank line, so an unbalanced ``{`` cannot swallow the rest of the document.
+source has it). They interrupt a paragraph, so they never glue to prose. A ``#`` line in a template
+literal (``code={`...`}``), a quoted prop or a code fence inside a component stays text; a heading line
+right below a line of the block where no tag, prop or fence is left open ends the block: MDX reads it
+as a heading, the child of an element still open (``<Steps>`` then ``### Install``, ``<TabItem
+value="npm">`` then ``## Setup``, Mintlify's ``<Update label="...">`` then ``## Title``) or a block after
+elements that all closed, as it reads one after a blank line. Text between a component's tags separated
+by blank lines (an ``<Aside>`` body) is ordinary Markdown, as MDX reads it. Braces that never balance end
+the block at its first blank line, so an unbalanced ``{`` cannot swallow the rest of the document.
 
 One element holding a heading alone is a heading: a line of start tags, an ATX heading, a line
 closing them (``<div id="add-a-file">``, ``  ## Add a file``, ``</div>``: how Mintlify's translated
@@ -188,17 +191,18 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
                 if not ESM.match(following):
                     _spent(state, line, first_blank, left)
                     return line
-            if (
-                not esm
-                and depth == 0
-                and not template
-                and line + 1 < end
-                and state.sCount[line + 1] - state.blkIndent < 4
-                and _HEADING.match(_line(state, line + 1))
-                and (elements := elements or _Elements(state, start)).closed_through(line)
-            ):
-                _spent(state, line, first_blank, left)
-                return line  # a heading right below elements that all closed is a block of its own, as in MDX
+        if (
+            not esm
+            and not fence
+            and depth == 0
+            and not template
+            and line + 1 < end
+            and state.sCount[line + 1] - state.blkIndent < 4
+            and _HEADING.match(_line(state, line + 1))
+            and (elements := elements or _Elements(state, start)).at_rest_through(line)
+        ):
+            _spent(state, line, first_blank, left)
+            return line  # a heading right below a line with no tag or fence left open is one, as MDX reads it
         line += 1
     _spent(state, line, first_blank, left)
     if (depth or template or fence) and first_blank is not None:
@@ -230,36 +234,30 @@ def _spent(state: StateBlock, line: int, first_blank: int | None, left: int) -> 
 
 _HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 _TAG_START = re.compile(r"<(/?)([A-Za-z][\w.:-]*|(?=>))")
-_VOID = frozenset(
-    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
-)
 
 
 class _Elements:
-    """The elements a JSX block's lines open and close, read on as far as asked (:meth:`closed_through`):
-    one pass over the block at most, and none unless a heading line follows a line at brace depth 0."""
+    """The tags a JSX block's lines hold, read on as far as asked (:meth:`at_rest_through`): one pass over
+    the block at most, and none unless a heading line follows a line at brace depth 0."""
 
-    __slots__ = ("braces", "closing", "depth", "fence", "last", "name", "next", "quote", "state", "tag")
+    __slots__ = ("braces", "fence", "next", "quote", "state", "tag")
 
     def __init__(self, state: StateBlock, start: int) -> None:
         self.state = state
         self.next = start
-        self.depth = 0
         self.fence = ""
         self.tag = False
-        self.closing = False
-        self.name = ""
         self.braces = 0
         self.quote = ""
-        self.last = ""
 
-    def closed_through(self, last: int) -> bool:
-        """Whether every element opened on the lines up to ``last`` is closed at its end (no tag, quote or
-        brace of props left open, no code fence): MDX then reads the next line as a block of its own."""
+    def at_rest_through(self, last: int) -> bool:
+        """Whether the lines up to ``last`` leave no tag, quote or brace of props open and no code fence:
+        MDX then reads the next line as a block of its own (a child of the elements still open, or a
+        block after them)."""
         while self.next <= last:
             self._read(_line(self.state, self.next))
             self.next += 1
-        return self.depth == 0 and not self.tag and not self.fence
+        return not self.tag and not self.fence
 
     def _fenced(self, text: str) -> bool:
         """Whether the line is a fence line or code (outside a tag): no tags read in it."""
@@ -280,8 +278,7 @@ class _Elements:
                 found = _TAG_START.search(text, pos)
                 if found is None:
                     return
-                self.tag, self.closing, self.name = True, bool(found.group(1)), found.group(2).lower()
-                self.braces, self.quote, self.last = 0, "", ""
+                self.tag, self.braces, self.quote = True, 0, ""
                 pos = found.end()
                 continue
             char = text[pos]
@@ -297,13 +294,6 @@ class _Elements:
                 self.braces -= 1
             elif char == ">" and self.braces <= 0:
                 self.tag = False
-                if self.closing:
-                    self.depth = max(0, self.depth - 1)  # an element an earlier block opened: no offset
-                elif self.last != "/" and self.name not in _VOID:
-                    self.depth += 1
-                continue
-            if not char.isspace():
-                self.last = char
 
 
 def _scan(text: str, depth: int, template: bool) -> tuple[int, bool]:

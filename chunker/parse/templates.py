@@ -14,6 +14,11 @@ interrupting a paragraph: the site runs its templates before
 Markdown, and such a line becomes a blank line (a control tag) or the blocks it includes. Read as
 paragraph text, it glued what follows to it: a numbered list under ``{% ifversion ghes %}`` (``2. At the
 top ...``: a list starting at 2 interrupts no paragraph) was one paragraph, cut inside its sentences.
+So is a line of paired Hugo shortcodes only, each a closing one (``{{% /tab %}}``) or an opening one
+the page closes (``{{% tab name="Linux" %}}``, ``{{< tabs >}}``, ``{{< note >}}``): Hugo renders the
+element there. Read as paragraph text, a tab's closing tag and the next tab's opening one were one
+paragraph, which a cut left at the start of a chunk. A shortcode the page does not close
+(``{{< glossary_tooltip text="Pod" >}}``, ``{{< figure >}}``) renders inline and stays text.
 
 The site renders their lines as code (Liquid runs before Markdown; a ``{{< >}}`` shortcode gets its
 inner text raw), while Markdown alone reads a ``# comment`` line in them as a heading, which opened a
@@ -60,6 +65,16 @@ _TAGS_ONLY = re.compile(
 (``{% comment %}Example name: Base{% endcomment %}``) counting as tags; a tag ends at the first ``%}``.
 The group is atomic: a comment read as one tag is never tried again as two (``{% comment %}{% endcomment
 %}`` 26 times before a word took minutes to refuse, each pair read both ways)."""
+
+_SHORTCODES_ONLY = re.compile(
+    r"(?:\{\{([<%])[ \t]*(/?)[ \t]*([\w.-]+(?:/[\w.-]+)*)(?:[ \t][^{}\n]*)?(?<!/)(?:>\}\}|%\}\})[ \t]*)+"
+)
+"""A line of Hugo shortcodes only (after its indentation), none self-closing; a ``{{< >}}`` one closes with
+``>}}``, a ``{{% %}}`` one with ``%}}`` (checked per tag by :func:`_paired_shortcodes`)."""
+_SHORTCODE = re.compile(r"\{\{([<%])[ \t]*(/?)[ \t]*([\w.-]+(?:/[\w.-]+)*)[^{}\n]*?([>%])\}\}")
+_SHORTCODE_CLOSE = re.compile(r"\{\{[<%][ \t]*/[ \t]*([\w.-]+(?:/[\w.-]+)*)")
+_CLOSED = "chunker.template_line.closed"
+"""``state.env`` key: (the source, the names of the shortcodes it closes), found once per source."""
 
 _LIQUID_OPEN = re.compile(r"\{%-?[ \t]*highlight(?:[ \t]+([^\s%]+))?[^\n%]*-?%\}[ \t]*")
 _HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*([\w-]+)([^\n]*?)(>|%)\}\}[ \t]*")
@@ -194,12 +209,17 @@ def _template_fences(state: Any) -> None:
 
 
 def _template_line(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
-    """A line of template tags only: an ``html_block`` token (see the module)."""
+    """A line of template tags only, or of paired shortcodes only: an ``html_block`` token (see the module)."""
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     src = state.src
     pos = state.bMarks[start_line] + state.tShift[start_line]
-    if not src.startswith("{%", pos) or _TAGS_ONLY.fullmatch(src, pos, state.eMarks[start_line]) is None:
+    if not src.startswith("{", pos):
+        return False
+    if src.startswith("{{", pos):
+        if not _paired_shortcodes(state, pos, state.eMarks[start_line]):
+            return False
+    elif not src.startswith("{%", pos) or _TAGS_ONLY.fullmatch(src, pos, state.eMarks[start_line]) is None:
         return False
     if silent:
         return True
@@ -208,6 +228,24 @@ def _template_line(state: Any, start_line: int, end_line: int, silent: bool) -> 
     token.content = state.getLines(start_line, line, state.blkIndent, True)
     token.map = [start_line, line]
     state.line = line
+    return True
+
+
+def _paired_shortcodes(state: Any, pos: int, end: int) -> bool:
+    """Whether ``src[pos:end]`` is a line of Hugo shortcodes only, each closing or opening one the page
+    closes (the names the page closes found once per source, ``state.env``)."""
+    src = state.src
+    if _SHORTCODES_ONLY.fullmatch(src, pos, end) is None:
+        return False
+    closed: tuple[str, frozenset[str]] | None = state.env.get(_CLOSED)
+    if closed is None or closed[0] is not src:
+        closed = (src, frozenset(m.group(1) for m in _SHORTCODE_CLOSE.finditer(src)))
+        state.env[_CLOSED] = closed
+    for tag in _SHORTCODE.finditer(src, pos, end):
+        if (tag.group(1) == "<") != (tag.group(4) == ">"):
+            return False  # ``{{< x %}}``: no shortcode
+        if not tag.group(2) and tag.group(3) not in closed[1]:
+            return False  # an opening shortcode the page never closes renders inline: text
     return True
 
 
