@@ -34,6 +34,7 @@ from chunker.pack.drafts import Draft, make_draft, number_parts, whole_draft
 from chunker.pack.fill import ranges
 from chunker.pack.subsections import block_cuts, subsection_floor
 from chunker.pack.units import build_units
+from chunker.pack.within import labels_within
 from chunker.sizes import make_counter
 from chunker.strategies import Section
 
@@ -72,7 +73,12 @@ def pack_section(
         return
     units, overflows = build_units(space)
     diagnostics.extend(overflows)
-    drafts.extend(make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units))
+    made = [make_draft(space, units[i:e], diagnostics) for i, e in ranges(space, units)]
+    if len(made) > 1 and space.cfg.context_prefix != "none":
+        within = labels_within(space.section.blocks, space.source, [d.start for d in made[1:]])
+        for draft, labels in zip(made[1:], within, strict=True):
+            draft.within = labels
+    drafts.extend(made)
     parsed.update((k, s.tokens) for k, s in space.lines.structures.items() if s is not None)
 
 

@@ -113,7 +113,12 @@ def make_chunk(
     body = without_end_tags(body)
     embedding = join(prefix, overlap, body)
     if overlap and measure(embedding) > cfg.max_chars:
+        overlap = ""
         embedding = join(prefix, "", body)
+    if draft.within:
+        labelled = join(f"{prefix} > {draft.within}" if prefix else draft.within, overlap, body)
+        if measure(labelled) <= cfg.max_chars:
+            embedding = labelled  # the tab a chunk starts inside, named (chunker.pack.within)
     clean = cleaner(cfg)
     if clean is not None:
         embedding = clean(embedding)  # comments inside its blocks, PDF artefacts (chunker.pack.cleanup)

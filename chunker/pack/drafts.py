@@ -45,6 +45,9 @@ class Draft:
     embed: str | None = None
     """The content for embedding when it differs from ``content`` (table padding collapsed; without
     link definitions carried silently or the tags a piece of an HTML block re-opens and closes)."""
+    within: str = ""
+    """The labels of the elements (tabs, steps) the draft starts inside, opened before it in its section
+    (:mod:`chunker.pack.within`): said after its context line."""
 
 
 def whole_draft(space: SectionSpace, diagnostics: list[Diagnostic]) -> Draft:
