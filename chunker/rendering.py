@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import pairwise
 
 from chunker.config import ChunkerConfig
 from chunker.models import Block, Chunk, Diagnostic
@@ -115,6 +116,7 @@ def check_rendering(
             else:  # only the chunk's lines are read: a copy of a long block's shapes per piece was quadratic
                 expected.update((line, block_shapes[line]) for line in lines if line in block_shapes)
             deepest = max(deepest, depth)
+        _joined(source, own, expected)
         if deepest >= cfg.max_nesting - 1:
             continue  # past the nesting limit the parser stops nesting: its text is kept as it is
         if not any(expected.get(line, _NOTHING)[0] for line in range(chunk.start_line, chunk.end_line + 1)):
@@ -124,6 +126,33 @@ def check_rendering(
         difference = _first_difference(source, chunk, expected, actual)
         if difference is not None:
             yield gated("rendering-changed", difference, chunk.start_line, chunk.chunk_id)
+
+
+_HTML: tuple[str, ...] = ("html_block",)
+_CLOSING_LINE = re.compile(r"[ \t]*(?:</(?!(?:script|pre|style|textarea)\b)[A-Za-z][\w.:-]*[ \t]*>[ \t]*)+", re.I)
+"""A line of end tags only, none ending a raw HTML block (CommonMark's type 1, which ends at its end tag)."""
+_OPENING_LINE = re.compile(r"[ \t]*<[A-Za-z]")
+
+
+def _joined(source: str, own: Sequence[Block], expected: dict[int, Shape]) -> None:
+    """An HTML block ending with a line of end tags and one starting with a start tag on the next line are one
+    HTML block when a chunk holds both, as in the parse of the document: the segmenter cuts such a block between
+    its closing and its opening lines (:meth:`chunker.block_builder.BlockBuilder.tag_cuts`), each part a block of
+    its own. The later part's lines are expected to render as part of the earlier one."""
+    for before, block in pairwise(own):
+        if before.kind != "html" or block.kind != "html" or block.start_line != before.end_line + 1:
+            continue
+        last = source.rfind("\n", before.start_offset, before.end_offset) + 1 or before.start_offset
+        if not _CLOSING_LINE.fullmatch(source, last, before.end_offset):
+            continue
+        if not _OPENING_LINE.match(source, block.start_offset):
+            continue
+        joined = expected.get(before.end_line)
+        if joined is None or joined[0] != _HTML:
+            continue
+        for line in range(block.start_line, block.end_line + 1):
+            if expected.get(line) == (_HTML, block.start_line):
+                expected[line] = joined
 
 
 def _source_shapes(

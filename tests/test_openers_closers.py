@@ -119,3 +119,17 @@ def test_a_closing_and_an_opening_tag_inside_a_code_fence_of_a_jsx_block_cut_not
     result = chunk_markdown(text, SMALL, "page", "page.mdx")
     assert [(b.kind, b.start_line, b.end_line) for b in result.blocks] == [("heading", 1, 1), ("html", 3, 8)]
 
+
+
+def test_a_piece_holding_both_parts_of_a_cut_html_block_renders_as_its_source() -> None:
+    """vuejs/docs ``props.md``: a piece of code, then ``</div>`` / ``<div class="options-api">`` (one HTML block in
+    the parse, two blocks once cut) in one chunk: the check read the second part as an HTML block of its own in
+    the source and flagged ``rendering-changed``."""
+    code = "\n".join(f"const value{n} = compute({n});" for n in range(30))
+    text = f'## Props\n\n<div class="composition-api">\n\n```js\n{code}\n```\n\n</div>\n<div class="options-api">\n\n'
+    text += "Options text.\n\n</div>\n<!-- a note -->\n<!-- another note -->\n\nAfter.\n"
+    for max_chars in (300, 500, 800):
+        cfg = replace(ChunkerConfig(), max_chars=max_chars, target_chars=max_chars * 2 // 3, min_chars=20)
+        result = chunk_markdown(text, cfg, "page", "page.md")
+        assert not result.diagnostics.errors, result.diagnostics.errors
+        assert not [d for d in result.diagnostics.warnings if d.code == "rendering-changed"]
