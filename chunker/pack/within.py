@@ -87,12 +87,19 @@ def _may_close(source: str, start: int, end: int) -> bool:
     return last > start and source[last : last + 8].lstrip(" \t")[:2] in ("</", "{%", "{{")
 
 
+_ENDED: list[object] = ["", (frozenset(), frozenset())]
+"""(the source, :func:`_ended` of it) of the last source asked: each section cut into chunks asks it in turn."""
+
+
 def _ended(source: str) -> tuple[frozenset[str], frozenset[str]]:
     """The names of the Liquid block tags (``{% endtab %}``) and the shortcodes (``{{% /tab %}}``) ``source``
-    closes: an opening tag of another name opens nothing."""
-    liquid = frozenset(_END_LIQUID.findall(source)) if "{%" in source else frozenset()
-    hugo = frozenset(_END_HUGO.findall(source)) if "{{" in source else frozenset()
-    return liquid, hugo
+    closes: an opening tag of another name opens nothing. Found once per source (:data:`_ENDED`), not once per
+    section: a long page of many sections was scanned once per section."""
+    if _ENDED[0] is not source:
+        liquid = frozenset(_END_LIQUID.findall(source)) if "{%" in source else frozenset()
+        hugo = frozenset(_END_HUGO.findall(source)) if "{{" in source else frozenset()
+        _ENDED[:] = [source, (liquid, hugo)]
+    return _ENDED[1]  # type: ignore[return-value]
 
 
 def _read(line: str, stack: list[_Open], ended: tuple[frozenset[str], frozenset[str]]) -> None:
