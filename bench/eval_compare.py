@@ -19,7 +19,8 @@ times are wall clock, after one warm-up call of each method, so imports are not 
 
 Methods, all scored by the same BM25 retriever (``chunker.evaluate``):
 
-- ``chunker``: ``chunk_markdown(text, ChunkerConfig(), stem, path)``, the default config;
+- ``chunker``: ``chunk_markdown(text, ChunkerConfig(), stem, path)``, the default config (``--set key=value``:
+  with that option, e.g. ``--set embedding_drop_components=true``);
 - ``fixed-1000``: the text cut every 1,000 characters, no overlap;
 - ``langchain``: ``MarkdownHeaderTextSplitter`` on ``#``/``##``/``###`` then
   ``RecursiveCharacterTextSplitter(chunk_size=1000, chunk_overlap=0)``.
@@ -55,6 +56,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from chunker.config import ChunkerConfig
 from chunker.eval_cases import Case, load_cases
@@ -137,8 +140,14 @@ def section_spans(text: str) -> dict[str, list[str]]:
 # -- methods ---------------------------------------------------------------------
 
 
+OPTIONS: dict[str, Any] = {}
+"""Options of the chunker method (``--set key=value``, e.g. ``embedding_drop_components=true``); none: the
+default config."""
+
+
 def ours(text: str, stem: str, path: str) -> list[Chunk]:
-    return [c.to_dict() for c in chunk_markdown(text, ChunkerConfig(), stem, path).chunks]
+    cfg = ChunkerConfig.from_mapping(OPTIONS) if OPTIONS else ChunkerConfig()
+    return [c.to_dict() for c in chunk_markdown(text, cfg, stem, path).chunks]
 
 
 def fixed(text: str, stem: str, path: str) -> list[Chunk]:
@@ -490,7 +499,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--peers", action="store_true", help="add the installed peers of bench/eval_peers.py (chonkie, ...)"
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the chunker method, its value read as YAML (embedding_drop_components=true)",
+    )
     args = parser.parse_args(argv)
+    for item in args.set:
+        key, _, value = item.partition("=")
+        OPTIONS[key] = yaml.safe_load(value)
     paths: list[Path] = args.cases or list(DEFAULT_CASES)
     seen = [p.resolve() for p in paths]
     if len(set(seen)) != len(seen):

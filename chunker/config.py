@@ -69,6 +69,10 @@ class ChunkerConfig:
     embedding_drop_heading_ids: bool = False
     """``content_for_embedding`` leaves out the ids and attribute lists heading lines end with (``## Install
     {#install}``, ``### Tips {: .tip }``, ``## Spread [#spread]``; :func:`chunker.inline.without_heading_ids`)."""
+    embedding_drop_components: bool = False
+    """``content_for_embedding`` leaves out MDX/JSX component tags (``<TabItem value="npm">``, ``</Tabs>``), ``<svg>``
+    elements, JSX comments and MyST directive options (``:class: dropdown``), keeping the words they show (a tab's
+    label, a card's title; :mod:`chunker.components`)."""
     embedding_item_leads: bool = True
     """A chunk cut from inside a list item re-opens the item's marker alone (``2.``) to render as the source;
     its ``content_for_embedding`` has the start of the item's first paragraph after it (``2. Create the

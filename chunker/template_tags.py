@@ -70,6 +70,7 @@ _API_TAG = re.compile(r"\{%-?[ \t\n]*(?:(?:api-method|swagger|openapi)(?:-[\w-]+
 ``{% openapi src="..." path="/pets" method="get" %}``, and the entries of its changelogs, ``{% update
 date="2022-12-15" tags="beta" %}``: their attributes are what the page shows (the method and path, a parameter's
 name and type, an update's date and tags)."""
+_EMBED_URL = re.compile(r"""[ \t\n]url=["']([^"'\n]*)["']""")
 _ATTRIBUTE = re.compile(r"""[ \t\n]([\w-]+)=(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'%]+))""")
 
 
@@ -88,7 +89,11 @@ def _api_text(text: str, start: int, end: int) -> str | None:
 
 def _label(text: str, start: int, end: int, name: str) -> str | None:
     """The label of the tag ``text[start:end]`` named ``name`` (:data:`_LABEL`, else the first quoted argument of a
-    tag in :data:`_TITLED`), if it has one with text."""
+    tag in :data:`_TITLED`), if it has one with text; of GitBook's ``{% embed url="..." %}``, its URL (the card the
+    page shows names it, as a link's target stays in what a chunk embeds)."""
+    if name == "embed":
+        found = _EMBED_URL.search(text, start, end)
+        return " ".join(found.group(1).split()) if found is not None and found.group(1).strip() else None
     for match in _LABEL.finditer(text, start, end):
         value = match.group(2) if match.group(2) is not None else match.group(3)
         if value.strip() and (match.group(1) != "name" or name == "tab"):

@@ -133,6 +133,12 @@ def test_a_tag_keeps_the_label_the_page_shows_for_it() -> None:
         ('{% include "note.html" %}Text', "Text"),
         ('{% cut x="1" %}\nText\n{% endcut %}', "Text"),
         ('{{< tab "Linux" >}}apt install x{{< /tab >}}', "Linux apt install x"),
+        # GitBook's embed card names its URL; its caption is the text before {% endembed %}
+        (
+            '{% embed url="https://github.com/GitbookIO/x" %}\nThe sync app.\n{% endembed %}',
+            "https://github.com/GitbookIO/x\nThe sync app.",
+        ),
+        ('{% embed url="" %}\nText', "Text"),
     ],
 )
 def test_labels_of_template_tags(text: str, embedded: str) -> None:

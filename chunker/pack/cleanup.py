@@ -9,6 +9,8 @@
   ``Kapazität``), unless the next word is a conjunction (``Haus-`` / ``und Gartenbau``);
 - ``embedding_drop_template_tags``: template tags that render no text of their own
   (:mod:`chunker.template_tags`), in fenced code too: the site runs its templates before Markdown;
+- ``embedding_drop_components``: MDX/JSX component tags, ``<svg>`` elements, JSX comments and MyST directive
+  options (:mod:`chunker.components`), a tag's label kept as text;
 - ``embedding_drop_heading_ids``: the ids and attribute lists a heading line ends with
   (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`), and MyST
   target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd),
@@ -24,8 +26,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
+from chunker.components import directive_option, opens_directive, without_components, without_svg_lines
 from chunker.config import ChunkerConfig
 from chunker.inline import without_heading_ids
+from chunker.pack.context import PREFIX_SEPARATOR
 from chunker.template_tags import GONE as _GONE
 from chunker.template_tags import lines_without_gone, without_tags
 
@@ -48,15 +52,27 @@ _HYPHENATED = re.compile(
 """A hyphen ending a line after a letter, a lowercase letter starting the next (checked in ``_join``)."""
 
 
-def cleaner(cfg: ChunkerConfig) -> Callable[[str], str] | None:
-    """The cleanup ``cfg`` asks for, or None when it asks for none."""
-    tags, ids = cfg.embedding_drop_template_tags, cfg.embedding_drop_heading_ids
-    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags or ids):
+def cleaner(cfg: ChunkerConfig) -> Callable[[str, str], str] | None:
+    """The cleanup ``cfg`` asks for, or None when it asks for none: ``clean(text, prefix)``, ``prefix`` the context
+    line ``text`` starts with (:func:`chunker.pack.context.join`), which ``embedding_drop_components`` leaves as it
+    is: it is heading text, no markup (``Using Box<T> to Point to Data`` names a heading written ``Using `Box<T>`
+    ...``; read as markup, ``<T>`` was a tag)."""
+    tags, ids, parts = cfg.embedding_drop_template_tags, cfg.embedding_drop_heading_ids, cfg.embedding_drop_components
+    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags or ids or parts):
         return None
     drop = line_matcher(cfg.embedding_drop_lines) if cfg.embedding_drop_lines else None
 
-    def clean(text: str) -> str:
-        return embedded(without_tags(text) if tags else text, cfg.skip_comments, drop, cfg.dehyphenate, ids=ids)
+    def clean(text: str, prefix: str = "") -> str:
+        text = without_tags(text) if tags else text
+        if cfg.skip_comments or drop is not None or cfg.dehyphenate or ids:
+            text = embedded(text, cfg.skip_comments, drop, cfg.dehyphenate, ids=ids)
+        if not parts:
+            return text
+        head = len(prefix) + len(PREFIX_SEPARATOR) if prefix and text.startswith(prefix + PREFIX_SEPARATOR) else 0
+        body = embedded(text[head:], False, None, False, components=True)
+        if body.strip():
+            return text[:head] + body
+        return text[: head - len(PREFIX_SEPARATOR)] if head else text  # markup alone: as written, or no body
 
     return clean
 
@@ -99,36 +115,59 @@ def line_matcher(patterns: Sequence[str]) -> LineMatcher:
     return LineMatcher(patterns)
 
 
-def embedded(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, *, ids: bool = False) -> str:
-    """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``)."""
+def embedded(
+    text: str,
+    comments: bool,
+    drop: LineMatcher | None,
+    dehyphenate: bool,
+    *,
+    ids: bool = False,
+    components: bool = False,
+) -> str:
+    """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``; ``components``:
+    ``embedding_drop_components``)."""
     ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text or "^" in text or " :" in text)
     comments = comments and ("<!--" in text or "%%" in text)
-    if not comments and drop is None and not (dehyphenate and "-\n" in text) and not ids:
+    components = components and ("<" in text or "{" in text)
+    if not comments and drop is None and not (dehyphenate and "-\n" in text) and not ids and not components:
         return text
     out: list[str] = []
     stretch: list[str] = []  # lines outside fenced code, joined so that a comment may span lines
     fence = ""
+    options = False  # under a MyST directive's opening fence: its option lines (embedding_drop_components)
+    directive = False  # in a fence that opens a directive
     for line in text.split("\n"):
         opening = _FENCE_LINE.match(line)
         if fence or opening:
             if stretch:
-                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids))
+                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
                 stretch = []
+            if options and (option := directive_option(line)) is not None:
+                out.append(option)
+                continue
+            options = False
             out.append(line)
             if fence and opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
-                fence = ""
+                fence, directive = "", False
             elif not fence and opening:
                 fence = opening.group(1)
+                options = directive = components and opens_directive(line)
+            elif directive:  # a directive's body is Markdown: one opening inside it has options too
+                options = opens_directive(line)
             continue
         stretch.append(line)
     if stretch:
-        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids))
-    result = "\n".join(out)
+        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
+    result = "\n".join(lines_without_gone(out) if components else out)
     return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
 
 
-def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, ids: bool) -> list[str]:
+def _cleaned(
+    text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, ids: bool, components: bool = False
+) -> list[str]:
     """The lines of ``text`` (no fenced code in it) cleaned."""
+    if components and ":" in text:
+        text = "\n".join(_without_options(text.split("\n")))
     if ids:
         text = "\n".join(_without_id(line) for line in text.split("\n"))
     spans = _code_spans(text) if "`" in text else []
@@ -151,11 +190,30 @@ def _cleaned(text: str, comments: bool, drop: LineMatcher | None, dehyphenate: b
 
     if comments and "<!--" in text:
         text = _INLINE_COMMENT.sub(comment, text)
+        spans = _code_spans(text) if "`" in text else []
+    if components and ("<" in text or "{/*" in text):
+        text = without_components(text, spans)
+        if "=" in text:
+            text = "\n".join(without_svg_lines(text.split("\n")))
     if drop is not None:
         text = "\n".join(_GONE if (k := line.strip()) and drop.fullmatch(k) else line for line in text.split("\n"))
     if dehyphenate and "-\n" in text:
         text = _HYPHENATED.sub(lambda m: _join(m, text, outside), text)
     return lines_without_gone(text.split("\n"))
+
+
+def _without_options(lines: list[str]) -> list[str]:
+    """``lines`` with the option lines under a MyST colon fence's opening line (``:::{figure} x.png`` /
+    ``:width: 80%``) as :func:`chunker.components.directive_option` embeds them."""
+    out: list[str] = []
+    options = False
+    for line in lines:
+        if options and (option := directive_option(line)) is not None:
+            out.append(option)
+            continue
+        options = opens_directive(line)
+        out.append(line)
+    return out
 
 
 def _without_id(line: str) -> str:
