@@ -22,6 +22,26 @@ _ITEM_PREFIX = re.compile(r"^[ \t]*(?:(?:[-*+:~]|\d{1,9}[.)])[ \t]+)+")
 item's or definition's first line (``- ```py``, ``: ```sh``): the fence opens there."""
 
 
+_RUN = re.compile(r"(`{3,}|~{3,})")
+
+
+def fence_step(text: str, fence: str) -> str | None:
+    """The fence a line scan is in after the line ``text`` (its indentation removed) when the line is a fence
+    line, else None: ``fence`` is the run that opened the current fence ("" outside one); a run opens one
+    outside a fence and closes it inside when it is of the same character, as long, with nothing after it.
+    The line scans of the container rules (:mod:`chunker.parse.mdc`, :mod:`chunker.parse.pandoc`) skip what
+    a fence holds."""
+    opened = _RUN.match(text)
+    if opened is None:
+        return None
+    marks = opened.group(1)
+    if not fence:
+        return marks
+    if marks[0] == fence[0] and len(marks) >= len(fence) and not text[len(marks) :].strip():
+        return ""
+    return fence
+
+
 def has_fence_marker(text: str) -> bool:
     """Cheap pre-check: only text with a backtick or tilde run can hold a fence. A one-character
     test comes first (a memchr scan, ~4x faster than a three-character search on the corpus)."""

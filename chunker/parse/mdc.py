@@ -30,6 +30,8 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from chunker.fences import fence_step
+
 __all__ = ["MDC_RULE", "mdc_open_at", "mdc_open_checker", "opening_run", "use_mdc_blocks"]
 
 MDC_RULE = "mdc_block"
@@ -41,7 +43,6 @@ _DEEP_OPEN = re.compile(r"(:{3,})[A-Za-z][\w-]*(?:\[[^\]\n]*\])?(?:\{[^\n]*\})?[
 """An opening line of a nested component (``:::card{icon="x"}``, ``::::tabs-item``): three colons or more."""
 _CLOSE = re.compile(r"::[ \t]*")
 _RUN_CLOSE = re.compile(r"(:{2,})[ \t]*")
-_FENCE = re.compile(r"(`{3,}|~{3,})")
 _MATCHES = "chunker.mdc.matches"
 """``state.env`` key: (the source, {(end line, block indentation): opening line -> closing line or None})."""
 _INSIDE = "chunker.mdc.inside"
@@ -117,13 +118,9 @@ def _matches(state: Any, first: int, end_line: int) -> tuple[dict[int, int | Non
         if state.sCount[line] < state.blkIndent:
             return out, line - first
         text = src[start:last]
-        opened = _FENCE.match(text)
-        if opened is not None:
-            marks = opened.group(1)
-            if not fence:
-                fence = marks
-            elif marks[0] == fence[0] and len(marks) >= len(fence) and not text[len(marks) :].strip():
-                fence = ""
+        stepped = fence_step(text, fence)
+        if stepped is not None:
+            fence = stepped
             continue
         if fence or not text.startswith("::"):
             continue

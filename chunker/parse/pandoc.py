@@ -21,6 +21,8 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from chunker.fences import fence_step
+
 __all__ = ["PANDOC_DIV_RULE", "use_pandoc_divs"]
 
 PANDOC_DIV_RULE = "pandoc_div"
@@ -29,7 +31,6 @@ _OPEN = re.compile(r"(:{3,})[ \t]*(?:\{[^\n]*\}|[^\s{}:][^\s{}]*)[ \t]*(?::+[ \t
 """An opening line's text past its indentation: colons, then attributes in braces or one word (a class),
 then optionally colons again."""
 _CLOSE = re.compile(r":{3,}[ \t]*")
-_FENCE = re.compile(r"(`{3,}|~{3,})")
 _MATCHES = "chunker.pandoc.matches"
 """``state.env`` key: (the source, {(end line, block indentation): opening line -> closing line or None})."""
 
@@ -57,13 +58,9 @@ def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
         if state.sCount[line] < state.blkIndent:
             break
         text = src[start:last]
-        opened = _FENCE.match(text)
-        if opened is not None:
-            marks = opened.group(1)
-            if not fence:
-                fence = marks
-            elif marks[0] == fence[0] and len(marks) >= len(fence) and not text[len(marks) :].strip():
-                fence = ""
+        stepped = fence_step(text, fence)
+        if stepped is not None:
+            fence = stepped
             continue
         if fence or not text.startswith(":::") or state.sCount[line] - state.blkIndent >= 4:
             continue
