@@ -109,12 +109,11 @@ def chunk_source(
     notes: Sequence[Diagnostic] = (),
     build: bool = True,
 ) -> DocumentOutcome:
-    """Chunk one document given as bytes. ``source_path`` ending in ``.txt`` selects the
-    plain-text reader (not under ``syntax: pandoc``: :func:`chunker.sources.plain_text`), anything else is
-    Markdown. ``notes`` are findings of the caller (e.g. an
-    output folder that clashes in case) that go into report.json with the others. ``build``
-    false: the outcome holds no artifacts; the caller makes them from the result as it writes
-    them (:func:`chunks_parts`, :func:`other_artifacts`), so chunks.json is never held whole.
+    """Chunk one document given as bytes. ``source_path`` ending in ``.txt`` selects the plain-text reader
+    (not under ``syntax: pandoc``: :func:`chunker.sources.plain_text`), anything else is Markdown. ``notes``
+    are findings of the caller (e.g. an output folder that clashes in case) that go into report.json with the
+    others. ``build`` false: the outcome holds no artifacts; the caller makes them from the result as it
+    writes them (:func:`chunks_parts`, :func:`other_artifacts`), so chunks.json is never held whole.
 
     Never raises for a bad document: undecodable bytes, a file over ``max_file_bytes``, structure
     nested too deeply, an exhausted memory and internal errors all give a ``failed`` outcome.

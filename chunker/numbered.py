@@ -74,16 +74,23 @@ def markdown_numbered_heading(line: str, path: Sequence[Heading]) -> tuple[int, 
     number = _LEADING_NUMBER.match(text)
     if number is None or "." not in number.group(1):
         return None  # ``1. Title`` alone is a list item in Markdown, not a paragraph
-    own = number.group(1)
+    level = _level_by_number(number.group(1), path)
+    return (found[0] if level is None else level), text
+
+
+def _level_by_number(number: str, path: Sequence[Heading]) -> int | None:
+    """The level a heading numbered ``number`` takes under the numbered headings of ``path``: one level per
+    number part below the nearest whose number is a prefix of its own, the level of the nearest of as many
+    parts, else None."""
     for heading in reversed(path):
         other = _LEADING_NUMBER.match(heading.text)
         if other is None:
             continue
-        if own.startswith(other.group(1) + "."):
-            return min(heading.level + depth(own) - depth(other.group(1)), MAX_NUMBER_DEPTH_LEVEL), text
-        if depth(other.group(1)) == depth(own):
-            return heading.level, text
-    return found[0], text
+        if number.startswith(other.group(1) + "."):
+            return min(heading.level + depth(number) - depth(other.group(1)), MAX_NUMBER_DEPTH_LEVEL)
+        if depth(other.group(1)) == depth(number):
+            return heading.level
+    return None
 
 
 def numbered_atx_level(title: str, markup: int, path: Sequence[Heading], markups: Mapping[int, int]) -> int:
@@ -100,16 +107,8 @@ def numbered_atx_level(title: str, markup: int, path: Sequence[Heading], markups
     ``markups``: the markup level of each numbered heading on the path, by its line."""
     own = _DOTTED_NUMBER.match(title)
     if own is not None:
-        number = own.group(1)
-        for heading in reversed(path):
-            other = _LEADING_NUMBER.match(heading.text)
-            if other is None:
-                continue
-            if number.startswith(other.group(1) + "."):
-                return min(heading.level + depth(number) - depth(other.group(1)), MAX_NUMBER_DEPTH_LEVEL)
-            if depth(other.group(1)) == depth(number):
-                return heading.level
-        return markup
+        level = _level_by_number(own.group(1), path)
+        return markup if level is None else level
     if _LEADING_NUMBER.match(title) is not None:
         return markup  # ``4 Lagerung``, ``§ 2``: a number that says no depth, at its markup level
     for heading in reversed(path):
