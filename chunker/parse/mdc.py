@@ -30,7 +30,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from chunker.fences import fence_step
+from chunker.parse.container_lines import unfenced_lines
 
 __all__ = ["MDC_RULE", "mdc_open_at", "mdc_open_checker", "opening_run", "use_mdc_blocks"]
 
@@ -109,20 +109,10 @@ def _matches(state: Any, first: int, end_line: int) -> tuple[dict[int, int | Non
     start = state.bMarks[first] + state.tShift[first]
     run = opening_run(src[start : state.eMarks[first]])
     open_at: dict[tuple[int, int], list[int]] = {(run, state.sCount[first]): [first]}  # per run, indentation
-    fence = ""  # the marker run of a code fence open at this line
-    for line in range(first + 1, end_line):
-        start = state.bMarks[line] + state.tShift[line]
-        last = state.eMarks[line]
-        if start >= last:
-            continue
-        if state.sCount[line] < state.blkIndent:
+    for line, text in unfenced_lines(state, first, end_line):
+        if not text:
             return out, line - first
-        text = src[start:last]
-        stepped = fence_step(text, fence)
-        if stepped is not None:
-            fence = stepped
-            continue
-        if fence or not text.startswith("::"):
+        if not text.startswith("::"):
             continue
         closing = _RUN_CLOSE.fullmatch(text)
         if closing is not None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from chunker.fences import fence_step
+from chunker.parse.container_lines import unfenced_lines
 
 __all__ = ["PANDOC_DIV_RULE", "use_pandoc_divs"]
 
@@ -46,23 +46,12 @@ def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
     """Every opening line from ``first`` (an opening line) up to ``end_line`` with its closing line or
     None: a closing line closes the innermost div open, outside code fences, before a line of text
     indented less than the block it is in."""
-    src = state.src
     out: dict[int, int | None] = {first: None}
     stack = [first]
-    fence = ""  # the marker run of a code fence open at this line
-    for line in range(first + 1, end_line):
-        start = state.bMarks[line] + state.tShift[line]
-        last = state.eMarks[line]
-        if start >= last:
-            continue
-        if state.sCount[line] < state.blkIndent:
+    for line, text in unfenced_lines(state, first, end_line):
+        if not text:
             break
-        text = src[start:last]
-        stepped = fence_step(text, fence)
-        if stepped is not None:
-            fence = stepped
-            continue
-        if fence or not text.startswith(":::") or state.sCount[line] - state.blkIndent >= 4:
+        if not text.startswith(":::") or state.sCount[line] - state.blkIndent >= 4:
             continue
         if _CLOSE.fullmatch(text):
             if stack:
