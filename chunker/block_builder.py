@@ -298,10 +298,13 @@ class BlockBuilder:
         if kind == "heading":
             if level == TAB_LEVEL:
                 self.enter_tab(title, first)
-            else:
-                if level < self.tab_level:
-                    self.tab_level = 0  # a heading above the tabs ends their group
+            elif not self.tab_level:
                 self.enter_heading(level, title, first)
+            elif level < self.tab_level:
+                self.tab_level = 0  # a heading above the tabs ends their group
+                self.enter_heading(level, title, first)
+            else:  # a heading inside a tab stays in it, as docfx renders it: one level below the tab
+                self.enter_heading(min(6, level + 1), title, first)
         elif kind == "thematic_break" and self.tab_level:
             self.end_tabs()
         self.count += 1
@@ -343,7 +346,9 @@ class BlockBuilder:
         headings of any level, mostly H1s under an H2, but docfx renders them as tabs of the part they sit in: each
         is read one level below the heading above the group (and below ``section_level``, at most 6), so it names
         the chunks of its tab in their heading path and context line, and the section and the headings above
-        stay the page's. The group ends at a thematic break (``---``, as docfx ends it) or a heading above it."""
+        stay the page's. The group ends at a thematic break (``---``, as docfx ends it) or a heading above it; a
+        heading at the tabs' level or below stays in its tab (docfx puts every block up to the next tab heading in
+        the tab: ``### Endpoint suffixes`` under ``### [Public Cloud](#tab/azure-cloud)``), one level deeper."""
         if not self.tab_level:
             parent = self.path[-1].level if self.path else 0
             self.tab_level = min(6, max(parent, self.tab_floor) + 1)

@@ -91,6 +91,40 @@ def test_a_heading_above_the_tabs_ends_their_group_and_other_links_are_headings(
     ]
 
 
+
+def test_a_heading_at_the_tabs_level_stays_in_its_tab() -> None:
+    # azure-docs-cli's endpoints page: '### Endpoint suffixes' in each of the H3 tabs; docfx puts every block up
+    # to the next tab heading in the tab, so the heading is the tab's, not the end of the group
+    page = (
+        "# Endpoints\n\n## Clouds\n\n### [Public](#tab/public)\n\nP.\n\n### Endpoint suffixes\n\nPS.\n\n"
+        "#### Storage\n\nPSS.\n\n### [China](#tab/china)\n\nC.\n\n### Endpoint suffixes\n\nCS.\n\n---\n\n"
+        "After.\n\n### Next\n\nN.\n"
+    )
+    assert [p[2] for p in paths(page) if p[0] in ("heading", "paragraph")] == [
+        "Endpoints",
+        "Endpoints > Clouds",
+        "Endpoints > Clouds > Public",
+        "Endpoints > Clouds > Public",
+        "Endpoints > Clouds > Public > Endpoint suffixes",
+        "Endpoints > Clouds > Public > Endpoint suffixes",
+        "Endpoints > Clouds > Public > Endpoint suffixes > Storage",
+        "Endpoints > Clouds > Public > Endpoint suffixes > Storage",
+        "Endpoints > Clouds > China",
+        "Endpoints > Clouds > China",
+        "Endpoints > Clouds > China > Endpoint suffixes",
+        "Endpoints > Clouds > China > Endpoint suffixes",
+        "Endpoints > Clouds",  # the group ended by '---'
+        "Endpoints > Clouds > Next",
+        "Endpoints > Clouds > Next",
+    ]
+    result = chunk_markdown(page, CFG, "p", "p.md")
+    assert not result.diagnostics.diagnostics
+    assert {c.section for c in result.chunks} <= {"Endpoints", "Clouds"}  # no tab and no heading in one
+    for chunk in result.chunks:
+        levels = [h.level for h in chunk.header_path]
+        assert levels == sorted(set(levels)) and all(1 <= level <= 6 for level in levels)
+
+
 MONIKERS = (
     "# Tools\n\nIntro.\n\n## Editions\n\nAll editions.\n\n"
     '::: moniker range=">=msvc-160"\n\n## Visual Studio 2019\n\nNew text.\n\n::: moniker-end\n\n'
