@@ -20,10 +20,12 @@ _OPENING = re.compile(
 )
 _CLOSING = re.compile(r"[ \t]*:::[ \t]*(?:(?:zone|moniker)-end|(?:row|column)-end[ \t]*:::)[ \t]*")
 _DIRECTIVE = re.compile(
-    r"[ \t>]*:::[ \t]*(?:[A-Za-z][\w-]*(?:[ \t][^\n]*)?:::|(?:zone|moniker)(?:-end|[ \t][^\n]*)?)[ \t]*"
+    r"[ \t>]*:::[ \t]*(?:[A-Za-z][\w-]*(?:[ \t][^\n]*)?:::|(?:zone|moniker)(?:-end|[ \t][^\n]*)?"
+    r"|(?:image|code|video)[ \t]+[\w-]+=[\"'][^\n]*)[ \t]*"
 )
 """A docfx directive line (:mod:`chunker.parse.containers` reads it as text): one ending in ``:::`` (``:::image
-...:::``, ``:::code ...:::``, ``:::row:::``, ``:::column-end:::``) or a zone's or moniker's line."""
+...:::``, ``:::code ...:::``, ``:::row:::``, ``:::column-end:::``), a zone's or moniker's line, or an image's line of
+attributes not ending in ``:::`` (``:::image type="complex" source="..."`` over its description)."""
 _MAX = 400
 """A longer paragraph is no directive lines (and is not matched)."""
 

@@ -77,3 +77,23 @@ def test_closed_containers_and_unclosed_ones_of_other_names_are_unchanged() -> N
     assert _blocks("::: tip Title:::\nbody\n:::\n") == [("container", 1, 3)]
     assert "container-unclosed" in _codes("::: tip\nbody\n\n## Next\n\nx\n")
     assert "container-unclosed" in _codes("::: zoned\nbody\n\n## Next\n\nx\n")
+
+
+@pytest.mark.parametrize("end", [":::image-end:::", "::: image-end :::"])
+def test_a_complex_image_whose_first_line_does_not_end_in_colons_is_text(end: str) -> None:
+    # cpp-docs' clang-support-msbuild.md and cmake-projects-in-visual-studio.md: the long description's image
+    # written without the ':::' that ends its first line; read as a ':::' container it was left open up to the
+    # next heading (a container-unclosed warning)
+    text = (
+        '# Clang\n\n:::image type="complex" source="media/clang.png" alt-text="Screenshot of the installer."\n'
+        f"The Individual components tab is selected in the installer.\n{end}\n\nMore text.\n\n## Next\n\nx\n"
+    )
+    assert _codes(text) == []
+    assert _blocks(text) == [
+        ("heading", 1, 1),
+        ("paragraph", 3, 5),
+        ("paragraph", 7, 7),
+        ("heading", 9, 9),
+        ("paragraph", 11, 11),
+    ]
+    assert "container-unclosed" in _codes(text.replace(":::image type=", "::: tip type="))  # other names as before

@@ -43,10 +43,14 @@ CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_ope
 _AUTODOC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z]\w*_\w*")
 """mkdocstrings' ``::: identifier``: a dotted path, or a name with an underscore (``pydantic_core``),
 which no container name of VitePress, Docusaurus or MyST has."""
-_DOCFX = re.compile(r"[A-Za-z][\w-]*(?:\s.*)?:::|(?:zone|moniker)(?:-end|\s.*)?")
+_DOCFX = re.compile(
+    r"[A-Za-z][\w-]*(?:\s.*)?:::|(?:zone|moniker)(?:-end|\s.*)?|(?:image|code|video)[ \t]+[\w-]+=[\"'].*"
+)
 """docfx's (Microsoft Learn) ``:::`` directives: one-line ones ending in ``:::`` (``:::code language="csharp"
 source="..." range="1-9":::``, ``:::image ... :::``, ``:::row:::``), and ``::: zone pivot="..."`` and ``::: moniker
-range="..."``, which a ``::: zone-end`` line closes: left open by a bare ``:::``, they are text."""
+range="..."``, which a ``::: zone-end`` line closes: left open by a bare ``:::``, they are text; so is an image's,
+a code sample's or a video's line of attributes that does not end in ``:::`` (``:::image type="complex"
+source="..." alt-text="..."`` over its long description and ``:::image-end:::``)."""
 _MODULE = re.compile(r"[A-Za-z_]\w*")
 """One identifier (``textual``): a top-level module's name as mkdocstrings' ``::: name`` gives it."""
 _CONTAINER_NAME = re.compile(
