@@ -28,6 +28,7 @@ KIND_OF_TOKEN: Mapping[str, BlockKind] = {
     "math_block_eqno": "math",
     "container_block_open": "container",
     "container_blocks_open": "container",
+    "myst_fence_open": "container",
     "admonition_open": "container",
     "math_block_label": "math",
     "footnote_reference_open": "container",

@@ -16,8 +16,9 @@
   target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd),
   and Obsidian's block ids ending any other line (``... by James Clear ^quote-of-the-day``) or alone on one.
 
-Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A
-line left blank by a removal goes, and so does a blank line that would then follow another.
+The body of a MyST directive fence of Markdown (```` ```{note} ````: :mod:`chunker.parse.myst_fences`) is cleaned
+as Markdown. Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A line
+left blank by a removal goes, and so does a blank line that would then follow another.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from chunker.components import directive_option, opens_directive, without_compon
 from chunker.config import ChunkerConfig
 from chunker.inline import without_heading_ids
 from chunker.pack.context import PREFIX_SEPARATOR
+from chunker.parse.myst_fences import markdown_directive
 from chunker.template_tags import GONE as _GONE
 from chunker.template_tags import lines_without_gone, without_tags
 
@@ -136,8 +138,20 @@ def embedded(
     fence = ""
     options = False  # under a MyST directive's opening fence: its option lines (embedding_drop_components)
     directive = False  # in a fence that opens a directive
+    bodies: list[int] = []  # the backtick runs of the MyST directive fences of Markdown open here (```{note})
     for line in text.split("\n"):
         opening = _FENCE_LINE.match(line)
+        shut = _body_edge(line, opening, bodies) if opening and not fence and (bodies or "{" in line) else None
+        if shut is not None:  # a directive of Markdown opens or closes: its body is cleaned as Markdown
+            if stretch:
+                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
+                stretch = []
+            options = components and not shut
+            out.append(line)
+            continue
+        if options and not fence and not opening and (option := directive_option(line)) is not None:
+            out.append(option)  # an option line under a directive of Markdown
+            continue
         if fence or opening:
             if stretch:
                 out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
@@ -155,11 +169,25 @@ def embedded(
             elif directive:  # a directive's body is Markdown: one opening inside it has options too
                 options = opens_directive(line)
             continue
+        options = False
         stretch.append(line)
     if stretch:
         out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
     result = "\n".join(lines_without_gone(out) if components else out)
     return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
+
+
+def _body_edge(line: str, opening: re.Match[str], bodies: list[int]) -> bool | None:
+    """True when fence line ``line`` closes the innermost MyST directive of Markdown open (``bodies``: their
+    backtick runs), False when it opens one (```` ```{note} ````), each recorded in ``bodies``; else None."""
+    run = opening.group(1)
+    if bodies and run[0] == "`" and len(run) >= bodies[-1] and not line[opening.end() :].strip():
+        bodies.pop()
+        return True
+    if markdown_directive(line):
+        bodies.append(len(run))
+        return False
+    return None
 
 
 def _cleaned(

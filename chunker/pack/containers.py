@@ -25,12 +25,13 @@ _CONTAINERS = frozenset(
         "admonition_open",
         "container_block_open",
         "container_blocks_open",
+        "myst_fence_open",
         "footnote_reference_open",
         "dd_open",
     }
 )
 FOOTNOTE, DEFINITION = "footnote_reference_open", "dd_open"
-FENCED = {"container_block_open": ":", "container_blocks_open": "/"}
+FENCED = {"container_block_open": ":", "container_blocks_open": "/", "myst_fence_open": "`"}
 """Containers closed by a line of their marker (``:::``, ``///``), by token type: their marker."""
 _LABELS = frozenset({"myst_target", "attrs_block", "inline", "paragraph_open", "html_block"})
 """Tokens of the label lines a block may start with over its own container (``(name)=``, ``{#id}``,

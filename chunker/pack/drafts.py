@@ -18,6 +18,7 @@ from chunker.pack.context import SectionContext
 from chunker.pack.repeats import repeated_after
 from chunker.pack.strength import Unit
 from chunker.pack.tables import collapse
+from chunker.parse.myst_fences import markdown_directive
 from chunker.strategies import Section
 
 
@@ -102,6 +103,18 @@ def _closing_fence(
     return "" if still_open is None else "\n" + closing_line(still_open[1], still_open[0])
 
 
+def _inner_fence(content: str) -> str:
+    """The line closing the code fence that ``content`` leaves open inside the MyST directive fences it leaves
+    open (```` ````{tip} ```` then ```` ```python ````), which the scan of fences reads as code, ("" when none
+    is): the container's closing lines close the directives."""
+    opened = fence_after(content)
+    while opened is not None and markdown_directive(opened[1]):
+        at = content.rfind(opened[1])
+        content = content[at + len(opened[1]) :]
+        opened = fence_after(content)
+    return "" if opened is None else "\n" + closing_line(opened[1], opened[0])
+
+
 def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnostic]) -> Draft:
     """The draft of one chunk made of ``units`` (a range of the section's units)."""
     source = space.source
@@ -115,12 +128,14 @@ def make_draft(space: SectionSpace, units: list[Unit], diagnostics: list[Diagnos
             quiet.append(added[-1])
     content = (added[0].text if added else "") + source[first.start : last.end]
     blocks, silent = _blocks_of(units)
-    if has_fence_marker(content):
-        closing = _closing_fence(space, content, repeated, blocks, first.start, last.end)
-        if closing:  # a cut inside code, or a fence the source never closes (reported by its block)
-            added.append(AddedText("after", closing))
-            content += closing
     closing = space.closing(last) + (repeated_after(last.block) if not last.last else "")
+    if has_fence_marker(content):
+        fence = _closing_fence(space, content, repeated, blocks, first.start, last.end)
+        if fence and closing and fence_after(content + closing) is None:
+            fence = _inner_fence(content)  # a MyST directive fence read as a container: its closing line closes it
+        if fence:  # a cut inside code, or a fence the source never closes (reported by its block)
+            added.append(AddedText("after", fence))
+            content += fence
     if closing:
         added.append(AddedText("after", closing))
         content += closing

@@ -57,7 +57,7 @@ def leaf_lines(tokens: Sequence[LineToken], lines: Sequence[str]) -> tuple[list[
     return ranges, heads
 
 
-_TITLED = frozenset({"admonition_open", "container_block_open", "container_blocks_open"})
+_TITLED = frozenset({"admonition_open", "container_block_open", "container_blocks_open", "myst_fence_open"})
 """Containers opened by a title line of their own (``!!! note``, ``=== "Tab"``, ``:::tip``, ``/// note``)."""
 _NO_START = frozenset({"admonition_title_open", "dd_open", "inline"})
 """Tokens no piece starts at: an admonition's title (its container's line), a definition (its term's)."""

@@ -29,7 +29,7 @@ _SUMMARY = re.compile(r"(<summary\b[^>]*>)(.*?)(</summary\s*>)", re.IGNORECASE |
 _DETAILS = re.compile(r"[ \t]*<details\b[^>]*>", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 _MARKER = re.compile(
-    r"[ \t>]*(?::{3,}|/{3,}|!!!|\?\?\?\+?|===[+!]?)[ \t]*(?:\{[\w.-]+\}|[\w.-]+)?(?:[ \t]*\|)?[ \t]*"
+    r"[ \t>]*(?::{3,}|/{3,}|`{3,}|!!!|\?\?\?\+?|===[+!]?)[ \t]*(?:\{[\w.-]+\}|[\w.-]+)?(?:[ \t]*\|)?[ \t]*"
 )
 """A container line's marker and name (``:::tip``, ``:::{note}``, ``/// details |``, ``!!! note``)."""
 

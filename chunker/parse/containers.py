@@ -37,7 +37,7 @@ CONTAINER_RULE = "container_block"
 """Name of the ``:::`` container rule (tokens ``container_block_open``/``_close``)."""
 SLASH_CONTAINER_RULE = "container_blocks"
 """Name of the ``///`` container rule (tokens ``container_blocks_open``/``_close``)."""
-CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_open": "/"}
+CONTAINER_MARKERS = {f"{CONTAINER_RULE}_open": ":", f"{SLASH_CONTAINER_RULE}_open": "/", "myst_fence_open": "`"}
 """The marker character of each container's opening token: its closing line is a run of it."""
 
 _AUTODOC = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z]\w*_\w*")

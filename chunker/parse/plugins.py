@@ -40,6 +40,7 @@ from markdown_it import MarkdownIt
 
 from chunker.parse.containers import CONTAINER_RULE, SLASH_CONTAINER_RULE, use_container
 from chunker.parse.mdc import use_mdc_blocks
+from chunker.parse.myst_fences import use_myst_fences
 from chunker.parse.templates import use_template_code
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     use_template_code(md)
     use_container(md, CONTAINER_RULE)
     use_mdc_blocks(md)
+    use_myst_fences(md)
     use_container(md, SLASH_CONTAINER_RULE)
     md.use(admon_plugin)
     _content_tabs(md)

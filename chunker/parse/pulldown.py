@@ -39,7 +39,7 @@ __all__ = ["PulldownTokens", "available"]
 _PLUGIN_MARKERS = ("!!!", "???", "::", "///", "[^", ": ", ":\t", "~ ", "~\t", "{", "%", "+", ")=", "- ", "-\t", "===")
 """Substrings one of which a document must hold to have a line of :data:`_PLUGIN_SYNTAX`."""
 _RUNS = (
-    r"%|\+[ \t]*\+[ \t]*\+|\([^\n]+\)=[ \t]*$|"  # MyST: comment, block break, target
+    r"%|\+[ \t]*\+[ \t]*\+|\([^\n]+\)=[ \t]*$|`{3,}[ \t]*\{[A-Za-z]|"  # MyST: comment, break, target, directive
     r"!!!|\?\?\?|===[+!]?[ \t]+\x22|:::|::[A-Za-z]|///|\[\^[^\]\s]+\]:|[:~][ \t]|"
     r"\{[ \t]*(?:[.#]|[^\s{}=%]+=)[^\n]*\}[ \t]*$|\{[ \t]*\}[ \t]*$|"
     r"\{%-?[ \t]*highlight\b|\{\{[<%][ \t]*(?:highlight|code|tab\b|[^\n]*\blang=)|"  # code as template tags
@@ -50,7 +50,8 @@ _PLUGIN_SYNTAX = re.compile(r"^[ \t>]*(?:" + _RUNS + ")", re.MULTILINE)
 """Lines whose text (after indentation and quote markers) may open an admonition, a content tab (``=== "Title"``) or a
 ``:::`` or ``///`` container or an MDC component (``::name``), a footnote definition (``[^1]:``), a definition of a
 definition list (``: text``, ``~ text``) or an attribute line (one the attrs parser may accept: ``{}``, ``{.class}``,
-``{#id}``, ``{key=value}``), a MyST comment (``% text``), block break (``+++``) or target (``(name)=``):
+``{#id}``, ``{key=value}``), a MyST comment (``% text``), block break (``+++``), target (``(name)=``) or directive
+fence (```` ```{note} ````, :mod:`chunker.parse.myst_fences`):
 mdit-py-plugins' ``admon``, ``container``, ``footnote``, ``deflist``, ``attrs``, ``myst_blocks``
 (:mod:`chunker.parse.plugins`, :mod:`chunker.parse.mdc`), and a line of template tags (``{% endif %}``,
 :mod:`chunker.parse.templates`), which pulldown-cmark does not parse alike; and a table
@@ -59,7 +60,7 @@ table), a table for pulldown-cmark (found in pydantic's docs). A document with o
 this path too. So are MDX (the rules of :mod:`chunker.parse.mdx`) and a document with ``$$``: dollarmath's math block
 runs to its closing ``$$`` whatever lies between, pulldown-cmark's display math is inline and ends where a block (a
 list item, a quote) interrupts its paragraph."""
-_FIRST_CHARS = r"(?=[%+(!?=:/~\[{|-])"
+_FIRST_CHARS = r"(?=[%+(!?=:/~\[{|`-])"
 """The characters a run of :data:`_RUNS` starts with, once indentation and quote markers are passed
 (a table delimiter row's first run character: ``|``, ``:`` or ``-``)."""
 _LINE_START_RUN = re.compile(r"\n[ \t>]*+" + _FIRST_CHARS + "(?:" + _RUNS + ")", re.MULTILINE)

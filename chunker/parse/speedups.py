@@ -166,6 +166,7 @@ _FIRST_CHARS = {
     "template_line": "{",
     "mdc_block": ":",
     "pandoc_div": ":",
+    "myst_fence": "`",
     "mdx_wrapped_heading": "<",
     "footnote_def": "[",
     "attr": "{",
