@@ -4,6 +4,7 @@ block token spans. A piece of a split block re-opens its frame (:mod:`chunker.pa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from chunker.parse import ParsedDocument
@@ -11,7 +12,7 @@ from chunker.parse.containers import CONTAINER_MARKERS
 from chunker.parse.token import BlockToken
 from chunker.template_tags import fence_view
 
-__all__ = ["doc_line", "fence_closed", "fence_lines", "frame_lines", "least_run", "marker_run"]
+__all__ = ["callout_title", "doc_line", "fence_closed", "fence_lines", "frame_lines", "least_run", "marker_run"]
 
 
 def _closes(line: str, marker: str) -> bool:
@@ -75,3 +76,21 @@ def frame_lines(token: BlockToken, first: int, last: int, doc: ParsedDocument) -
 def least_run(token: BlockToken) -> int:
     """The fewest markers of a container's closing line: two for an MDC component (``::name``), else three."""
     return 2 if token.markup == "::" else 3
+
+
+_CALLOUT = re.compile(r"\{[^}]*\.callout-[\w-]+")
+"""A Pandoc div's attributes naming a Quarto callout class (``{.callout-note collapse="true"}``)."""
+
+
+def callout_title(tokens: Sequence[BlockToken], i: int, doc: ParsedDocument) -> str:
+    """The heading line a Quarto callout (``::: {.callout-note}``, the container opened by ``tokens[i]``) opens
+    with, its first block (``## Title``: the callout's title, not a section of the page), else
+    "" (a setext heading too). The pieces of a split callout repeat it after the opening line, as an admonition's pieces
+    repeat its title."""
+    token = tokens[i]
+    if "callout" not in token.info or _CALLOUT.search(token.info) is None or i + 1 >= len(tokens):
+        return ""
+    heading = tokens[i + 1]
+    if heading.type != "heading_open" or heading.map is None or heading.map[1] - heading.map[0] != 1:
+        return ""
+    return doc_line(doc, heading.map[0])

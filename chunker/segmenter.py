@@ -14,7 +14,7 @@ from chunker.block_builder import BlockBuilder
 from chunker.config import ChunkerConfig
 from chunker.docfx import directive_kind, is_tab_heading
 from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
-from chunker.frames import doc_line, fence_lines, frame_lines, least_run, marker_run
+from chunker.frames import callout_title, doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
 from chunker.models import TAB_LEVEL, Block, BlockKind
 from chunker.numbered import footnote_heading, markdown_numbered_heading, numbered_atx_level
@@ -244,6 +244,9 @@ class _Blocks(BlockBuilder):
             if marker and last < self.nlines and marker_run(doc_line(doc, last), marker, least_run(token)):
                 last += 1  # the closing line, which the token's map leaves out
             frame = frame_lines(token, first, last, doc)
+            title = callout_title(tokens, i, doc) if frame is not None and token.info else ""
+            if title and frame is not None:
+                frame = (frame[0] + "\n" + title, frame[1])
         elif token.type == "html_block" and opens_details(token.content):
             details = details_end(tokens, i)
             if details is not None:

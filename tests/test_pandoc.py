@@ -228,3 +228,33 @@ def test_a_md_page_with_a_div_of_pandoc_s_attributes_is_read_as_pandoc_s_markdow
     vitepress = "::: tip\nA tip.\n:::\n\n:::{note}\nMyST.\n:::\n\n:::note[Title]\nDocusaurus.\n:::\n"
     assert syntax_of(ChunkerConfig(), "p.md", vitepress) == "markdown"
     assert syntax_of(ChunkerConfig(), "p.txt", text) == "markdown"  # a .txt is plain text under auto
+
+
+def _words(count: int, stem: str) -> str:
+    return " ".join(f"{stem}{i}" for i in range(count)) + "."
+
+
+@pytest.mark.parametrize("gap", ["", "\n"])
+def test_the_pieces_of_a_split_callout_repeat_its_title_heading(gap: str) -> None:
+    # quarto-web's authoring/front-matter and brand: collapsed callouts titled by a '## Title' line (under a blank
+    # line in brand), split into several chunks
+    text = (
+        "---\ntitle: Brand\n---\n\n## Colors\n\n"
+        f'::: {{.callout-note collapse="true"}}\n{gap}## Expand to see the palette\n\n'
+        f"{_words(20, 'alpha')}\n\n{_words(20, 'beta')}\n\n{_words(20, 'gamma')}\n:::\n\n"
+        f"::: {{.panel-tabset}}\n## Linux\n\n{_words(20, 'lin')}\n\n{_words(20, 'linb')}\n:::\n"
+    )
+    cfg = ChunkerConfig(max_chars=260, target_chars=150, min_chars=10)
+    result = chunk_markdown(text, cfg, "p", "p.qmd")
+    assert not result.diagnostics.diagnostics
+    callout = [c for c in result.chunks if "callout-note" in c.content_original]
+    assert len(callout) == 3
+    for chunk in callout:
+        assert "## Expand to see the palette" in chunk.content_for_embedding
+    for chunk in callout[1:]:  # the pieces after the first re-open the callout with its title
+        assert chunk.content_original.startswith('::: {.callout-note collapse="true"}\n## Expand to see the palette\n')
+        assert {h.text for h in chunk.header_path} == {"Colors"}  # the title is no section
+    # a tabset's first heading is its first tab, no title: its later pieces do not repeat it
+    tabs = [c for c in result.chunks if "panel-tabset" in c.content_original]
+    assert len(tabs) == 2 and "## Linux" not in tabs[1].content_original
+
