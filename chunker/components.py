@@ -277,6 +277,43 @@ def directive_option(line: str) -> str | None:
     return GONE
 
 
+_CELL_OPTION = re.compile(r"([ \t>]*)(?:#|//|%%)\|(?:[ \t]+([\w-]+):)?[ \t]*(.*?)[ \t]*")
+"""A Quarto / R Markdown cell option line (``#| label: fig-cars``, ``#| fig-cap: "Cars"``, ``//| echo: false`` of an
+OJS cell, ``%%| fig-width: 6`` of a Mermaid one), matched whole: its indentation, name (none on a continuation line
+of a value: ``#|   - "A"``) and value."""
+_CELL_WORDS = re.compile(r"(?:[\w-]+-)?(?:cap|alt|subcap|summary)|title|caption", re.IGNORECASE)
+"""Cell options whose value the page shows: captions and alt texts (``fig-cap``, ``fig-alt``, ``tbl-cap``,
+``fig-subcap``), a folded cell's ``code-summary``, a title."""
+
+
+_CELL = re.compile(
+    r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:`{3,}|~{3,})[ \t]*\{[A-Za-z][\w.-]*(?:[ \t,][^}\n]*)?\}[ \t]*"
+)
+"""An executable cell's opening line (```` ```{r} ````, ```` ```{python} ````, R Markdown's
+```` ```{r label, echo=FALSE} ````), matched whole."""
+
+
+def opens_cell(line: str) -> bool:
+    """Whether ``line`` opens an executable cell of Quarto or R Markdown (or a MyST directive): a fence whose info
+    is a name in braces, with its label and options."""
+    return "{" in line and _CELL.fullmatch(line) is not None
+
+
+def cell_option(line: str, shown: bool) -> tuple[str, bool] | None:
+    """What a cell option line at the top of an executable cell (```` ```{r} ````) embeds, with whether its value
+    is shown text (for the continuation lines of a value, ``shown`` the option's before): a caption's or alt
+    text's words, :data:`GONE` for another option (``#| label: fig-cars``, ``#| echo: false``); None when
+    ``line`` is no option line (the cell's code starts there)."""
+    found = _CELL_OPTION.fullmatch(line)
+    if found is None:
+        return None
+    indentation, name, value = found.groups()
+    if name is not None:
+        shown = _CELL_WORDS.fullmatch(name) is not None
+    value = value.lstrip("- \t").strip("\"'") if shown else ""
+    return (indentation + value if value and value not in ("|", ">", "|-", ">-") else GONE), shown
+
+
 _SVG_ITEM = (
     r"(?:</?(?:svg|path|g|defs|clipPath|mask|rect|circle|ellipse|line|polyline|polygon|stop|linearGradient"
     r"|radialGradient|use|symbol|pattern|filter|fe[A-Z]\w*)\b|[\w:-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\})|/?>)"

@@ -258,3 +258,23 @@ def test_the_pieces_of_a_split_callout_repeat_its_title_heading(gap: str) -> Non
     tabs = [c for c in result.chunks if "panel-tabset" in c.content_original]
     assert len(tabs) == 2 and "## Linux" not in tabs[1].content_original
 
+
+def test_cell_options_leave_what_is_embedded_under_embedding_drop_components() -> None:
+    cell = (
+        '```{r}\n#| label: fig-cars\n#| echo: false\n#| fig-cap: "Cars and their speed"\n#| fig-alt: |\n'
+        "#|   A scatterplot of speed\n#|   against distance.\nplot(cars)\n#| a comment of the code\n```\n"
+    )
+    text = f"## Plots\n\nA plot.\n\n{cell}\n```python\n#| label: x\ny = 1\n```\n"
+    (plain,) = chunk_markdown(text, ChunkerConfig(), "p", "p.qmd").chunks
+    assert "#| label: fig-cars" in plain.content_for_embedding  # the default leaves code as it is
+    (chunk,) = chunk_markdown(text, ChunkerConfig(embedding_drop_components=True), "p", "p.qmd").chunks
+    assert chunk.content_original == plain.content_original
+    assert (
+        "```{r}\nCars and their speed\nA scatterplot of speed\nagainst distance.\nplot(cars)\n"
+        "#| a comment of the code\n```" in chunk.content_for_embedding
+    )
+    assert "```python\n#| label: x\ny = 1\n```" in chunk.content_for_embedding  # no cell: plain code
+    labelled = "```{r cars-plot, echo=FALSE}\n#| cache: true\n#| tbl-cap: Speeds\nsummary(cars)\n```\n"
+    cfg = ChunkerConfig(embedding_drop_components=True)
+    (rmd,) = chunk_markdown(f"## Plots\n\n{labelled}", cfg, "p", "p.Rmd").chunks
+    assert "```{r cars-plot, echo=FALSE}\nSpeeds\nsummary(cars)\n```" in rmd.content_for_embedding

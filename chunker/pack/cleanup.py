@@ -27,7 +27,14 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
-from chunker.components import directive_option, opens_directive, without_components, without_svg_lines
+from chunker.components import (
+    cell_option,
+    directive_option,
+    opens_cell,
+    opens_directive,
+    without_components,
+    without_svg_lines,
+)
 from chunker.config import ChunkerConfig
 from chunker.inline import without_heading_ids
 from chunker.pack.context import PREFIX_SEPARATOR
@@ -138,6 +145,7 @@ def embedded(
     fence = ""
     options = False  # under a MyST directive's opening fence: its option lines (embedding_drop_components)
     directive = False  # in a fence that opens a directive
+    cell: bool | None = None  # at the top of a cell: its option lines, whether the last one's value is shown
     bodies: list[int] = []  # the backtick runs of the MyST directive fences of Markdown open here (```{note})
     for line in text.split("\n"):
         opening = _FENCE_LINE.match(line)
@@ -160,12 +168,20 @@ def embedded(
                 out.append(option)
                 continue
             options = False
+            if cell is not None and not opening:
+                found = cell_option(line, cell)
+                if found is not None:
+                    out.append(found[0])
+                    cell = found[1]
+                    continue
+            cell = None
             out.append(line)
             if fence and opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
                 fence, directive = "", False
             elif not fence and opening:
                 fence = opening.group(1)
                 options = directive = components and opens_directive(line)
+                cell = False if components and opens_cell(line) else None  # a cell (```{r}): options at its top
             elif directive:  # a directive's body is Markdown: one opening inside it has options too
                 options = opens_directive(line)
             continue
