@@ -35,3 +35,16 @@ def test_a_title_of_other_words_still_leads_the_line() -> None:
         "Retrieve Clipboard data",
         "Retrieve Clipboard data > How to retrieve data from the Clipboard",
     ]
+
+
+def test_a_title_that_is_the_h1_and_the_site_s_name_after_a_bar_is_said_once() -> None:
+    # azure-docs-cli: 'title: Install the Azure CLI on Linux | Microsoft Docs' over '# Install the Azure CLI on Linux'
+    # (25 of its 55 pages titled '... | Microsoft Docs'): the site's name was in every chunk's context line
+    assert lines("How to retrieve data from the Clipboard | Microsoft Docs") == [
+        "# How to retrieve data from the Clipboard",
+        "How to retrieve data from the Clipboard",
+    ]
+    # a title whose part before the bar is no heading of the page still leads the line, bar and all
+    assert lines("Clipboard | Microsoft Docs")[1] == (
+        "Clipboard | Microsoft Docs > How to retrieve data from the Clipboard"
+    )

@@ -83,9 +83,13 @@ def context_prefix(path: Sequence[Heading], section: Section, title: str, conten
 
 def same_name(text: str, title: str) -> bool:
     """Whether a heading's ``text`` names the document as its ``title`` does, but for case (Microsoft Learn's
-    ``title: How to retrieve Data from the Clipboard`` over ``# How to retrieve data from the Clipboard``): the
-    context line says it once."""
-    return text == title or (len(text) == len(title) and text.casefold() == title.casefold())
+    ``title: How to retrieve Data from the Clipboard`` over ``# How to retrieve data from the Clipboard``) or for
+    the site's name the title ends with after `` | `` (``title: Install the Azure CLI on Linux | Microsoft Docs``
+    over ``# Install the Azure CLI on Linux``, the web's ``Page | Site``): the context line says it once."""
+    if text == title or (len(text) == len(title) and text.casefold() == title.casefold()):
+        return True
+    cut = title.rfind(" | ") if " | " in title else -1
+    return cut > 0 and same_name(text, title[:cut])
 
 
 def opens_with(content: str, name: str) -> bool:
@@ -93,6 +97,9 @@ def opens_with(content: str, name: str) -> bool:
     (GuideV)``) or a first line that is the name (``Guide`` over ``===``): the context line need not say
     it. A sentence starting with the name is no such line (a page titled Collections opening with
     'Collections are a great way ...' lost its title)."""
+    cut = name.rfind(" | ") if " | " in name else -1
+    if cut > 0 and opens_with(content, name[:cut]):
+        return True  # the title but for the site's name after ' | ' (:func:`same_name`)
     text = content.lstrip("# ")
     if not text.startswith(name) and not same_name(text[: len(name)], name):
         # a heading line with markup says the name as its text does: '# Encoders - `jsonable_encoder`'
