@@ -17,6 +17,9 @@ from chunker.fences import fence_after, has_fence_marker
 from chunker.models import TAB_LEVEL, Block, BlockKind, Heading
 from chunker.outline import Outline
 from chunker.parse import ParsedDocument
+from chunker.scopes import END_TAGS as _END_TAGS
+from chunker.scopes import START_TAGS as _START_TAGS
+from chunker.scopes import Scopes
 
 __all__ = ["BlockBuilder"]
 
@@ -36,25 +39,11 @@ _IMAGES = re.compile(rf"[ \t]*{_IMAGE}(?:\s*{_IMAGE})*\s*")
 ``[![CI](badge.svg)](https://ci...)``): a logo or banner above the title belongs with its section."""
 _TAG_NAME = re.compile(r"\{%-?[ \t]*(\w*)")
 _ONE_LINE_COMMENT = re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}[^\n]*?\{%-?[ \t]*endcomment[ \t]*-?%\}")
-_END_TAG = re.compile(r"\{%-?[ \t]*end(\w+)")
-"""A closing Liquid/Jinja block tag (``{% endnote %}``): its name after ``end``."""
 _SHORTCODE = re.compile(r"\{\{[<%][ \t]*(/?)[ \t]*([\w.-]+(?:/[\w.-]+)*)")
 """A Hugo shortcode's start: whether it closes (group 1) and its name."""
-_SHORTCODE_CLOSE = re.compile(r"\{\{[<%][ \t]*/[ \t]*([\w.-]+(?:/[\w.-]+)*)")
-_START_TAGS = re.compile(
-    r"(?:[ \t]*(?:<(?!(?:area|base|br|col|embed|hr|img|input|link|meta|source|track|wbr)\b)[A-Za-z][\w.:-]*"
-    r"(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+(?:\n|$))+",
-    re.IGNORECASE,
-)
-"""Lines of HTML start tags only, none of a void element (``<div class="composition-api">``, ``<Tabs>``): an
-HTML block that opens elements and holds nothing else (a ``/`` counts in a quoted attribute value only)."""
-_END_TAGS = re.compile(r"(?:[ \t]*(?:</[A-Za-z][\w.:-]*[ \t]*>[ \t]*)+(?:\n|$))+")
-"""Lines of end tags only (``</TabItem>``, ``</div></details>``)."""
 _BETWEEN = re.compile(r"^[ \t]*(?:</[A-Z][\w.:-]*[ \t]*>[ \t]*)+\n(?=[ \t]*<[A-Z])", re.MULTILINE)
 """A line of a component's end tags only (``</Tab>``) that a component's start tag follows on the next line."""
-_START_TAGS_LINE = re.compile(
-    r"[ \t]*(?:<[A-Z][\w.:-]*(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+(?:\n|$)"
-)
+_START_TAGS_LINE = re.compile(r"[ \t]*(?:<[A-Z][\w.:-]*(?:\s(?:[^<>/\"']|\"[^\"<>]*\"|'[^'<>]*')*)?>[ \t]*)+(?:\n|$)")
 """A line of a component's start tags only (``<Tab title="ChatGPT">``)."""
 _ANCHORS_SPAN = 600
 """A longer paragraph is not tested for :data:`_ANCHORS` (which then stays cheap on any input)."""
@@ -64,19 +53,20 @@ class BlockBuilder:
     """The blocks of one document as they are added, and the heading path they sit under."""
 
     __slots__ = (
+        "after",
         "atomic_kinds",
         "attrs_from",
         "blocks",
-        "closed",
-        "closed_codes",
         "count",
         "doc",
         "last_end",
+        "last_kind",
         "nlines",
         "parts",
         "parts_tags",
         "path",
         "pending",
+        "scopes",
         "shared_path",
         "starts",
         "tab_floor",
@@ -108,14 +98,15 @@ class BlockBuilder:
         over another block than a heading they are the blocks they were (template lines together)."""
         self.parts_tags = False
         """Whether the last block waiting is one of start tags."""
-        self.closed: frozenset[str] | None = None
-        """The names of the block tags the document closes (``note`` of ``{% endnote %}``), once asked."""
         self.tab_level = 0
         """The heading path level of the open docfx tab group's tabs (0: no group open)."""
         self.tab_floor = cfg.section_level if isinstance(cfg.section_level, int) else 0
         """A tab's level in the heading path is below this one (``section_level``): a tab opens no section."""
-        self.closed_codes: frozenset[str] | None = None
-        """The names of the shortcodes the document closes (``tab`` of ``{{% /tab %}}``), once asked."""
+        self.last_kind: BlockKind | None = None  # the kind of the last block added that closes no element
+        self.after: tuple[Heading, ...] | None = None
+        """After lines that close elements: the heading path of the block after them (:meth:`leave`)."""
+        self.scopes = Scopes(self.text)
+        """The elements open whose opening line was read, and the path each opened under (:mod:`chunker.scopes`)."""
 
     def label(self, kind: BlockKind, first: int, last: int) -> bool:
         """Whether lines first..last-1 are a paragraph or HTML block of named anchors only
@@ -230,9 +221,8 @@ class BlockBuilder:
         names = _TAG_NAME.findall(_ONE_LINE_COMMENT.sub("", line))
         if not names:
             return line != ""
-        if self.closed is None:
-            self.closed = frozenset(m.group(1) for m in _END_TAG.finditer(self.text))
-        return all((name.startswith("if") or name in self.closed) and not name.startswith("end") for name in names)
+        closed = self.scopes.closed_tags()
+        return all((name.startswith("if") or name in closed) and not name.startswith("end") for name in names)
 
     def opens_shortcodes(self, start: int, end: int) -> bool:
         """Whether the line of paired shortcodes ``text[start:end]`` (an HTML block of the template line
@@ -240,9 +230,8 @@ class BlockBuilder:
         tags = _SHORTCODE.findall(self.text, start, end)
         if not tags or any(closing for closing, _ in tags):
             return False
-        if self.closed_codes is None:
-            self.closed_codes = frozenset(_SHORTCODE_CLOSE.findall(self.text))
-        return all(name in self.closed_codes for _, name in tags)
+        codes = self.scopes.closed_shortcodes()
+        return all(name in codes for _, name in tags)
 
     def settle(self, kind: BlockKind | None, covered: int) -> int:
         """The lines waiting (:meth:`banner`) given to the block of ``kind`` after them when that is a
@@ -295,7 +284,10 @@ class BlockBuilder:
         starts = self.starts
         start = starts[begin]
         end = starts[last] - 1 if last < self.nlines else self.last_end
+        self.scope(kind, start, end)
         if kind == "heading":
+            if begin < first:  # start tags or template lines waiting over it: they open under the path above it
+                self.scopes.opening_lines(start, starts[first], self.shared_path)
             if level == TAB_LEVEL:
                 self.enter_tab(title, first)
             elif not self.tab_level:
@@ -327,6 +319,32 @@ class BlockBuilder:
                 outline=outline,
             )
         )
+
+    def scope(self, kind: BlockKind, start: int, end: int) -> None:
+        """Reads a block for the elements it opens or closes (:mod:`chunker.scopes`; the block after closing lines:
+        :meth:`leave`); an element closing right after a heading wraps it (``<div id="x">`` / ``## T`` / ``</div>``)."""
+        if kind == "html":
+            outer = self.scopes.read(start, end, self.shared_path if self.after is None else self.after)
+            if outer is not None and (self.after is not None or self.last_kind != "heading"):
+                self.after = outer
+                return
+            if outer is None and self.after is not None:
+                self.leave()
+        elif self.after is not None:
+            self.leave()
+        self.last_kind = kind
+
+    def leave(self) -> None:
+        """The path after lines closing elements (:attr:`after`): where the outermost of them opened; a docfx
+        tab group open inside them ends with them."""
+        outer, self.after = self.after, None
+        assert outer is not None
+        if outer is self.shared_path:
+            return
+        self.path = list(outer)
+        self.shared_path = outer
+        if self.tab_level and not any(h.level >= self.tab_level for h in outer):
+            self.tab_level = 0
 
     def enter_heading(self, level: int, title: str, first: int) -> None:
         """The heading path with the heading of ``level`` on line ``first`` (0-based) at its end."""

@@ -31,6 +31,7 @@ from chunker.pack.strength import (
     Strength,
     Unit,
 )
+from chunker.pack.subsections import scope_level
 from chunker.parse.esm import mdx_code_block_body
 from chunker.rendering_rules import unclosed_comment
 
@@ -68,10 +69,17 @@ def build_units(space: SectionSpace) -> tuple[list[Unit], list[Diagnostic]]:
     glued_from: int | None = None  # start of the headings (and opening tags) that stick to the next block
     introduces = False  # the previous block is a paragraph that ends with a colon
     lead_in_from: int | None = None  # start of that paragraph, which should go with the next block
-    for position, block in enumerate(space.section.blocks):
+    blocks = space.section.blocks
+    for position, block in enumerate(blocks):
         start, end = block.start_offset, block.end_offset
         heading = block.kind == "heading"
         strength = BEFORE_HEADING[block.heading_level] if heading and position else BLOCK
+        if (
+            position
+            and block.header_path is not blocks[position - 1].header_path
+            and (level := scope_level(blocks[position - 1], block))
+        ):
+            strength = BEFORE_HEADING[level]  # an element that headings sat in closed above it: a cut before them
         if introduces and not heading and position:
             strength = INTRODUCED  # cut elsewhere if a block boundary is in reach
         introduces = block.kind == "paragraph" and _ends_with_colon(source, start, end)

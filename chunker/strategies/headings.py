@@ -11,7 +11,7 @@ from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.filler import macro_section
-from chunker.models import Block, SkippedRange
+from chunker.models import Block, Heading, SkippedRange
 from chunker.notes import COMMENT, closes_comment, note_reason, opens_comment
 from chunker.parse import ParsedDocument
 from chunker.strategies.section_level import choose_section_level
@@ -41,7 +41,7 @@ def by_headings(blocks: Sequence[Block], doc: ParsedDocument, cfg: ChunkerConfig
     return Grouping(sections, tuple(skipped), (), decisions)
 
 
-def heading_sections(
+def heading_sections(  # noqa: C901 (one pass over the blocks holding the open section's state; a branch a case)
     blocks: Iterable[Block], level: int, cfg: ChunkerConfig, title: str, skipped: list[SkippedRange]
 ) -> Iterator[Section]:
     """:func:`by_headings`' sections at ``level``, each as soon as it closes (the heading that opens
@@ -60,11 +60,18 @@ def heading_sections(
     """The line of the headings an editor note was left out with, until the section after them closes."""
     comment: list[Block] = []
     """The blocks of an Obsidian comment (``skip_comments``) spanning several, while it is open."""
+    opened_at = 0
+    """The line of the heading that opened the current section (0: none did)."""
+    read_path: tuple[Heading, ...] = ()
+    """The heading path of the last block read whose path holds that heading (paths are shared tuples)."""
+    kept = False
+    """Whether the current section, opened by no heading, goes on after an element closed (never pre-heading)."""
 
     def close() -> Section | None:
         if not current:
             return None
-        section = _section(current, current_title, current_level, cfg, skipped, resumed[0] if resumed else None)
+        context = resumed[0] if resumed else None
+        section = _section(current, current_title, current_level, cfg, skipped, context, kept)
         current.clear()
         resumed.clear()
         return section
@@ -74,11 +81,28 @@ def heading_sections(
         if comment and (yield from _in_comment(block, comment, current, close, skipped, resumed)):
             continue
         if subtree:
-            if block.kind != "heading" or block.heading_level > subtree[0].heading_level:
+            if (block.kind != "heading" or block.heading_level > subtree[0].heading_level) and _under(
+                block, subtree[0].header_path[-1].line
+            ):
                 subtree.append(block)
                 continue
             skipped.append(skip_range(subtree, subtree_reason))
             subtree = []
+        if (
+            opened_at
+            and block.header_path is not read_path
+            and (block.kind != "heading" or block.heading_level > level)
+        ):
+            if _under(block, opened_at):
+                read_path = block.header_path
+            else:  # the element the section's heading sat in closed: the section of the headings above it
+                if (section := close()) is not None:
+                    yield section
+                outer = next((h for h in reversed(block.header_path) if h.level <= level), None)
+                current_title, current_level = (outer.text, outer.level) if outer else (title, 0)
+                opened_at = outer.line if outer else 0
+                read_path, kept = block.header_path, outer is None
+                resumed[:] = [outer.line] if outer else []
         if block.kind == "heading" and (option := _skipped(skip, _heading_text(block))):
             # the heading and every deeper heading up to the next one of its level or higher
             if (section := close()) is not None:
@@ -87,6 +111,7 @@ def heading_sections(
             subtree_reason = f"section '{_heading_text(block)}' is in {option}"
             if block.heading_level <= level:
                 current_title, current_level = _heading_text(block), block.heading_level
+                opened_at, kept = 0, False
         elif block.kind == "heading" and block.heading_level <= level:
             resumed.clear()  # a new section: the headings of an earlier one name nothing of it
             # a parent heading with no body of its own opens this section
@@ -97,6 +122,7 @@ def heading_sections(
             current[:] = [*carried, block]
             current_title = _heading_text(block)
             current_level = block.heading_level
+            opened_at, read_path, kept = block.header_path[-1].line, block.header_path, False
         elif (note := note_reason(block, cfg)) is not None:
             yield from _left_out([block], note, current, close, skipped, resumed)
         else:  # an Obsidian comment that goes on past this block waits for the block closing it
@@ -115,10 +141,11 @@ def _section(
     cfg: ChunkerConfig,
     skipped: list[SkippedRange],
     context_from: int | None = None,
+    kept: bool = False,
 ) -> Section | None:
     """The section of ``blocks``, or None with their range appended to ``skipped``: text before the first
     heading under ``skip_pre_heading``, a section of build-time macros only (:func:`chunker.filler.macro_section`)."""
-    if level == 0 and cfg.skip_pre_heading:
+    if level == 0 and cfg.skip_pre_heading and not kept:
         skipped.append(skip_range(blocks, "text before the first heading (skip_pre_heading)"))
         return None
     if level and macro_section(blocks):
@@ -214,6 +241,12 @@ def _skipped(skip: dict[str, str], text: str) -> str | None:
     if not any(key in folded for key in skip):
         return None
     return skip.get(normalise_heading(text))
+
+
+def _under(block: Block, line: int) -> bool:
+    """Whether the heading on ``line`` is in ``block``'s heading path (the element it sat in has not closed:
+    :mod:`chunker.scopes`)."""
+    return any(h.line == line for h in block.header_path)
 
 
 def _heading_text(block: Block) -> str:
