@@ -282,3 +282,58 @@ def test_pieces_of_a_page_with_a_quoted_closing_tag_give_the_whole_parse(piece_c
         return [(t.type, t.map, t.level) for part in parts for t in part]
 
     assert shape(BlockTokens(doc, cfg, piece_chars=piece_chars)) == shape(BlockTokens(doc, cfg, piece_chars=None))
+
+
+# Eleventy's docs capture every code example in a Nunjucks block assignment and output it through a filter; Hexo
+# writes code with its codeblock tag. Neither body renders as Markdown where it stands.
+ELEVENTY = (
+    "## Real World Example\n\nConsider a post with this front matter:\n\n"
+    '{% codetitle "posts/my-page-title.md" %}\n'
+    "{% set codeBlock %}\n---\ntitle: My Page Title\nparent: My Parent Key\n---\n{% endset %}\n"
+    '{{ codeBlock | highlight("markdown") | safe }}\n\n'
+    "JavaScript front matter:\n\n"
+    "{%- set codeBlock %}{% raw %}\n---js\n# not a heading\nconst title = 1;\n---\n{% endraw %}{%- endset %}\n"
+    '{{ codeBlock | highlight("jinja2") | safe }}\n\n'
+    "{% codeblock Array.map lang:js %}\n# not a heading either\narray.map(callback)\n{% endcodeblock %}\n\n"
+    "## Next\n\nx\n"
+)
+
+
+def test_captured_and_hexo_code_open_no_section() -> None:
+    found = blocks(ELEVENTY)
+    assert [b for b in found if b[0] == "heading"] == [
+        ("heading", 1, 1, "Real World Example"),
+        ("heading", 29, 29, "Next"),
+    ]
+    assert ("code", 6, 11, "Real World Example") in found
+    assert ("code", 16, 21, "Real World Example") in found
+    assert ("code", 24, 27, "Real World Example") in found
+    result = chunk_markdown(ELEVENTY, CFG, "p", "p.md")
+    assert [c.section for c in result.chunks] == ["Real World Example", "Next"]
+    assert not result.diagnostics.diagnostics
+
+
+def test_pieces_of_an_oversize_capture_re_open_and_close_it() -> None:
+    text = "## A\n\n{% set codeContent %}\n" + "".join(f"# step {i}\nrun --flag {i}\n" for i in range(30)) + (
+        "{% endset %}\n{% include \"snippets/tabs.njk\" %}\n"
+    )
+    result = chunk_markdown(text, SMALL, "p", "p.md")
+    assert not result.diagnostics.errors
+    assert {c.section for c in result.chunks} == {"A"}
+    code = [c for c in result.chunks if "run --flag" in c.content_original]
+    assert len(code) > 3
+    for chunk in code:
+        lines = chunk.content_original.split("\n")
+        assert lines.count("{% set codeContent %}") == lines.count("{% endset %}") == 1, lines
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{% set x = 1 %}\n# A heading\n\ntext\n",  # an assignment: no body
+        '{% set js %} {% include "a.js" %} {% endset %}\n# A heading\n\ntext\n',  # one line
+        "{% set x %}\n# A heading\n\ntext\n",  # never closed
+    ],
+)
+def test_an_assignment_without_a_body_to_close_is_no_code(text: str) -> None:
+    assert ("heading", 2, 2, "A heading") in blocks(text)

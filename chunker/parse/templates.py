@@ -1,5 +1,7 @@
 """Code blocks written as template tags of static site generators, read as code: Jekyll's Liquid
-``{% highlight ruby %}`` ... ``{% endhighlight %}`` and Hugo's shortcodes ``{{< highlight go >}}``
+``{% highlight ruby %}`` ... ``{% endhighlight %}``, Hexo's ``{% codeblock lang:js %}`` ... ``{% endcodeblock %}``,
+a Nunjucks block assignment ``{% set codeBlock %}`` ... ``{% endset %}`` (captured text, code in Eleventy's docs)
+and Hugo's shortcodes ``{{< highlight go >}}``
 ... ``{{< /highlight >}}`` (also ``{{% %}}``), ``{{< code >}}``, ``{{< code-toggle >}}`` and any paired
 shortcode that names a language (``{{< tab header="yaml" lang="yaml" >}}`` of Docsy's tab panes) unless
 it says its text is Markdown: written with ``%`` delimiters (``{{% tab lang="toml" %}}``, whose body Hugo
@@ -77,6 +79,15 @@ _CLOSED = "chunker.template_line.closed"
 """``state.env`` key: (the source, the names of the shortcodes it closes), found once per source."""
 
 _LIQUID_OPEN = re.compile(r"\{%-?[ \t]*highlight(?:[ \t]+([^\s%]+))?[^\n%]*-?%\}[ \t]*")
+_CODEBLOCK_OPEN = re.compile(r"\{%-?[ \t]*codeblock\b(?:[^\n%]*?\blang:([^\s%]+))?[^\n%]*-?%\}[ \t]*")
+"""Hexo's code tag plugin, ``{% codeblock [title] [lang:objc] [url] %}`` ... ``{% endcodeblock %}``."""
+_CODEBLOCK_CLOSE = re.compile(r"\{%-?[ \t]*endcodeblock[ \t]*-?%\}[ \t]*")
+_SET_OPEN = re.compile(r"\{%-?[ \t]*set[ \t]+[A-Za-z_][\w.]*[ \t]*-?%\}[ \t]*(?:\{%-?[ \t]*raw[ \t]*-?%\}[ \t]*)?")
+"""A Nunjucks/Jinja block assignment, ``{% set codeBlock %}`` ... ``{% endset %}`` (no ``=``: it captures the text
+between its tags, which renders nowhere there; Eleventy's docs write every code example so, then output it with
+``{{ codeBlock | highlight("js") | safe }}``), its body in ``{% raw %}`` or not. Read as Markdown, a front matter
+example's ``---`` made a setext heading and a ``# comment`` an ATX one, each a section of its own."""
+_SET_CLOSE = re.compile(r"(?:\{%-?[ \t]*endraw[ \t]*-?%\}[ \t]*)?\{%-?[ \t]*endset[ \t]*-?%\}[ \t]*")
 _HUGO_OPEN = re.compile(r"\{\{(<|%)[ \t]*([\w-]+)([^\n]*?)(>|%)\}\}[ \t]*")
 _HUGO_CODE = frozenset({"highlight", "code", "code-toggle"})
 """Shortcodes whose inner text is code; any other paired one is when it names a language (``lang=``,
@@ -100,7 +111,7 @@ def is_template_fence(opening: str) -> bool:
 
 
 _TAG_LINE = re.compile(
-    r"^[ \t>]*(\{%-?[ \t]*(?:end)?highlight\b[^\n]*|\{\{[<%][^\n]*)$",
+    r"^[ \t>]*(\{%-?[ \t]*(?:(?:end)?(?:highlight|codeblock|set)|endraw)\b[^\n]*|\{\{[<%][^\n]*)$",
     re.MULTILINE,
 )
 
@@ -252,9 +263,14 @@ def _paired_shortcodes(state: Any, pos: int, end: int) -> bool:
 def _opening(line: str, in_code_pane: Callable[[], bool]) -> tuple[re.Pattern[str], str] | None:
     """(the pattern of the closing line, the language) of a template code opening line, or None;
     ``in_code_pane`` tells whether the line lies in a Docsy tab pane of code (asked only of a tab)."""
-    liquid = _LIQUID_OPEN.fullmatch(line)
-    if liquid is not None:
-        return _LIQUID_CLOSE, liquid.group(1) or ""
+    if line.startswith("{%"):
+        liquid = _LIQUID_OPEN.fullmatch(line)
+        if liquid is not None:
+            return _LIQUID_CLOSE, liquid.group(1) or ""
+        codeblock = _CODEBLOCK_OPEN.fullmatch(line)
+        if codeblock is not None:
+            return _CODEBLOCK_CLOSE, codeblock.group(1) or ""
+        return (_SET_CLOSE, "") if _SET_OPEN.fullmatch(line) is not None else None
     hugo = _HUGO_OPEN.fullmatch(line)
     if hugo is None or (hugo.group(1) == "<") != (hugo.group(4) == ">"):
         return None
