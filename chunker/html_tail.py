@@ -45,6 +45,10 @@ _TEMPLATE_LINE = re.compile(
 """A line of Hugo shortcodes (``{{< /tab >}}``) or Go template actions that render no text (``{{ end }}``, ``{{- if
 $show -}}``), as Liquid tags (``{% endif %}``): no Markdown in either reading. An output (``{{ page.title }}``) is
 text."""
+_CAPTURE = re.compile(r"\{%-?[ \t]*(set|capture|comment|highlight|codeblock)\b([^%\n]*)%\}")
+"""A Liquid/Nunjucks tag whose body up to its end tag is no Markdown where it stands: a capture (``{% set
+codeBlock %}``, ``{% capture x %}``: text kept for later, rendering nothing here), a comment, or code
+(``{% highlight %}``, Hexo's ``{% codeblock %}``); ``{% set x = 1 %}`` has no body."""
 _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                    "track", "wbr"))  # fmt: skip
 
@@ -52,16 +56,26 @@ _VOID = frozenset(("area", "base", "br", "col", "embed", "hr", "img", "input", "
 def _tail_line(lines: list[str]) -> int | None:
     """The first line that kramdown reads as Markdown: outside every element (after the first one closes,
     a line opening a tag starts the next element, as kramdown reads a new HTML block), not blank and no
-    closing tag, comment, Liquid tag or template line (:data:`_TEMPLATE_LINE`)."""
+    closing tag, comment, Liquid tag or template line (:data:`_TEMPLATE_LINE`), nor a line of a template body
+    that renders nothing there (:data:`_CAPTURE`)."""
     comment, depth, tags = False, 0, _tags("p")
+    body: re.Pattern[str] | None = None  # the end tag of the template body the line is in
     for index, line in enumerate(lines):
         if comment:
             comment = "-->" not in line
+            continue
+        if body is not None:
+            body = None if body.search(line) else body
             continue
         if depth <= 0:
             stripped = line.lstrip()
             if stripped.startswith("<!--"):
                 comment = "-->" not in stripped
+                continue
+            capture = _CAPTURE.match(stripped)
+            if capture is not None and not (capture.group(1) == "set" and "=" in capture.group(2)):
+                end = _end_tag(capture.group(1))
+                body = None if end.search(line, capture.end() + len(line) - len(stripped)) else end
                 continue
             element = _ELEMENT.match(line)
             if element is None:
@@ -74,6 +88,11 @@ def _tail_line(lines: list[str]) -> int | None:
             tags, depth = _tags(re.escape(name)), 0
         depth = _depth(depth, tags, line)
     return None
+
+
+@lru_cache(maxsize=8)
+def _end_tag(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\{{%-?[ \t]*end{name}[ \t]*-?%\}}")
 
 
 def _depth(depth: int, tags: re.Pattern[str], line: str) -> int:

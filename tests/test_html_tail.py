@@ -63,3 +63,26 @@ def test_a_template_output_after_the_closing_tag_is_text() -> None:
 def test_one_line_element_then_text_and_a_self_closing_tag() -> None:
     assert tails("# T\n\n<p>One line.</p>\n*Emphasis* here.\n") == [("warning", 4)]
     assert tails('# T\n\n<div/>\n<div class="x" />\ntext\n') == [("warning", 5)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # Eleventy's docs: a code title element, then the example captured for a highlight filter or an include
+        "{% set codeContent %}\nexport default {\n  key: 1,\n};\n{% endset %}\n{% include \"snippets/tabs.njk\" %}\n",
+        "{%- set codeBlock %}{% raw %}\n---\ntitle: x\n---\n{% endraw %}{%- endset %}\n",
+        # Jekyll: a callout captured, then included; a comment; Hexo's code tag
+        "{% capture callout %}\n#### Note\nSome *text*.\n{% endcapture %}{% include callout.html content=callout %}\n",
+        "{% comment %}\nnot shown\n{% endcomment %}\n",
+        "{% codeblock lang:js %}\nalert(1);\n{% endcodeblock %}\n",
+    ],
+)
+def test_a_template_body_that_renders_nothing_in_place_is_no_markdown_line(body: str) -> None:
+    assert tails(f'# T\n\n<div class="codetitle">posts/x.js</div>\n{body}\nAfter.\n') == []
+
+
+def test_text_after_a_template_body_is_still_named() -> None:
+    page = '# T\n\n<div class="codetitle">x.js</div>\n{% set code %}\nx = 1\n{% endset %}\n*Text* here.\n'
+    assert tails(page) == [("warning", 7)]
+    # an assignment has no body: the line under it is read
+    assert tails("# T\n\n<div>a</div>\n{% set x = 1 %}\ntext\n") == [("warning", 5)]
