@@ -591,3 +591,31 @@ def test_a_fence_in_a_jsx_block_still_opens_and_closes_as_written() -> None:
     text = '<Tabs>\n<TabItem>\n```bash title="a"\n# a comment\n\necho\n```\n</TabItem>\n</Tabs>\n\n## Next\n\nBody.\n'
     assert headings(text) == ["Next"]
     assert blocks(text)[0][1].endswith("</Tabs>")
+
+
+# MDX has no indented code: a component's children indented by four spaces (Fumadocs' <Accordion> bodies) are
+# paragraphs, fences, components and headings as at no indent.
+INDENTED = (
+    "## FAQ\n\n<Accordions>\n  <Accordion title=\"How to change the base route?\">\n\n"
+    "    Routing is handled by your React framework.\n\n"
+    "    ```bash title=\"pnpm\"\n    # not a heading\n    pnpm update\n    ```\n\n"
+    "    <Files>\n      <File name=\"layout.tsx\" />\n    </Files>\n\n"
+    "    ### Deeper question\n\n    Its answer.\n\n"
+    "  </Accordion>\n</Accordions>\n"
+)
+
+
+def test_indented_lines_in_mdx_are_no_code() -> None:
+    found = blocks(INDENTED)
+    assert ("paragraph", "    Routing is handled by your React framework.") in found
+    assert ("code", '    ```bash title="pnpm"\n    # not a heading\n    pnpm update\n    ```') in found
+    assert ("html", '    <Files>\n      <File name="layout.tsx" />\n    </Files>') in found
+    assert headings(INDENTED) == ["FAQ", "Deeper question"]
+    result = chunk_markdown(INDENTED, CFG, "page", "page.mdx")
+    assert not result.diagnostics.errors
+
+
+def test_indented_lines_in_markdown_are_still_code() -> None:
+    text = "Intro.\n\n    # not a heading\n    Routing is code here.\n"
+    code = ("code", "    # not a heading\n    Routing is code here.")
+    assert blocks(text, "page.md") == [("paragraph", "Intro."), code]

@@ -30,6 +30,7 @@ title.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.heading import heading
@@ -62,7 +63,32 @@ _INTERRUPTS = ["paragraph", "reference", "blockquote", "list"]
 def mdx_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before("table", WRAPPED_HEADING_RULE, _wrapped_heading_rule, {"alt": _INTERRUPTS})
     md.block.ruler.before("table", "mdx_esm", _esm_rule, {"alt": _INTERRUPTS})
-    md.block.ruler.before("table", "mdx_jsx", _jsx_rule, {"alt": _INTERRUPTS})
+    md.block.ruler.before("table", "mdx_jsx", _any_indent(_jsx_rule), {"alt": _INTERRUPTS})
+    # MDX has no indented code (micromark's ``codeIndented`` is off in MDX): a line indented by 4 or more is
+    # what it would be at no indent, as a component's children usually are (``<Accordion>`` then four
+    # spaces, a paragraph, a fence, ``<Files>``). Read as code, prose and components of such a body were one
+    # code block, its fences text in it.
+    md.disable("code")
+    for rule in md.block.ruler.__rules__:
+        if rule.name in ("fence", "heading"):
+            md.block.ruler.at(rule.name, _any_indent(rule.fn), {"alt": list(rule.alt)})
+
+
+def _any_indent(rule: Callable[[StateBlock, int, int, bool], bool]) -> Callable[[StateBlock, int, int, bool], bool]:
+    """``rule`` also at a line indented by 4 or more past the block's, read from the line's indentation (MDX's
+    fences, headings and JSX, which no indented code rule takes first)."""
+
+    def at_any_indent(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        if state.sCount[start] - state.blkIndent < 4:
+            return rule(state, start, end, silent)
+        indent = state.blkIndent
+        state.blkIndent = state.sCount[start]
+        try:
+            return rule(state, start, end, silent)
+        finally:
+            state.blkIndent = indent
+
+    return at_any_indent
 
 
 def _line(state: StateBlock, line: int) -> str:
