@@ -91,6 +91,9 @@ class ChunkerConfig:
     context_label: str = "Kontext"
     context_title: bool = True
     """The breadcrumb starts with the document title (unless the heading path already does)."""
+    title_keys: tuple[str, ...] = ("title",)
+    """Frontmatter keys that give the document title, the first with text winning (any case; a dotted key names a
+    nested one: ``eleventyNavigation.key``); none of them: the first H1, else the file name."""
     syntax: Syntax = "auto"
     """``mdx``: ESM lines and JSX blocks are blocks of their own; ``auto``: ``mdx`` for ``.mdx`` files
     and for ``.md`` pages opening with an ``import X from`` line."""
@@ -260,6 +263,7 @@ _LISTS_OF_TEXT: tuple[str, ...] = (
     "excluded_section_headings",
     "excluded_block_prefixes",
     "embedding_drop_lines",
+    "title_keys",
 )
 """Options whose items are headings, prefixes or patterns: an empty item matches nothing."""
 

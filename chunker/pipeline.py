@@ -27,13 +27,19 @@ from chunker.text import normalise_newlines
 from chunker.text import text_sha256 as _text_sha256
 from chunker.validator import validate
 
+TitleKeys = Sequence[str]
+TITLE: TitleKeys = ("title",)
+"""The frontmatter key of a document's title by default (the option ``title_keys``)."""
 
-def document_title(metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = (), source_path: str = "") -> str:
+
+def document_title(
+    metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = (), source_path: str = "", keys: TitleKeys = TITLE
+) -> str:
     """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed, HTML tags kept
-    as written: a title is text, ``<pre>: The Preformatted Text element``),
-    else the first H1 when it heads the document (:class:`TitleFinder`), else the file name
-    (:func:`file_title`)."""
-    finder = TitleFinder(metadata, stem, source_path)
+    as written: a title is text, ``<pre>: The Preformatted Text element``; or the first of ``keys``, the option
+    ``title_keys``, with text), else the first H1 when it heads the document (:class:`TitleFinder`), else the
+    file name (:func:`file_title`)."""
+    finder = TitleFinder(metadata, stem, source_path, keys)
     for block in blocks:
         if finder.title is not None:
             break
@@ -55,8 +61,8 @@ class TitleFinder:
 
     __slots__ = ("_first", "_start", "_stem", "_whole", "title")
 
-    def __init__(self, metadata: dict[str, Any], stem: str, source_path: str = "") -> None:
-        self.title = metadata_title(metadata)
+    def __init__(self, metadata: dict[str, Any], stem: str, source_path: str = "", keys: TitleKeys = TITLE) -> None:
+        self.title = metadata_title(metadata, keys)
         """The title once decided."""
         self._stem = file_title(stem, source_path)
         self._first: str | None = None
@@ -110,13 +116,19 @@ def file_title(stem: str, source_path: str = "") -> str:
     return written if written and id_segment(written) == name else name
 
 
-def metadata_title(metadata: dict[str, Any]) -> str | None:
-    """The frontmatter's ``title`` (:func:`document_title`), if it has one with text."""
+def metadata_title(metadata: dict[str, Any], keys: TitleKeys = TITLE) -> str | None:
+    """The frontmatter's ``title``, or the first of ``keys`` (:func:`document_title`), if it has one with text."""
     from chunker.inline import heading_text
+    from chunker.unpublished import lookup
 
-    for key, value in metadata.items():
-        if isinstance(key, str) and key.casefold() == "title" and isinstance(value, str):
-            text = heading_text(" ".join(value.split()), tags=True)
+    for wanted in keys:
+        name = wanted.casefold()
+        values = [value for key, value in metadata.items() if isinstance(key, str) and key.casefold() == name]
+        if not values and "." in wanted:
+            found = lookup(metadata, wanted)  # a nested key: ``eleventyNavigation.key``
+            values = [found[1]] if found is not None else []
+        for value in values:
+            text = heading_text(" ".join(value.split()), tags=True) if isinstance(value, str) else ""
             if text:
                 return text
     return None
@@ -356,8 +368,9 @@ def chunk_blocks(
     blocks, filler = filler_page(blocks)
     # Text before the first heading is named by the frontmatter title or the stem, never by an
     # H1 that comes after it; the context line names the document by its H1 as well.
-    grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem, source_path=source_path))
-    packed = pack(grouping.sections, text, config, stem, document_title(doc.metadata, stem, blocks, source_path))
+    keys = config.title_keys
+    grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem, source_path=source_path, keys=keys))
+    packed = pack(grouping.sections, text, config, stem, document_title(doc.metadata, stem, blocks, source_path, keys))
     skipped: list[SkippedRange] = []
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)

@@ -130,9 +130,9 @@ class StreamedChunks:
             blocks = _without_esm(blocks, esm)
         filler: list[SkippedRange] = []
         blocks = without_filler_page(blocks, filler)
-        watch = _Watch(text, TitleFinder(doc.metadata, stem, self.source_path))
+        watch = _Watch(text, TitleFinder(doc.metadata, stem, self.source_path, cfg.title_keys))
         skipped: list[SkippedRange] = []
-        grouping_title = metadata_title(doc.metadata) or file_title(stem, self.source_path)
+        grouping_title = metadata_title(doc.metadata, cfg.title_keys) or file_title(stem, self.source_path)
         sections = heading_sections(watch.watched(blocks), int(cfg.section_level), cfg, grouping_title, skipped)
         packer = _Packer(text, cfg, stem, self.source_path)
 

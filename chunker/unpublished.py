@@ -162,7 +162,7 @@ def matching(metadata: Mapping[str, Any], option: SkipDrafts) -> str | None:
     """The first ``key: value`` of ``option`` that ``metadata`` has (keys in any case; a dotted key
     names a nested one, ``build.render``), as the frontmatter writes it; else None."""
     for key, values in option:
-        found = _lookup(metadata, key)
+        found = lookup(metadata, key)
         if found is None:
             continue
         name, value = found
@@ -171,7 +171,7 @@ def matching(metadata: Mapping[str, Any], option: SkipDrafts) -> str | None:
     return None
 
 
-def _lookup(metadata: Mapping[str, Any], key: str) -> tuple[str, Any] | None:
+def lookup(metadata: Mapping[str, Any], key: str) -> tuple[str, Any] | None:
     """The key of ``metadata`` that is ``key`` in any case (else the nested one a dotted key names), with its value."""
     for name, value in metadata.items():
         if isinstance(name, str) and name.casefold() == key.casefold():
@@ -182,7 +182,7 @@ def _lookup(metadata: Mapping[str, Any], key: str) -> tuple[str, Any] | None:
     node: Any = metadata
     names: list[str] = []
     for part in parts:
-        step = _lookup(node, part) if isinstance(node, Mapping) else None
+        step = lookup(node, part) if isinstance(node, Mapping) else None
         if step is None:
             return None
         names.append(step[0])
