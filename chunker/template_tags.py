@@ -104,7 +104,22 @@ def _label(text: str, start: int, end: int, name: str) -> str | None:
                 value = match.group(1) if match.group(1) is not None else match.group(2)
                 if value.strip():
                     return " ".join(value.split())
+    if name == "note" and text.startswith("{%", start):
+        return _note_title(text[start:end])
     return None
+
+
+_NOTE_ARGS = re.compile(r"\{%-?[ \t\n]*note[ \t\n]+([^\"'=%]*?)[ \t\n]*-?%\}")
+_NOTE_FLAGS = frozenset({"notitle", "no-icon"})
+
+
+def _note_title(tag: str) -> str | None:
+    """The title of a note written unquoted after its class, as Hexo's site writes it (``{% note info Website in
+    subdirectory %}``: a ``note info`` box titled by the words after the class); a flag (``notitle``, ``no-icon``)
+    is no title."""
+    found = _NOTE_ARGS.fullmatch(tag)
+    words = [w for w in found.group(1).split() if w not in _NOTE_FLAGS] if found is not None else []
+    return " ".join(words[1:]) or None
 
 
 def _spaced(text: str, start: int, end: int, label: str) -> str:

@@ -128,6 +128,10 @@ def test_a_tag_keeps_the_label_the_page_shows_for_it() -> None:
         ('{% cut "Пример файла .yfm" %}\n\nText.\n\n{% endcut %}', "Пример файла .yfm\n\nText."),
         ('{% note warning "Be careful" %}\n\nText.\n\n{% endnote %}', "Be careful\n\nText."),
         ("{% note info %}\n\nText.\n\n{% endnote %}", "Text."),
+        # Hexo's site: the words after the note's class are its title (scripts/tags.js: args.join(' '))
+        ("{% note info Website in subdirectory %}\nText.\n{% endnote %}", "Website in subdirectory\nText."),
+        ("{%- note tip Отключение макета -%}\nText.\n{% endnote %}", "Отключение макета\nText."),
+        ("{% note info notitle %}\nText.\n{% endnote %}", "Text."),  # Diplodoc's flag: no title
         ('{{< details "More options" >}}\nText.\n{{< /details >}}', "More options\nText."),
         ("{{% notice tip 'Watch out' %}}\nText.\n{{% /notice %}}", "Watch out\nText."),
         ('{% include "note.html" %}Text', "Text"),
