@@ -190,7 +190,9 @@ def shapes(tokens: Sequence[LineToken], first_line: int) -> dict[int, Shape]:
     """The shape of every line the tokens cover, by 1-based line (the tokens' line 0 is ``first_line``)."""
     out: dict[int, Shape] = {}
     stack: list[str] = []
-    term = -1  # line of the last definition term: deflist maps a term [a, a] and its definition from a
+    term = -1  # line of the last definition term: deflist maps a term [a, a] and its first definition from the
+    # line below it or from the term itself (a later term's, with a blank line between them or not): both are read
+    # as starting on the line after the term
     for token in tokens:
         if token.nesting == -1:
             stack.pop()
@@ -202,10 +204,10 @@ def shapes(tokens: Sequence[LineToken], first_line: int) -> dict[int, Shape]:
             continue
         path = tuple(stack) if token.nesting == 1 else (*stack, kind)
         start, end = token.map[0] + first_line, token.map[1] + first_line
-        if kind == "dt" and start == end:
-            term, end = start, start + 1
-        elif kind == "dd" and start == term:
-            start += 1
+        if kind == "dt":
+            term, end = start, max(end, start + 1)
+        elif kind == "dd" and term >= 0:
+            start, term = term + 1, -1
         for line in range(start, end):
             out[line] = (path, start)  # a nested token comes later and overrides its parent
     return out

@@ -159,3 +159,18 @@ def test_a_piece_of_a_definition_starts_at_its_text_so_it_is_no_indented_code() 
     result = chunk_markdown(text, replace(CFG, max_chars=40, min_chars=1, target_chars=1), "d", "d.md")
     assert not result.diagnostics.errors, result.diagnostics.errors
     assert result.chunks[-1].content_original == "alpha alpha alpha\n:   alpha"
+
+
+def test_a_piece_starting_at_a_later_term_renders_as_its_source() -> None:
+    # MkDocs Material / Zensical settings pages: a blank line between each term and its definition, a link
+    # reference definition in it. deflist maps a later term's definition from the term's own line, the same
+    # definition in a piece from its ':' line: the rendering check read that as another block start (zensical
+    # docs' setup/footer.md failed a default run with rendering-changed).
+    body = "This property is used as the link's title attribute and can be set to a discernable name. " * 3
+    text = "## Options\n\n" + "".join(
+        f"`social.opt{i}`\n\n:   {body}\n\n    [rel{i}]: https://example.com/{i}\n\n" for i in range(6)
+    )
+    cfg = replace(ChunkerConfig(), max_chars=600, target_chars=400, min_chars=40)
+    result = chunk_markdown(text, cfg, "p", "p.md")
+    assert [c.start_line for c in result.chunks] == [1, 9, 15, 21, 27, 33]  # pieces cut before the terms
+    assert not result.diagnostics.diagnostics
