@@ -59,6 +59,11 @@ UNCLOSED_FENCE = "unclosed-fence"
 """Put into a container block's ``inner`` when a code fence nested in it is never closed (it ends
 with its list item or quote): the packer reports only fences the parser saw left open."""
 
+JSX_CODE = "jsx-code"
+"""Put into the ``inner`` of an MDX JSX block that holds a fenced code block (``<Section>`` over
+```` ```ts ```` fences: MDX reads them as code, the block keeps them as its text): its chunks have
+``has_code``. Not ``code``, which would make the packer re-open the fence in a piece of the block."""
+
 
 @dataclass(slots=True, unsafe_hash=True, kw_only=True)
 class Block:

@@ -14,9 +14,10 @@ from chunker.block_builder import BlockBuilder
 from chunker.config import ChunkerConfig
 from chunker.docfx import directive_kind, is_tab_heading
 from chunker.extents import KIND_OF_TOKEN, children, container_extent, inner_of
+from chunker.fences import has_fence_marker
 from chunker.frames import callout_title, doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
-from chunker.models import TAB_LEVEL, Block, BlockKind
+from chunker.models import JSX_CODE, TAB_LEVEL, Block, BlockKind
 from chunker.numbered import footnote_heading, markdown_numbered_heading, numbered_atx_level
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
@@ -31,6 +32,7 @@ rows have their shapes without tokens (and a table's cells would be most of its 
 
 _NO_KINDS: frozenset[str] = frozenset()
 _NOTHING_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (_NO_KINDS, ())
+_JSX_CODE_INSIDE: tuple[frozenset[str], tuple[int, ...]] = (frozenset({JSX_CODE}), ())
 
 _WITH_NEXT = frozenset({"attrs_block", "myst_target"})
 """Lines that belong to the block below them: an attribute line (``{#id .class}``), a MyST target
@@ -134,7 +136,10 @@ class _Blocks(BlockBuilder):
                     covered = self.place_paragraph(part_first, part_last, covered)
                 i = close + 1
                 continue
-            covered, first = self.closers(kind, first, last, covered)
+            cut_from = first
+            covered, first = self.closers(kind, first, last, covered, inner)
+            if inner is _JSX_CODE_INSIDE[0] and first != cut_from:
+                inner = self.jsx_code(first, last)  # the part after the last cut
             if first >= last or self.label(kind, first, last) or self.banner(kind, first, last):
                 i = close + 1
                 continue
@@ -183,9 +188,12 @@ class _Blocks(BlockBuilder):
         self.add("paragraph", first, last, begin=begin)
         return last
 
-    def closers(self, kind: BlockKind, first: int, last: int, covered: int) -> tuple[int, int]:
+    def closers(
+        self, kind: BlockKind, first: int, last: int, covered: int, inner: frozenset[str] = _NO_KINDS
+    ) -> tuple[int, int]:
         """For an HTML block on lines first..last-1 cut between closing and opening lines (:meth:`tag_cuts`),
-        adds the blocks before its last cut. Returns the line covered and the first line left of the block
+        adds the blocks before its last cut (each part of a JSX block with code fences, ``inner``, says
+        whether it holds one). Returns the line covered and the first line left of the block
         (``covered`` and ``first`` when it is not cut)."""
         cuts = self.tag_cuts(first, last) if kind == "html" and first < last else None
         if not cuts:
@@ -198,9 +206,16 @@ class _Blocks(BlockBuilder):
         if begin > covered:
             self.add_raw(covered, begin)
         for cut in cuts:
-            self.add("html", first, cut, begin=begin)
+            part = self.jsx_code(begin, cut) if inner is _JSX_CODE_INSIDE[0] else _NO_KINDS
+            self.add("html", first, cut, begin=begin, inner=part)
             first = begin = cut
         return first, first
+
+    def jsx_code(self, first: int, last: int) -> frozenset[str]:
+        """The ``inner`` of the part on lines first..last-1 of a JSX block holding code fences: whether it
+        holds a fence marker."""
+        end = self.starts[last] if last < len(self.starts) else len(self.text)
+        return _JSX_CODE_INSIDE[0] if has_fence_marker(self.text[self.starts[first] : end]) else _NO_KINDS
 
     def outline(
         self, tokens: Sequence[BlockToken], i: int, close: int, kind: BlockKind, first: int, last: int
@@ -231,7 +246,8 @@ class _Blocks(BlockBuilder):
         n = len(tokens)
         if token.nesting != 1:
             close = i
-            inner, joints = _NOTHING_INSIDE
+            meta = getattr(token, "meta", None)  # markdown-it-py's tokens (the MDX rules): fences in a JSX block
+            inner, joints = _JSX_CODE_INSIDE if meta and meta.get(JSX_CODE) else _NOTHING_INSIDE
         elif i + 2 < n and tokens[i + 1].type == "inline" and tokens[i + 2].nesting == -1:
             close = i + 2  # paragraph, heading: open, inline, close
             inner, joints = _NOTHING_INSIDE

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from chunker.fences import closing_line, fence_after, has_fence_marker
 from chunker.filler import is_filler
-from chunker.models import AddedText, Block, Diagnostic, Heading
+from chunker.models import JSX_CODE, AddedText, Block, Diagnostic, Heading
 from chunker.pack.budget import SectionSpace
 from chunker.pack.context import SectionContext
 from chunker.pack.repeats import repeated_after
@@ -236,6 +236,8 @@ def _kinds_of(blocks: Sequence[Block]) -> frozenset[str]:
     for block in blocks:
         if block.inner:
             kind_set |= block.inner
+    if JSX_CODE in kind_set:
+        kind_set.add("code")  # code fences in a JSX block (chunker.parse.mdx): has_code
     if len(blocks) == 1 and blocks[0].atomic:
         kind_set.add("<atomic>")
     return frozenset(kind_set)

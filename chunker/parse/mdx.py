@@ -36,6 +36,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.heading import heading
 from markdown_it.rules_block.state_block import StateBlock
 
+from chunker.models import JSX_CODE
 from chunker.parse.esm import ESM
 
 __all__ = ["mdx_plugin"]
@@ -158,17 +159,21 @@ def _jsx_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 def _block(state: StateBlock, start: int, end: int, silent: bool, esm: bool = False) -> bool:
     if silent:
         return True
-    last = _last_line(state, start, end, esm)
+    fences: list[int] = []
+    last = _last_line(state, start, end, esm, fences)
     token = state.push("html_block", "", 0)
     token.map = [start, last + 1]
+    if fences and fences[0] <= last:
+        token.meta[JSX_CODE] = True  # a code fence MDX reads as code: the chunks holding it have has_code
     token.content = state.getLines(start, last + 1, state.blkIndent, True)
     state.line = last + 1
     return True
 
 
-def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> int:
-    """The block's last line: the line before the first blank line met outside braces, template
-    literals and code fences (or, when they never balance, before the first blank line). ESM ends
+def _last_line(state: StateBlock, start: int, end: int, esm: bool, fences: list[int]) -> int:
+    """The block's last line (the lines opening its code fences put into ``fences``): the line before
+    the first blank line met outside braces, template literals and code fences (or, when they never
+    balance, before the first blank line). ESM ends
     sooner: after a line at depth 0 that ends a statement, unless another statement follows. A line
     indented less than the list item the block lies in ends the item, and the block with it (as
     CommonMark's HTML blocks end): a fence in it the item never closes does not read on into the
@@ -207,6 +212,7 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool = False) -> in
                 fence = ""
         elif depth == 0 and not template and (run := _fence_opened(text)):
             fence = run
+            fences.append(line)
         else:
             depth, template = _scan(text, depth, template)
             if expression and depth == 0 and not template and text.rstrip().endswith("}"):
