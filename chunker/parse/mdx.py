@@ -230,11 +230,10 @@ def _last_line(state: StateBlock, start: int, end: int, esm: bool, fences: list[
             and not template
             and line + 1 < end
             and state.sCount[line + 1] - state.blkIndent < 4
-            and _HEADING.match(_line(state, line + 1))
-            and (elements := elements or _Elements(state, start)).at_rest_through(line)
+            and (elements := elements or _Elements(state, start)).own_block_after(line, _line(state, line + 1))
         ):
             _spent(state, line, first_blank, left)
-            return line  # a heading right below a line with no tag or fence left open is one, as MDX reads it
+            return line  # the next line is a block of its own, as MDX reads it (a heading, text after the elements)
         line += 1
     _spent(state, line, first_blank, left)
     if (depth or template or fence) and first_blank is not None:
@@ -266,13 +265,17 @@ def _spent(state: StateBlock, line: int, first_blank: int | None, left: int) -> 
 
 _HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 _TAG_START = re.compile(r"<(/?)([A-Za-z][\w.:-]*|(?=>))")
+_VOID = frozenset(
+    ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr")
+)
+"""HTML elements that have no end tag."""
 
 
 class _Elements:
     """The tags a JSX block's lines hold, read on as far as asked (:meth:`at_rest_through`): one pass over
     the block at most, and none unless a heading line follows a line at brace depth 0."""
 
-    __slots__ = ("braces", "fence", "next", "quote", "state", "tag")
+    __slots__ = ("braces", "closing", "fence", "next", "open", "quote", "state", "tag", "tags")
 
     def __init__(self, state: StateBlock, start: int) -> None:
         self.state = state
@@ -281,6 +284,24 @@ class _Elements:
         self.tag = False
         self.braces = 0
         self.quote = ""
+        self.open = 0
+        """Elements opened and not closed yet (a void HTML element such as ``<br>`` never closes)."""
+        self.tags = 0
+        """Tags read."""
+        self.closing = False
+        """The tag being read is an end tag."""
+
+    def own_block_after(self, line: int, following: str) -> bool:
+        """Whether MDX reads ``following``, the text of the line after ``line`` (not indented code), as a
+        block of its own: a heading below a line where no tag, prop or fence is left open (a child of the
+        elements still open, or a block after them), or a line of text (no tag, no expression) after the
+        block's elements all closed (``</Section>`` then ``You might have noticed...``: a paragraph after
+        the element, where CommonMark reads on to the blank line)."""
+        if _HEADING.match(following):
+            return self.at_rest_through(line)
+        if not following.strip() or following[0] in "<{":
+            return False
+        return self.at_rest_through(line) and self.tags > 0 and self.open <= 0
 
     def at_rest_through(self, last: int) -> bool:
         """Whether the lines up to ``last`` leave no tag, quote or brace of props open and no code fence:
@@ -311,6 +332,12 @@ class _Elements:
                 if found is None:
                     return
                 self.tag, self.braces, self.quote = True, 0, ""
+                self.closing = found.group(1) == "/"
+                self.tags += 1
+                if self.closing:
+                    self.open -= 1
+                elif found.group(2).lower() not in _VOID:
+                    self.open += 1
                 pos = found.end()
                 continue
             char = text[pos]
@@ -326,6 +353,8 @@ class _Elements:
                 self.braces -= 1
             elif char == ">" and self.braces <= 0:
                 self.tag = False
+                if not self.closing and text[pos - 2 : pos - 1] == "/":
+                    self.open -= 1  # a self-closing tag (``<Foo />``) opens no element
 
 
 def _scan(text: str, depth: int, template: bool) -> tuple[int, bool]:
