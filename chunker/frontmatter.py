@@ -45,6 +45,8 @@ class FrontmatterResult:
     keep_as_body: bool
     """The block is not metadata (a YAML list or string): its lines are ordinary body text."""
     diagnostics: tuple[Diagnostic, ...]
+    title: str | None = None
+    """A block refused as invalid YAML: the text of its ``title:`` line, the page's title all the same."""
 
 
 def load_frontmatter(yaml_text: str, first_line: int, cfg: ChunkerConfig) -> FrontmatterResult:
@@ -78,6 +80,17 @@ class _Lines:
     def refuse(self, code: str, message: str, mark: Mark | None) -> FrontmatterResult:
         diag = gated(code, f"frontmatter {message}; the block was removed", line=self.line(mark))
         return FrontmatterResult(None, False, (diag,))
+
+    def invalid(self, problem: str, mark: Mark | None) -> FrontmatterResult:
+        """A block that is not YAML: refused, its ``title:`` line still read as the page's title (a site
+        whose own reader takes ``title: {#if ...}`` or ``title: @sveltejs/kit`` as text, as svelte.dev's does)."""
+        title = _title_line(self.yaml_text)
+        kept = f" (its title line is read as the title: {title!r})" if title else ""
+        message = (
+            f"frontmatter is not valid YAML: {problem}; the block was removed{kept}; if a value there is text "
+            "starting with {, [, @ or `, or holding ': ', quote it (title: '{#if ...}')"
+        )
+        return FrontmatterResult(None, False, (gated("frontmatter-invalid", message, line=self.line(mark)),), title)
 
     def not_mapping(self, kind: str, mark: Mark | None) -> FrontmatterResult:
         message = f"frontmatter is a YAML {kind}, not a mapping of key: value; the block is kept as body text"
@@ -114,9 +127,9 @@ def _hardened(yaml_text: str, cfg: ChunkerConfig, at: _Lines) -> FrontmatterResu
         if context and exc.context_mark is not None and exc.problem_mark is not None:
             context += f" at line {at.line(exc.context_mark)},"
         problem = " ".join(p for p in (context, exc.problem) if p) or "invalid"
-        return at.refuse("frontmatter-invalid", f"is not valid YAML: {problem}", exc.problem_mark or exc.context_mark)
+        return at.invalid(problem, exc.problem_mark or exc.context_mark)
     except yaml.YAMLError as exc:
-        return at.refuse("frontmatter-invalid", f"is not valid YAML: {exc}", None)
+        return at.invalid(str(exc), None)
     except (ValueError, TypeError, AttributeError, ArithmeticError, LookupError) as exc:
         # PyYAML's safe constructors raise these on values that match a tag's pattern but not its
         # range (`2020-13-45`, `!!float abc`, `!!timestamp x`, an integer of more than 4300 digits),
@@ -152,6 +165,23 @@ def _notes(loader: Loader, at: _Lines) -> tuple[Diagnostic, ...]:
             )
         )
     return tuple(diags)
+
+
+_TITLE_LINE = re.compile(r"^title:[ \t]+(\S(?:.*\S)?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_BLOCK_SCALAR = re.compile(r"[|>][-+0-9]*(?:[ \t]+#.*)?")
+
+
+def _title_line(yaml_text: str) -> str | None:
+    """The value of the first top-level ``title:`` line, as text (its quotes removed), if it is written on it."""
+    found = _TITLE_LINE.search(yaml_text)
+    if found is None:
+        return None
+    value = found.group(1)
+    if _BLOCK_SCALAR.fullmatch(value):
+        return None  # `title: >`: the text is on the lines below
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1].strip()
+    return value or None
 
 
 def _utf8_size(text: str) -> int:

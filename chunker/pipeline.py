@@ -128,9 +128,14 @@ def metadata_title(metadata: dict[str, Any], keys: TitleKeys = TITLE) -> str | N
             found = lookup(metadata, wanted)  # a nested key: ``eleventyNavigation.key``
             values = [found[1]] if found is not None else []
         for value in values:
-            text = heading_text(" ".join(value.split()), tags=True) if isinstance(value, str) else ""
+            if not isinstance(value, str):
+                continue
+            written = " ".join(value.split())
+            text = heading_text(written, tags=True)
             if text:
                 return text
+            if written.startswith("{#"):
+                return written  # no heading id but Svelte's block syntax, the whole title: `title: '{#if ...}'`
     return None
 
 

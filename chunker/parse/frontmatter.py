@@ -231,7 +231,7 @@ def _taken_out(text: str, starts: Sequence[int], span: FrontmatterSpan, result: 
     end_offset = starts[end_line] - 1 if end_line < len(starts) else len(text)
     return Frontmatter(
         span,
-        metadata=result.metadata or {},
+        metadata=result.metadata or ({"title": result.title} if result.title else {}),
         skipped=SkippedRange(1, end_line, 0, end_offset, "frontmatter"),
         diagnostics=result.diagnostics,
     )
