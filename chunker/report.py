@@ -193,7 +193,11 @@ def totals_line(summary: RunSummary, elapsed: float, written: str = "") -> str:
 
 
 def grouped_findings(summary: RunSummary) -> list[str]:
-    """``errors by code: broken-fence 3 in 2 documents; ...``, then the same for warnings."""
+    """``errors by code: broken-fence 3 in 2 documents; ...``, then the same for warnings. An error that a
+    ``fail_on_*`` option makes one names it, and what turns it into a warning (``overflow 85 in 39 documents
+    (fail_on_overflow: false in the config makes them warnings)``)."""
+    from chunker.policy import GATES
+
     lines: list[str] = []
     for severity, colour in (("error", "red"), ("warning", "yellow")):
         counts: dict[str, tuple[int, set[str]]] = {}
@@ -205,9 +209,17 @@ def grouped_findings(summary: RunSummary) -> list[str]:
                     counts[d.code] = (n + 1, stems)
         if counts:
             ranked = sorted(counts.items(), key=lambda item: (-item[1][0], item[0]))
-            shown = "; ".join(f"{escape(code)} {n:,} in {_plural(len(s), 'document')}" for code, (n, s) in ranked)
+            gates = {code: GATES[code] for code in counts if code in GATES} if severity == "error" else {}
+            shown = "; ".join(
+                f"{escape(code)} {n:,} in {_plural(len(s), 'document')}{_gate(gates.get(code))}"
+                for code, (n, s) in ranked
+            )
             lines.append(f"[{colour}]{severity}s by code: {shown}[/]")
     return lines
+
+
+def _gate(option: str | None) -> str:
+    return f" ({option}: false in the config makes them warnings)" if option else ""
 
 
 def left_out_line(summary: RunSummary) -> str:

@@ -317,3 +317,14 @@ def test_stale_documents_of_a_check_are_named_up_to_the_limit_whatever_made_them
     assert sum(1 for line in lines if line.startswith("error: sources/a/")) == 40
     assert sum(1 for line in lines if line.startswith("error: chunks/b/")) == 10
     assert "error: stale: 30 more stale document(s) not named here (80 in all)" in lines[-2]
+
+
+def test_errors_a_fail_on_option_makes_are_named_with_it_and_the_way_to_make_them_warnings(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, _ = output(capsys, code=1)
+    assert (
+        "errors by code: unclosed-fence 1 in 1 document (fail_on_broken_fence: false in the config makes them warnings)"
+        in out
+    )
+    assert "warnings by code: frontmatter-duplicate-key 1 in 1 document\n" in out  # a warning names no option
