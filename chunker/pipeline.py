@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from chunker.config import ChunkerConfig, Syntax
 from chunker.fence_info import fence_info_finding
 from chunker.fences import fence_open_at
+from chunker.file_titles import file_title
 from chunker.filler import FILLER_ONLY, HEADING_ONLY, filler_page
 from chunker.gcpause import collector_paused
 from chunker.html_tail import html_tail_finding
@@ -95,25 +95,6 @@ class TitleFinder:
         if self.title is None:
             self.title = self._first if self._first is not None else self._stem
         return self.title
-
-
-_SOURCE_SUFFIX = re.compile(r"\.(?:md|markdown|mdx|txt)\Z", re.IGNORECASE)
-
-
-def file_title(stem: str, source_path: str = "") -> str:
-    """A document's name when nothing in it names it: its file name as written, without the extension
-    (NFC, runs of white space as one space), when that name gives the last part of the document id
-    (``Bases syntax.md`` of ``Bases/Bases-syntax``: an Obsidian note is titled by its file name, which the id
-    spells with ``-``); else (no source path, or one that is not the id's file) the id's last part."""
-    name = stem.rsplit("/", 1)[-1]
-    base = source_path.rsplit("/", 1)[-1]
-    suffix = _SOURCE_SUFFIX.search(base)
-    if suffix is None or base[: suffix.start()] == name:
-        return name  # no source file's name, or the id's own spelling (the common case)
-    from chunker.doc_ids import id_segment
-
-    written = " ".join(unicodedata.normalize("NFC", base[: suffix.start()]).split())
-    return written if written and id_segment(written) == name else name
 
 
 def metadata_title(metadata: dict[str, Any], keys: TitleKeys = TITLE) -> str | None:

@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from chunker.assets import AssetFinder
 from chunker.config import ChunkerConfig
+from chunker.file_titles import file_title
 from chunker.filler import without_filler_page
 from chunker.models import Block, Chunk, ChunkingResult, Diagnostic, Diagnostics, SkippedRange
 from chunker.outline import LineToken
@@ -45,7 +46,6 @@ from chunker.pipeline import (
     TitleFinder,
     _with_syntax,
     empty_findings,
-    file_title,
     metadata_title,
     syntax_of,
     unclosed_findings,
