@@ -42,7 +42,9 @@ class PieceStarts(ContentColumns):
             f: self.lines[f].find("]:") + 2 for f, t in zip(self.firsts, self.opens, strict=True) if t.type == FOOTNOTE
         }
         """The first line of each footnote in the block, and the column past its label's ``]:``."""
-        self.whole_lines = [lines_of(t) for t in tokens if t.type == "heading_open" and t.map is not None]
+        self.headings = [lines_of(t) for t in tokens if t.type == "heading_open" and t.map is not None]
+        """Line ranges of the headings nested in the block (an outliner's ``- ## Usage`` in a list item)."""
+        self.whole_lines = list(self.headings)
         """Line ranges no piece may start inside: headings, a fence's opening and closing lines, display
         math, a nested admonition's or container's title line and closing line, a definition's term,
         and HTML blocks and tables nested in the

@@ -175,14 +175,14 @@ class Structure(PieceStarts):
         return self.walk(first, [j for j in chain if self.first_line(j) <= first]) is None
 
     def lead(self, k: int, before: int) -> str:
-        """The start of list item ``k``'s first paragraph, from its content column, on its lines before
-        ``before`` (a piece's first line) and within :data:`LEAD_CHARS` ("" where the item opens with
-        no paragraph, or its first line alone is longer): what a piece cut from inside the item embeds
-        after the item's re-opened marker (``2.`` -> ``2. Create the Pod:``). A nested list's later
-        items, or code cut from a step, are otherwise embedded without the words that introduced them.
-        What the chunk embeds only: ``content_original`` re-opens the marker alone."""
+        """The start of list item ``k``'s first paragraph or heading (an outliner's ``- ## Usage``), from its
+        content column, on its lines before ``before`` (a piece's first line) and within :data:`LEAD_CHARS` (""
+        where the item opens with neither, or its first line alone is longer): what a piece cut from inside the
+        item embeds after its re-opened marker (``2.`` -> ``2. Create the Pod:``, ``-`` -> ``- ## Usage``).
+        A nested list's later items, or code cut from a step, are otherwise embedded without the words that
+        introduced them. What the chunk embeds only: ``content_original`` re-opens the marker alone."""
         first, content = self.first_line(k), self.content.get(k)
-        a, b = around(self.paragraphs, first)
+        a, b = p if (p := around(self.paragraphs, first))[0] == first else around(self.headings, first)
         if content is None or a != first:
             return ""
         text = self.lines[first][content:].rstrip()
