@@ -73,6 +73,9 @@ class ChunkerConfig:
     """``content_for_embedding`` leaves out MDX/JSX component tags (``<TabItem value="npm">``, ``</Tabs>``), ``<svg>``
     elements, JSX comments and MyST directive options (``:class: dropdown``), keeping the words they show (a tab's
     label, a card's title; :mod:`chunker.components`)."""
+    embedding_wikilink_text: bool = False
+    """``content_for_embedding`` writes each wikilink outside code as the text the note shows (``[[a/Vs Code|Vs
+    Code]]`` -> ``Vs Code``, ``[[Page#Heading]]`` -> ``Page > Heading``; :func:`chunker.inline.shown_wikilinks`)."""
     embedding_item_leads: bool = True
     """A chunk cut from inside a list item re-opens the item's marker alone (``2.``) to render as the source;
     its ``content_for_embedding`` has the start of the item's first paragraph after it (``2. Create the

@@ -152,27 +152,36 @@ _MARKUP = re.compile(r"[*_`\[\]!<&\\$]")
 of the time of ten ``in`` tests over the corpus's 16,780 headings)."""
 
 
-_WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\](?![(\[])")
 """A wikilink of Obsidian, Foam, Logseq and MediaWiki (group 1 its target, group 2 its alias): ``[[Properties]]``,
-``[[Internal links#Link to a heading|headings]]``, an embed ``![[diagram.png]]``."""
+``[[Internal links#Link to a heading|headings]]``, an embed ``![[diagram.png]]``; not the text of a Markdown
+link, ``[[1]](url)`` or ``[[1]][ref]``."""
+_NOTE_ID = re.compile(r"(?:dendron://[\w.-]+/[\w.-]+|[\w-]+(?:\.[\w-]+)+)(?:#[\w^-]*)?")
+"""A Dendron note id, dotted (``dendron.topic.vaults``) or in another vault (``dendron://site/tutorial``), with a
+heading's anchor (``#local-vault``)."""
+_EMBED_SIZE = re.compile(r"\d+(?:x\d+)?")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _EDGE_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 """Zero-width spaces and joiners, the word joiner and the BOM: invisible, and nothing at a heading's ends
 (GitBook's editor writes ``## \u200bPrerequisites for SSO``)."""
 
 
-def _wikilinks(raw: str) -> str:
+def shown_wikilinks(raw: str) -> str:
     """``raw`` with its wikilinks as the text the note shows (outside code spans): the alias, else the target with
     a heading's ``#`` shown as Obsidian shows it (``[[Page#Heading]]`` -> ``Page > Heading``, ``[[#Heading]]`` ->
-    ``Heading``)."""
+    ``Heading``). Dendron writes the label first (``[[Cookbook|dendron.roadmap.cookbook]]``): a dotted note id
+    after the bar, where none is before it, is the target. An embed's size (``![[map.png|400x200]]``) is no alias."""
     spans = [m.span() for m in _CODE_SPAN.finditer(raw)] if "`" in raw else []
 
     def shown(match: re.Match[str]) -> str:
         if any(a <= match.start() < b for a, b in spans):
             return match.group()
-        if match.group(2) is not None and match.group(2).strip():
-            return match.group(2)
-        parts = [part.strip() for part in match.group(1).split("#") if part.strip()]
+        target, alias = match.group(1), (match.group(2) or "").strip()
+        if alias and _NOTE_ID.fullmatch(alias) and not _NOTE_ID.fullmatch(target.strip()):
+            target, alias = alias, target.strip()  # Dendron's [[label|note.id]]
+        if alias and not _EMBED_SIZE.fullmatch(alias):
+            return alias
+        parts = [part.strip() for part in target.split("#") if part.strip()]
         return " > ".join(parts) if parts else match.group()
 
     return _WIKILINK.sub(shown, raw)
@@ -277,7 +286,7 @@ def _heading_text(raw: str, labels: Container[str], tags: bool) -> str:
 
         raw = _ATTRIBUTE_LIST.sub(" ", _template_tags_replaced(raw, tag))
     if "[[" in raw:
-        raw = _wikilinks(raw)
+        raw = shown_wikilinks(raw)
     comments = ""
     if "<!--" in raw:
         comments = " ".join(m.group(1) for m in _HTML_COMMENT.finditer(raw))

@@ -23,8 +23,8 @@ from chunker.inline import (
     _collect,
     _inline_parser,
     _references,
-    _wikilinks,
     heading_text,
+    shown_wikilinks,
 )
 from chunker.strategies.headings import _skip_options, _skipped, normalise_heading
 
@@ -45,7 +45,7 @@ def every_pattern(raw: str) -> str:
             return _KEPT.format(len(kept) - 1)
 
         raw = _ATTRIBUTE_LIST.sub(" ", _TEMPLATE_TAG.sub(tag, raw))
-    raw = _wikilinks(raw)
+    raw = shown_wikilinks(raw)
     comments = " ".join(m.group(1) for m in _HTML_COMMENT.finditer(raw))
     raw = _HTML_COMMENT.sub(" ", raw)
     if not any(c in raw for c in "*_`[]!<&\\$"):

@@ -14,7 +14,9 @@
 - ``embedding_drop_heading_ids``: the ids and attribute lists a heading line ends with
   (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`), and MyST
   target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd),
-  and Obsidian's block ids ending any other line (``... by James Clear ^quote-of-the-day``) or alone on one.
+  and Obsidian's block ids ending any other line (``... by James Clear ^quote-of-the-day``) or alone on one;
+- ``embedding_wikilink_text``: wikilinks as the text the note shows (``[[a/Vs Code|Vs Code]]`` -> ``Vs Code``;
+  :func:`chunker.inline.shown_wikilinks`).
 
 The body of a MyST directive fence of Markdown (```` ```{note} ````: :mod:`chunker.parse.myst_fences`) is cleaned
 as Markdown. Otherwise fenced code is left as it is, and so are code spans and comments holding a fence run. A line
@@ -36,7 +38,7 @@ from chunker.components import (
     without_svg_lines,
 )
 from chunker.config import ChunkerConfig
-from chunker.inline import without_heading_ids
+from chunker.inline import shown_wikilinks, without_heading_ids
 from chunker.pack.context import PREFIX_SEPARATOR
 from chunker.parse.myst_fences import markdown_directive
 from chunker.template_tags import GONE as _GONE
@@ -67,14 +69,15 @@ def cleaner(cfg: ChunkerConfig) -> Callable[[str, str], str] | None:
     is: it is heading text, no markup (``Using Box<T> to Point to Data`` names a heading written ``Using `Box<T>`
     ...``; read as markup, ``<T>`` was a tag)."""
     tags, ids, parts = cfg.embedding_drop_template_tags, cfg.embedding_drop_heading_ids, cfg.embedding_drop_components
-    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags or ids or parts):
+    links = cfg.embedding_wikilink_text
+    if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags or ids or parts or links):
         return None
     drop = line_matcher(cfg.embedding_drop_lines) if cfg.embedding_drop_lines else None
 
     def clean(text: str, prefix: str = "") -> str:
         text = without_tags(text) if tags else text
-        if cfg.skip_comments or drop is not None or cfg.dehyphenate or ids:
-            text = embedded(text, cfg.skip_comments, drop, cfg.dehyphenate, ids=ids)
+        if cfg.skip_comments or drop is not None or cfg.dehyphenate or ids or links:
+            text = embedded(text, cfg.skip_comments, drop, cfg.dehyphenate, ids=ids, links=links)
         if not parts:
             return text
         head = len(prefix) + len(PREFIX_SEPARATOR) if prefix and text.startswith(prefix + PREFIX_SEPARATOR) else 0
@@ -132,13 +135,15 @@ def embedded(
     *,
     ids: bool = False,
     components: bool = False,
+    links: bool = False,
 ) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``; ``components``:
-    ``embedding_drop_components``)."""
+    ``embedding_drop_components``; ``links``: ``embedding_wikilink_text``)."""
     ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text or "^" in text or " :" in text)
     comments = comments and ("<!--" in text or "%%" in text)
     components = components and ("<" in text or "{" in text)
-    if not comments and drop is None and not (dehyphenate and "-\n" in text) and not ids and not components:
+    links = links and "[[" in text
+    if not comments and drop is None and not (dehyphenate and "-\n" in text) and not (ids or components or links):
         return text
     out: list[str] = []
     stretch: list[str] = []  # lines outside fenced code, joined so that a comment may span lines
@@ -162,7 +167,7 @@ def embedded(
             continue
         if fence or opening:
             if stretch:
-                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
+                out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components, links))
                 stretch = []
             if options and (option := directive_option(line)) is not None:
                 out.append(option)
@@ -188,7 +193,7 @@ def embedded(
         options = False
         stretch.append(line)
     if stretch:
-        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components))
+        out.extend(_cleaned("\n".join(stretch), comments, drop, dehyphenate, ids, components, links))
     result = "\n".join(lines_without_gone(out) if components else out)
     return result if text[-1:].isspace() else result.rstrip()  # no blank line left at the end
 
@@ -207,9 +212,17 @@ def _body_edge(line: str, opening: re.Match[str], bodies: list[int]) -> bool | N
 
 
 def _cleaned(
-    text: str, comments: bool, drop: LineMatcher | None, dehyphenate: bool, ids: bool, components: bool = False
+    text: str,
+    comments: bool,
+    drop: LineMatcher | None,
+    dehyphenate: bool,
+    ids: bool,
+    components: bool = False,
+    links: bool = False,
 ) -> list[str]:
     """The lines of ``text`` (no fenced code in it) cleaned."""
+    if links and "[[" in text:
+        text = shown_wikilinks(text)
     if components and ":" in text:
         text = "\n".join(_without_options(text.split("\n")))
     if ids:
