@@ -18,7 +18,7 @@ from chunker.fences import has_fence_marker
 from chunker.frames import callout_title, doc_line, fence_lines, frame_lines, least_run, marker_run
 from chunker.inline import definition_labels, heading_text
 from chunker.models import JSX_CODE, TAB_LEVEL, Block, BlockKind
-from chunker.numbered import footnote_heading, markdown_numbered_heading, numbered_atx_level
+from chunker.numbered import footnote_heading, markdown_numbered_heading, numbered_atx_level, numbered_markup
 from chunker.outline import Outline, budget, make_outline
 from chunker.parse import ParsedDocument
 from chunker.parse.containers import CONTAINER_MARKERS
@@ -306,7 +306,7 @@ class _Blocks(BlockBuilder):
                 level = TAB_LEVEL  # a docfx tab's title (BlockBuilder.enter_tab)
             elif self.numbered:
                 markup, level = level, numbered_atx_level(title, level, self.path, self.markups)
-                if title[:1] in "§0123456789":
+                if numbered_markup(title):
                     self.markups[first + 1] = markup
             self.add(kind, first, last, level=level, title=title, inner=inner, begin=begin, outline=outline)
         elif kind == "paragraph" and self.numbered and last - first == 1 and (found := self.numbered_line(first)):

@@ -184,7 +184,7 @@ class _Packer:
         self.text = text
         self.cfg = cfg
         self.measure = make_counter(cfg)
-        self.keys = SectionKeys(stem)
+        self.keys = SectionKeys(stem, cfg.numbered_headings)
         self.assets = AssetFinder(text, source_path)
         self.checks = StreamChecks(text, cfg)
         self.index = 0

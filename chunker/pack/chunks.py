@@ -81,7 +81,7 @@ def chunk_id(index: int) -> str:
 
 def finish(drafts: list[Draft], cfg: ChunkerConfig, stem: str, measure: Counter) -> tuple[Chunk, ...]:
     count = len(drafts)
-    ziffers, keys = ziffers_and_keys(drafts, stem)
+    ziffers, keys = ziffers_and_keys(drafts, stem, cfg.numbered_headings)
     chunks: list[Chunk] = []
     previous: Draft | None = None
     for k, draft in enumerate(drafts):

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from chunker.doc_ids import is_doc_id
 from chunker.models import Heading
+from chunker.numbered import outline_number
 from chunker.strategies import Section
 
 _ZIFFER = re.compile(
@@ -26,12 +27,16 @@ _PARAGRAPH_SIGN = re.compile(r"(§+)\s*")
 _NOT_WORD = re.compile(r"[^\w§]+")
 
 
-def ziffer_of(path: Sequence[Heading]) -> str | None:
-    """Section number of the nearest numbered heading (``7.3.1``, ``§ 12``, ``Art. 3``)."""
+def ziffer_of(path: Sequence[Heading], outline: bool = False) -> str | None:
+    """Section number of the nearest numbered heading (``7.3.1``, ``§ 12``, ``Art. 3``); with ``outline``
+    (``numbered_headings``) also an annex's number or a division's (``A.2.1``, ``Anlage 2``, ``Teil 1``:
+    :func:`chunker.numbered.outline_number`)."""
     for heading in reversed(path):
         match = _ZIFFER.match(heading.text)
         if match:
             return _PARAGRAPH_SIGN.sub(r"\1 ", _SPACES.sub(" ", match.group(1))).strip()
+        if outline and (number := outline_number(heading.text)) is not None:
+            return number
     return None
 
 
@@ -91,8 +96,8 @@ class Keyed(Protocol):
         ...
 
 
-def ziffers_and_keys(drafts: Sequence[Keyed], stem: str) -> tuple[list[str | None], list[str]]:
-    """The Ziffer and the chunk key of every draft, in order."""
+def ziffers_and_keys(drafts: Sequence[Keyed], stem: str, outline: bool = False) -> tuple[list[str | None], list[str]]:
+    """The Ziffer and the chunk key of every draft, in order (``outline``: :func:`ziffer_of`)."""
     document = stem_slug(stem)
     # drafts of one section share their path tuples and section: number and key each only once
     ziffer_memo: dict[int, str | None] = {}
@@ -102,7 +107,7 @@ def ziffers_and_keys(drafts: Sequence[Keyed], stem: str) -> tuple[list[str | Non
     for draft in drafts:
         path_id = id(draft.path)
         if path_id not in ziffer_memo:
-            ziffer_memo[path_id] = ziffer_of(draft.path)
+            ziffer_memo[path_id] = ziffer_of(draft.path, outline)
         ziffer = ziffer_memo[path_id]
         base_key = (ziffer, draft.section_index)
         if base_key not in base_memo:
@@ -117,10 +122,12 @@ class SectionKeys:
     the other (each section's drafts together, in document order): what decides a key besides the
     section's own drafts is how many sections before it yielded the same base, which is counted here."""
 
-    __slots__ = ("document", "repeated", "seen")
+    __slots__ = ("document", "outline", "repeated", "seen")
 
-    def __init__(self, stem: str) -> None:
+    def __init__(self, stem: str, outline: bool = False) -> None:
         self.document = stem_slug(stem)
+        self.outline = outline
+        """:func:`ziffer_of`'s ``outline`` (``numbered_headings``)."""
         self.seen = StringSet()
         """The bases (without the document's part) of the sections so far."""
         self.repeated: dict[str, int] = {}
@@ -135,7 +142,7 @@ class SectionKeys:
         for draft in drafts:
             path_id = id(draft.path)
             if path_id not in ziffer_memo:
-                ziffer_memo[path_id] = ziffer_of(draft.path)
+                ziffer_memo[path_id] = ziffer_of(draft.path, self.outline)
             ziffer = ziffer_memo[path_id]
             if ziffer not in base_memo:
                 base_memo[ziffer] = key_base(self.document, ziffer, draft.section)
