@@ -58,6 +58,9 @@ class ChunkerConfig:
     numbered_headings: bool = False
     """Markdown: a one-line paragraph shaped like a numbered heading (``**7.3.2 Kapazität**``,
     ``7.3.2 Kapazität``) is a heading (:mod:`chunker.numbered`)."""
+    title_from_headings: bool = False
+    """A document no frontmatter ``title`` or H1 names is titled by its first headings, not its file name
+    (:class:`chunker.title.TitleFinder`: a PDF conversion's title page)."""
     dehyphenate: bool = False
     """``content_for_embedding`` joins words hyphenated across a line break (``Kapa-`` / ``zität``)."""
     embedding_drop_lines: tuple[str, ...] = ()

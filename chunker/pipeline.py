@@ -10,7 +10,6 @@ from typing import Any
 from chunker.config import ChunkerConfig, Syntax
 from chunker.fence_info import fence_info_finding
 from chunker.fences import fence_open_at
-from chunker.file_titles import file_title
 from chunker.filler import FILLER_ONLY, HEADING_ONLY, filler_page
 from chunker.gcpause import collector_paused
 from chunker.html_tail import html_tail_finding
@@ -25,108 +24,8 @@ from chunker.sources import PANDOC_EXTENSIONS
 from chunker.strategies import STRATEGIES
 from chunker.text import normalise_newlines
 from chunker.text import text_sha256 as _text_sha256
+from chunker.title import document_title
 from chunker.validator import validate
-
-TitleKeys = Sequence[str]
-TITLE: TitleKeys = ("title",)
-"""The frontmatter key of a document's title by default (the option ``title_keys``)."""
-
-
-def document_title(
-    metadata: dict[str, Any], stem: str, blocks: Sequence[Block] = (), source_path: str = "", keys: TitleKeys = TITLE
-) -> str:
-    """The frontmatter's ``title`` (any case: ``Title:`` too; markup and template tags removed, HTML tags kept
-    as written: a title is text, ``<pre>: The Preformatted Text element``; or the first of ``keys``, the option
-    ``title_keys``, with text), else the first H1 when it heads the document (:class:`TitleFinder`), else the
-    file name (:func:`file_title`)."""
-    finder = TitleFinder(metadata, stem, source_path, keys)
-    for block in blocks:
-        if finder.title is not None:
-            break
-        finder.see(block)
-    return finder.finish()
-
-
-class TitleFinder:
-    """The document title of :func:`document_title`, from the blocks as they come (:meth:`see`, in
-    order, while :attr:`title` is None; :meth:`finish` once no H1 can follow).
-
-    A document with one H1 is named by it. With several H1s (a changelog of ``# 11.2.0``,
-    ``# 11.1.0``, ...; concatenated pages; an RFC of ``# Summary``, ``# Motivation``), the first
-    names the document only when it heads it: nothing but the next H1 follows it (``# Roadmap``
-    right over ``# Summary``: a title line over sections written as H1s), or its part (up to the
-    next H1) is at least as long as the text after that part (``# Awesome Go`` and its list, then
-    ``# Resources``). Else the H1s are peers, the title is the file name, and each chunk's own H1
-    is in its heading path (and so in its context line)."""
-
-    __slots__ = ("_first", "_start", "_stem", "_whole", "title")
-
-    def __init__(self, metadata: dict[str, Any], stem: str, source_path: str = "", keys: TitleKeys = TITLE) -> None:
-        self.title = metadata_title(metadata, keys)
-        """The title once decided."""
-        self._stem = file_title(stem, source_path)
-        self._first: str | None = None
-        """The first H1's text, while the title waits on the next H1."""
-        self._start = 0
-        """The first H1's start offset."""
-        self._whole = True
-        """Whether nothing has followed the first H1 yet."""
-
-    def see(self, block: Block) -> None:
-        """The next block of the document."""
-        text = h1_title(block)
-        first = self._first
-        if first is None:
-            self._first = text
-            self._start = block.start_offset
-            return
-        if text is not None:  # the next H1: the first heads the document, or the H1s are peers
-            at = block.start_offset
-            heads = self._whole or at - self._start >= len(block.source) - at
-            self.title = first if heads else self._stem
-            return
-        self._whole = False
-        end = block.end_offset
-        if end - self._start >= len(block.source) - end:  # its part is that long wherever the next H1 comes
-            self.title = first
-
-    def finish(self) -> str:
-        """The title, with no H1 after the blocks seen."""
-        if self.title is None:
-            self.title = self._first if self._first is not None else self._stem
-        return self.title
-
-
-def metadata_title(metadata: dict[str, Any], keys: TitleKeys = TITLE) -> str | None:
-    """The frontmatter's ``title``, or the first of ``keys`` (:func:`document_title`), if it has one with text."""
-    from chunker.inline import heading_text
-    from chunker.unpublished import lookup
-
-    for wanted in keys:
-        name = wanted.casefold()
-        values = [value for key, value in metadata.items() if isinstance(key, str) and key.casefold() == name]
-        if not values and "." in wanted:
-            found = lookup(metadata, wanted)  # a nested key: ``eleventyNavigation.key``
-            values = [found[1]] if found is not None else []
-        for value in values:
-            if not isinstance(value, str):
-                continue
-            written = " ".join(value.split())
-            text = heading_text(written, tags=True)
-            if text:
-                return text
-            if written.startswith("{#"):
-                return written  # no heading id but Svelte's block syntax, the whole title: `title: '{#if ...}'`
-    return None
-
-
-def h1_title(block: Block) -> str | None:
-    """The text of ``block`` when it is an H1 with text of its own (:func:`document_title`)."""
-    if block.kind == "heading" and block.heading_level == 1 and block.header_path:
-        heading = block.header_path[-1]
-        if heading.text.strip() and not heading.untitled:
-            return " ".join(heading.text.split())
-    return None
 
 
 @collector_paused
@@ -356,7 +255,8 @@ def chunk_blocks(
     # H1 that comes after it; the context line names the document by its H1 as well.
     keys = config.title_keys
     grouping = strategy(blocks, doc, config, document_title(doc.metadata, stem, source_path=source_path, keys=keys))
-    packed = pack(grouping.sections, text, config, stem, document_title(doc.metadata, stem, blocks, source_path, keys))
+    title = document_title(doc.metadata, stem, blocks, source_path, keys, config.title_from_headings)
+    packed = pack(grouping.sections, text, config, stem, title)
     skipped: list[SkippedRange] = []
     if doc.frontmatter is not None:
         skipped.append(doc.frontmatter)

@@ -13,7 +13,7 @@ findings. Chunks, findings and metrics are the whole pipeline's, byte for byte (
 --streamed``, ``tests/test_streamed.py``).
 
 The context line names the document by its title, which an H1 may decide late (the first H1, and
-with several the second: :class:`chunker.pipeline.TitleFinder`): sections wait until it is decided,
+with several the second: :class:`chunker.title.TitleFinder`): sections wait until it is decided,
 or until no line ahead could start an H1 (:data:`_H1_LINE`: a document with no such line never waits;
 the first H1's part reaching half of the text after it decides too). What reads the whole document
 keeps the whole pipeline (:func:`streamable`): plain text, strategies other than ``headings``
@@ -43,10 +43,8 @@ from chunker.parse.esm import esm_left_out
 from chunker.parse.pieces import PIECE_CHARS as WHOLE_PIECE_CHARS
 from chunker.parse.pulldown import PulldownTokens
 from chunker.pipeline import (
-    TitleFinder,
     _with_syntax,
     empty_findings,
-    metadata_title,
     syntax_of,
     unclosed_findings,
     untitled_finding,
@@ -58,6 +56,7 @@ from chunker.sources import plain_text
 from chunker.strategies import Section
 from chunker.strategies.headings import heading_sections
 from chunker.text import normalise_newlines, text_sha256
+from chunker.title import TitleFinder, metadata_title
 from chunker.validator_stream import StreamChecks
 
 __all__ = ["StreamedChunks", "streamable"]
@@ -130,7 +129,7 @@ class StreamedChunks:
             blocks = _without_esm(blocks, esm)
         filler: list[SkippedRange] = []
         blocks = without_filler_page(blocks, filler)
-        watch = _Watch(text, TitleFinder(doc.metadata, stem, self.source_path, cfg.title_keys))
+        watch = _Watch(text, TitleFinder(doc.metadata, stem, self.source_path, cfg.title_keys, cfg.title_from_headings))
         skipped: list[SkippedRange] = []
         grouping_title = metadata_title(doc.metadata, cfg.title_keys) or file_title(stem, self.source_path)
         sections = heading_sections(watch.watched(blocks), int(cfg.section_level), cfg, grouping_title, skipped)
@@ -233,7 +232,7 @@ def _held_back(chunks: Iterator[Chunk]) -> Iterator[Chunk]:
 
 class _Watch:
     """What the whole pipeline reads off all blocks, read as they pass: the findings on untitled
-    headings and unclosed containers, and the document's title (:class:`chunker.pipeline.TitleFinder`:
+    headings and unclosed containers, and the document's title (:class:`chunker.title.TitleFinder`:
     decided at the second H1, or once no line ahead could start one)."""
 
     def __init__(self, text: str, finder: TitleFinder) -> None:
@@ -260,7 +259,7 @@ class _Watch:
                 self.unclosed.extend(unclosed_findings(block))
             if finder.title is None:
                 finder.see(block)
-                if finder.title is None and not self._h1_ahead(block.end_offset):
+                if finder.title is None and not finder.leading and not self._h1_ahead(block.end_offset):
                     finder.finish()
             yield block
         finder.finish()

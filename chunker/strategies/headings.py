@@ -219,7 +219,7 @@ def _carried(current: list[Block], current_level: int, opening_level: int, cfg: 
 def _title_line(current: list[Block], seen: int, block: Block) -> bool:
     """Whether ``current`` is the document's first block, an H1 with no body, and ``block`` (the
     second) an H1 too: a title line over sections written as H1s (``# Roadmap 2021`` right over
-    ``# Summary``), the document's title (:class:`chunker.pipeline.TitleFinder`). It goes with the
+    ``# Summary``), the document's title (:class:`chunker.title.TitleFinder`). It goes with the
     first section rather than make a chunk of a heading alone."""
     return (
         seen == 2
