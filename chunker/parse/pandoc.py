@@ -27,9 +27,11 @@ __all__ = ["PANDOC_DIV_RULE", "use_pandoc_divs"]
 
 PANDOC_DIV_RULE = "pandoc_div"
 
-_OPEN = re.compile(r"(:{3,})[ \t]*(?:\{[^\n]*\}|[^\s{}:][^\s{}]*)[ \t]*(?::+[ \t]*)?")
+_OPEN = re.compile(r"(:{3,})[ \t]*(?:\{[^\n]*\}|[^\s{}:][^\s{}]*+)[ \t]*(?::+[ \t]*)?")
 """An opening line's text past its indentation: colons, then attributes in braces or one word (a class),
-then optionally colons again."""
+then optionally colons again. The word is possessive: colons right after it are its own (the same language),
+where the word and the closing colons split a run of colons n ways, each tried to the end of the line (a
+line '::: a' and 100,000 colons took minutes)."""
 _CLOSE = re.compile(r":{3,}[ \t]*")
 _MATCHES = "chunker.pandoc.matches"
 """``state.env`` key: (the source, {(end line, block indentation): opening line -> closing line or None})."""

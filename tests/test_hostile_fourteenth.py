@@ -1,0 +1,37 @@
+"""The fourteenth hostile-input pass (bench/HOSTILE.md): the syntax landed in the last two stops (Pandoc's fenced
+divs, docfx tabs and directive lines, numbering depth, openers and closers, callout titles, component tags in
+embeddings) at sizes and shapes that make its scans superlinear. The tests count the work where they can; a
+deadline stops what would hang."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunker.config import ChunkerConfig
+from chunker.parse.markdown import markdown_parser
+from chunker.pipeline import chunk_markdown
+
+CFG = ChunkerConfig()
+
+
+def _joined(text: str, cfg: ChunkerConfig, path: str = "d.md") -> str:
+    result = chunk_markdown(text, cfg, "d", path)
+    return "".join(c.content_original for c in result.chunks)
+
+
+@pytest.mark.usefixtures("deadline")
+@pytest.mark.parametrize("syntax", ["auto", "pandoc"])
+def test_a_div_opening_line_of_a_word_and_a_long_colon_run_is_read_in_linear_time(syntax: str) -> None:
+    # parse/pandoc._OPEN: the class word's colons and the optional closing colons split the run n ways, each
+    # tried to the end of the line (n^2: 8,000 colons 2.9 s, 100,000 minutes); a '::: {.note}' line makes a .md
+    # page Pandoc's under syntax auto
+    text = "# T\n\n::: {.note}\nZQX14FIRST\n:::\n\n::: a" + ":" * 100_000 + " !\n\nZQX14LAST\n"
+    joined = _joined(text, ChunkerConfig(syntax=syntax))
+    assert "ZQX14FIRST" in joined and "ZQX14LAST" in joined
+
+
+def test_a_div_opening_line_still_reads_its_class_and_closing_colons() -> None:
+    text = "::: warning :::\nText.\n:::\n\n::: note:::\nMore.\n:::\n"
+    tokens = markdown_parser(CFG.max_nesting, False, True, True).parse(text)
+    opened = [(t.map, t.info.strip()) for t in tokens if t.type == "container_block_open"]
+    assert opened == [([0, 2], "warning :::"), ([4, 6], "note:::")]
