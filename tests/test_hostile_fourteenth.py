@@ -5,9 +5,13 @@ deadline stops what would hang."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from chunker.config import ChunkerConfig
+from chunker.parse import containers
 from chunker.parse.markdown import markdown_parser
 from chunker.pipeline import chunk_markdown
 
@@ -35,3 +39,39 @@ def test_a_div_opening_line_still_reads_its_class_and_closing_colons() -> None:
     tokens = markdown_parser(CFG.max_nesting, False, True, True).parse(text)
     opened = [(t.map, t.info.strip()) for t in tokens if t.type == "container_block_open"]
     assert opened == [([0, 2], "warning :::"), ([4, 6], "note:::")]
+
+
+def _lines_scanned(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many lines the ``:::`` container rule's searches for a closing line may read over ``text``."""
+    read = [0]
+    original: Callable[..., Any] = containers._unclosed_end
+
+    def counted(state: Any, start_line: int, end_line: int, *args: Any) -> Any:
+        read[0] += end_line - start_line
+        return original(state, start_line, end_line, *args)
+
+    monkeypatch.setattr(containers, "_unclosed_end", counted)
+    markdown_parser(CFG.max_nesting, False).parse(text)
+    return read[0]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        'text\n::: moniker-end\n::: moniker range="=msvc-170"\n\n',  # docfx's directive lines, each a paragraph's
+        '::: moniker-end\n::: zone pivot="x"\n',  # one paragraph of them
+        "::: pkg.module.Name\n\n",  # mkdocstrings' directive
+    ],
+)
+def test_directive_lines_nothing_closes_are_read_in_linear_work(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each ':::' directive line (docfx, mkdocstrings) was searched to the end of the page for a closing line,
+    # then read as text: n^2/2 lines (10,000 lines: about a minute)
+    text = "# T\n\n" + unit * 2_000 + "ZQX14LAST\n"
+    assert _lines_scanned(text, monkeypatch) <= 4 * text.count("\n")
+
+
+def test_a_directive_line_that_a_bare_colon_line_closes_is_still_a_container() -> None:
+    text = '::: zone pivot="a"\nText.\n:::\n\n::: moniker range="x"\nMore.\n'
+    tokens = markdown_parser(CFG.max_nesting, False).parse(text)
+    assert [(t.type, t.map) for t in tokens if t.type.startswith("container")][:1] == [("container_block_open", [0, 2])]
+    assert sum(t.type == "container_block_open" for t in tokens) == 1

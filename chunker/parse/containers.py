@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -119,8 +120,11 @@ def _bounded(md: MarkdownIt, name: str, marker: str, valid: Callable[[str], bool
         run = len(opening) - len(opening.lstrip(marker))
         if run < 3:
             return False
-        end = _unclosed_end(state, start_line, end_line, marker, run, valid)
         params = opening[run:].strip()
+        directive = marker == ":" and _text_directive(params, _next_line(state, start_line))
+        if directive and not _may_close(state, start_line, end_line):
+            return False  # a directive line that nothing closes: text (not searched to the end anew)
+        end = _unclosed_end(state, start_line, end_line, marker, run, valid)
         if end is not None and marker == ":" and _directive(state, start_line, end, params):
             return False  # mkdocstrings' or docfx's directive line, not a container
         if end is None or silent:
@@ -154,6 +158,29 @@ def _module_directive(state: StateBlock, start_line: int, end: int, params: str)
         if first < state.eMarks[line]:
             return src.startswith(":::", first)
     return True
+
+
+_BARE_COLONS = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t>]+)*:{3,}[ \t]*$", re.MULTILINE)
+"""A line that may close a ``:::`` container in some block it lies in: colons alone past quote markers, list
+markers and indentation (a superset of the lines :func:`_unclosed_end` reads as closing)."""
+_CLOSERS = "chunker.containers.closers"
+"""``state.env`` key: (the source, the end offsets of its :data:`_BARE_COLONS` lines, in order)."""
+
+
+def _may_close(state: StateBlock, start_line: int, end_line: int) -> bool:
+    """Whether a line after ``start_line`` and before ``end_line`` may close a ``:::`` container. A directive
+    line (docfx's ``::: moniker range="x"``, mkdocstrings' ``::: pkg.Name``) that nothing closes is text, and
+    was searched to the end of its block for a closing line, every such line anew: a page of 10,000 of them
+    took a minute (n^2/2 lines). The lines that may close one are found once per source."""
+    cached = state.env.get(_CLOSERS)
+    if cached is None or cached[0] is not state.src:
+        cached = (state.src, [found.end() for found in _BARE_COLONS.finditer(state.src)])
+        state.env[_CLOSERS] = cached
+    ends: list[int] = cached[1]
+    if end_line <= start_line + 1:
+        return False
+    at = bisect_right(ends, state.eMarks[start_line])
+    return at < len(ends) and ends[at] <= state.eMarks[end_line - 1]
 
 
 def _text_directive(params: str, following: str = "") -> bool:
