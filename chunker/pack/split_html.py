@@ -66,6 +66,9 @@ _RAW_END = re.compile(r"</(?:script|pre|style|textarea)>", re.IGNORECASE)
 """What ends a block of CommonMark's type 1, whichever of the four elements began it."""
 MAX_HTML_CHARS = 1 << 18
 """A block longer than this is not parsed for its children (kept whole)."""
+START_TAG_READS = 2
+"""The parser's searches for the ends of a block's start tags may read this many times its text: each reads its
+own tag once in a block whose tags end (1 x), to the end of the text for each tag that nothing ends."""
 REOPEN_SHARE = 4
 """A piece re-opens (and closes) at most max_chars / REOPEN_SHARE characters of enclosing tags: the
 outermost elements, as many as fit; a cut under an outermost element longer than that is not made."""
@@ -99,6 +102,19 @@ class _Tags(HTMLParser):
         """Lines where the open elements of :data:`_ENDS_AT_CLOSING_TAG` start, innermost last."""
         self.followed: set[int] = set()
         """Lines inside such an element that text follows in the block (no cut there)."""
+        self.reads = START_TAG_READS * sum(len(line) + 1 for line in lines)
+        """Characters the start-tag searches may still read (:meth:`check_for_whole_start_tag`)."""
+
+    def check_for_whole_start_tag(self, i: int) -> int:
+        """The parser's search for the end of the start tag at ``i``, within :attr:`reads`: a start tag that
+        nothing ends before the end of the input is read to the end, and the parser goes on at the next ``<``
+        and reads to the end again (``<div`` on every line of a block: n^2). Once the searches have read
+        :data:`START_TAG_READS` times the text, the block is not cut (kept whole, as a malformed one)."""
+        end: int = super().check_for_whole_start_tag(i)
+        self.reads -= (end if end >= 0 else len(self.rawdata)) - i
+        if self.reads < 0:
+            raise ValueError("start tags read past their budget")
+        return end
 
     def _start(self, tag: str, closes: bool) -> None:
         line, column = self.getpos()
