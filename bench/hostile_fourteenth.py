@@ -51,6 +51,13 @@ SIZES: list[tuple[str, Callable[[int], str], int, str, tuple[str, ...]]] = [
         ("ZQX14FIRST", "ZQX14LAST"),
     ),
     (
+        "pandoc14_unrecorded_openings",
+        lambda n: "# T\n\nZQX14FIRST\n\n" + "::: pkg.module\n```x`\n" * n + "\nZQX14LAST\n",
+        20_000,
+        ".qmd",
+        ("ZQX14FIRST", "ZQX14LAST"),
+    ),
+    (
         "html14_unended_start_tags",
         lambda n: "# T\n\nZQX14FIRST\n\n" + "<div\n" * n + "\nZQX14LAST\n",
         50_000,

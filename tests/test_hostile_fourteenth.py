@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from chunker.config import ChunkerConfig
-from chunker.parse import containers
+from chunker.parse import containers, pandoc
 from chunker.parse.markdown import markdown_parser
 from chunker.pipeline import chunk_markdown
 
@@ -103,3 +103,23 @@ def test_an_html_block_of_start_tags_never_closed_is_read_in_linear_work(
     text = "# T\n\n" + unit * 2_000 + "\nZQX14LAST\n"
     assert _start_tag_reads(text, monkeypatch) <= 4 * len(text)
     assert "".join(_joined(text, CFG).split()) == "".join(text.split())  # every character kept
+
+
+@pytest.mark.parametrize("fence_like", ["```x`", "    ```", "<div>\n```\n</div>\n"])
+def test_div_openings_after_lines_taken_for_fences_are_searched_in_bounded_work(
+    fence_like: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # '::: pkg.module' opens a div for Pandoc and is text for the ':::' container rule (mkdocstrings' directive);
+    # the line after it opened a code fence for the div search, though it is none, so every later opening line
+    # was searched to the end anew (4,000 pairs: 17 s)
+    read = [0]
+    original: Callable[..., Any] = pandoc._matches
+
+    def counted(state: Any, first: int, end_line: int) -> Any:
+        read[0] += end_line - first
+        return original(state, first, end_line)
+
+    monkeypatch.setattr(pandoc, "_matches", counted)
+    text = "# T\n\n" + f"::: pkg.module\n{fence_like}\n" * 1_000 + "\nZQX14LAST\n"
+    markdown_parser(CFG.max_nesting, False, True, True).parse(text)
+    assert read[0] <= (1 << 16) + 4 * text.count("\n")  # pandoc._RESCANS; main: ~10^6

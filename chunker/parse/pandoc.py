@@ -44,15 +44,15 @@ def use_pandoc_divs(md: MarkdownIt) -> None:
     )
 
 
-def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
+def _matches(state: Any, first: int, end_line: int) -> tuple[dict[int, int | None], int]:
     """Every opening line from ``first`` (an opening line) up to ``end_line`` with its closing line or
     None: a closing line closes the innermost div open, outside code fences, before a line of text
-    indented less than the block it is in."""
+    indented less than the block it is in; the lines read."""
     out: dict[int, int | None] = {first: None}
     stack = [first]
     for line, text in unfenced_lines(state, first, end_line):
         if not text:
-            break
+            return out, line - first
         if not text.startswith(":::") or state.sCount[line] - state.blkIndent >= 4:
             continue
         if _CLOSE.fullmatch(text):
@@ -61,22 +61,41 @@ def _matches(state: Any, first: int, end_line: int) -> dict[int, int | None]:
         elif _OPEN.fullmatch(text):
             stack.append(line)
             out[line] = None
-    return out
+    return out, end_line - first
 
 
 def _closing_line(state: Any, start_line: int, end_line: int) -> int | None:
     """The line closing the div opened on ``start_line``, or None. The lines are matched once for every
     opening line from ``start_line`` on (``state.env``, per end line and indentation of the block), so a
-    page of many divs is not searched once per div nested in another."""
+    page of many divs is not searched once per div nested in another. An opening line that an earlier search
+    of the block did not record is searched anew within a budget per parse (:data:`_RESCANS`)."""
     key = (end_line, state.blkIndent)
     cached = state.env.get(_MATCHES)
     if cached is None or cached[0] is not state.src:
         cached = (state.src, {})
         state.env[_MATCHES] = cached
     matches: dict[int, int | None] | None = cached[1].get(key)
-    if matches is None or start_line not in matches:
-        matches = cached[1][key] = _matches(state, start_line, end_line)
+    if matches is None:
+        matches = cached[1][key] = _matches(state, start_line, end_line)[0]
+    elif start_line not in matches:  # a line the search took for code (or past a line it stopped at)
+        left = state.env.get(_RESCANS, _RESCAN_BASE + 2 * len(state.bMarks))
+        if left <= 0:
+            return None  # the budget is spent: the container rule's, as an opening line nothing closes
+        matches, read = _matches(state, start_line, end_line)
+        cached[1][key] = matches
+        state.env[_RESCANS] = left - read
     return matches.get(start_line)
+
+
+_RESCANS = "chunker.pandoc.rescans"
+"""``state.env`` key: how many lines the searches from an opening line that an earlier search of the same block
+did not record may still read, as :data:`chunker.parse.mdc._RESCANS` for MDC components. Such a line lies where
+that search took a line for a code fence's opening that the parser reads as none (```` ```x` ````, an indented
+```` ``` ````, one in an HTML block); each was searched to the block's end anew, and one the ``:::`` container
+rule then reads as text (``::: pkg.module``, ``::: moniker-end``) opens nothing that would bound the next search:
+4,000 such pairs took 17 s (n^2/2 lines). What they may read is :data:`_RESCAN_BASE` and twice the page's lines;
+once spent, such an opening line is left to the container rule."""
+_RESCAN_BASE = 1 << 16
 
 
 def _pandoc_div(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
