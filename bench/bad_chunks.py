@@ -155,7 +155,9 @@ def junk(chunk: Chunk) -> str | None:
     return None
 
 
-_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*(?:\s[^)]*)?\)|<[a-z][\w+.-]*:[^>\s]*>|\b[a-z][\w+.-]*://\S+")
+_LINK = re.compile(
+    r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)\s]*(?:\s[^)]*)?\)|<[a-z][\w+.-]*:[^>\s]*>|\b[a-z][\w+.-]*://\S+"
+)
 """A Markdown link or image, an autolink or a bare URL."""
 
 

@@ -176,8 +176,12 @@ for label, edit in _EDITS.items():
 
 
 # ---------------------------------------------------------- nesting, numbers, line endings
-add("nest10_lists_1e5", "nesting", "# D\n\n" + "- " * 100_000 + "ZQXN\n\n" + "1. " * 100_000 + "x\n\nafter ZQXM\n",
-    sentinels=("ZQXN", "ZQXM"))
+add(
+    "nest10_lists_1e5",
+    "nesting",
+    "# D\n\n" + "- " * 100_000 + "ZQXN\n\n" + "1. " * 100_000 + "x\n\nafter ZQXM\n",
+    sentinels=("ZQXN", "ZQXM"),
+)
 add("nest10_quote_list_1e5", "nesting", "# D\n\n" + "> - 1. " * 33_000 + "ZQXQ\n\nafter\n", sentinels=("ZQXQ",))
 add(
     "fm10_numbers_toml",
@@ -193,8 +197,13 @@ add(
     expect="ok",
     sentinels=("ZQXY",),
 )
-add("fm10_numbers_json", "frontmatter", '{"x": 99999999999999999999999, "y": 1e400}\n\n# J\n\nZQXJ\n', expect="ok",
-    sentinels=("ZQXJ",))
+add(
+    "fm10_numbers_json",
+    "frontmatter",
+    '{"x": 99999999999999999999999, "y": 1e400}\n\n# J\n\nZQXJ\n',
+    expect="ok",
+    sentinels=("ZQXJ",),
+)
 add(
     "enc10_bom_cr_frontmatter",
     "encoding",

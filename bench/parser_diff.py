@@ -113,8 +113,10 @@ def main() -> int:
         f"{len(sources)} sources ({spec_count} spec examples, {len(sources) - spec_count} corpus files), "
         f"{total_blocks:,} reference blocks, {time.perf_counter() - started:.1f} s"
     )
-    print(f"identical blocks: {spec_count - spec_diff}/{spec_count} spec examples, "
-          f"{len(sources) - spec_count - corpus_diff}/{len(sources) - spec_count} corpus files")
+    print(
+        f"identical blocks: {spec_count - spec_diff}/{spec_count} spec examples, "
+        f"{len(sources) - spec_count - corpus_diff}/{len(sources) - spec_count} corpus files"
+    )
     for label, count in classes.most_common():
         print(f"  {count:5d}  {label}")
     for name, diffs in list(differing.items())[: args.show]:

@@ -18,6 +18,7 @@ DENSE_HINT = (
     "sentence-transformers model directory with `--model PATH` or in config.yaml as `eval: {model: PATH}`"
 )
 
+
 class Index(Protocol):
     """A retriever over a fixed list of texts."""
 

@@ -127,12 +127,7 @@ def _plan(
 def _refuse_foreign(out_dir: Path, plans: Sequence[_Plan], manifest: ExportManifest | None) -> None:
     """Stop before anything is written when a file to be written is someone else's."""
     files = manifest.files if manifest is not None else Files()
-    foreign = [
-        key
-        for plan in plans
-        for key, digest in plan.files
-        if files.classify(out_dir, key, digest) == "foreign"
-    ]
+    foreign = [key for plan in plans for key, digest in plan.files if files.classify(out_dir, key, digest) == "foreign"]
     if manifest is None:
         foreign.insert(0, MANIFEST)
     if foreign:

@@ -79,7 +79,6 @@ def _excluded(block: Block, cfg: ChunkerConfig) -> str | None:
     return None
 
 
-
 def opens_comment(block: Block) -> bool:
     """Whether ``block`` opens an Obsidian comment it does not close (a line ``%%`` or ``%% text``, which the parser
     reads as a MyST comment line): the comment runs on over the blocks below, blank lines and all, up to the

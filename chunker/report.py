@@ -236,9 +236,7 @@ def print_left_out(summary: RunSummary, sources: Path, err: Any, out: Any) -> No
     line = left_out_line(summary)
     if not summary.documents:
         only = f": all {line}" if line else ""
-        err.print(
-            f"[yellow]warning:[/] no source documents ({SOURCE_TYPES}) in {escape(str(sources))}/{only}"
-        )
+        err.print(f"[yellow]warning:[/] no source documents ({SOURCE_TYPES}) in {escape(str(sources))}/{only}")
     elif line:
         out.print(escape(line))
 

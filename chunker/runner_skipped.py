@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DRAFT_CODE", "decoded", "draft_of", "left_out_draft", "not_chunked", "not_to_chunk", "switched_off"]
 
+
 def switched_off(source: SourceFile, folder: Path, check: bool, previous: dict[str, Any] | None) -> DocOutcome:
     """``strategy: off``: the document has no chunks; those of an earlier run are removed (stale under ``check``)."""
     return _without_chunks(source, folder, check, previous, "off")

@@ -56,6 +56,7 @@ def draft_named(diagnostics: Iterable[Diagnostic]) -> str:
             return d.message[: -len(_NOTE_END)]
     return ""
 
+
 _HEAD_MARGIN = 65_536 + 4_096
 """Characters read past ``max_frontmatter_bytes``: a one-line JSON frontmatter (up to 64 KiB) and the
 fences and blank lines around a block. A block that ends further down is over the size limit, which

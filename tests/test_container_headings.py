@@ -127,10 +127,7 @@ def test_pieces_of_a_document_with_containers_and_headings_give_the_whole_parse(
 
 def _code_group(lines: int) -> str:
     code = "\n".join(f'  const value{i} = compute({i}, "some argument text")' for i in range(lines))
-    return (
-        "# T\n\n## S\n\n::: code-group\n\n```js [a.js]\nconst a = 1\n```\n\n"
-        f"```js [server.js]\n{code}\n```\n\n:::\n"
-    )
+    return f"# T\n\n## S\n\n::: code-group\n\n```js [a.js]\nconst a = 1\n```\n\n```js [server.js]\n{code}\n```\n\n:::\n"
 
 
 @pytest.mark.parametrize("parser", ["markdown-it", "pulldown-cmark"])

@@ -78,5 +78,5 @@ def test_bounded_title_keeps_the_syntax_of_the_title() -> None:
     details = bounded_title("<details open>\n<summary><b>" + QUESTION + "</b></summary>", 400)
     assert details.startswith("<details open>\n<summary>Why") and details.endswith("…</summary>")
     assert bounded_title(":::{note} " + QUESTION, 400).startswith(":::{note} Why")
-    props = "::alert{type=\"info\" title=\"" + QUESTION + "\"}"
+    props = '::alert{type="info" title="' + QUESTION + '"}'
     assert bounded_title(props, 400) == props  # MDC props: no title told by the syntax

@@ -91,7 +91,6 @@ def test_a_heading_above_the_tabs_ends_their_group_and_other_links_are_headings(
     ]
 
 
-
 def test_a_heading_at_the_tabs_level_stays_in_its_tab() -> None:
     # azure-docs-cli's endpoints page: '### Endpoint suffixes' in each of the H3 tabs; docfx puts every block up
     # to the next tab heading in the tab, so the heading is the tab's, not the end of the group
@@ -145,7 +144,7 @@ def test_a_directive_that_opens_a_part_goes_with_the_heading_below_it() -> None:
 def test_directive_lines_stick_to_what_they_open_and_close_when_a_section_is_cut() -> None:
     words = " ".join(f"word{i}" for i in range(40))
     page = (
-        f"## Settings\n\n{words}.\n\n:::row:::\n:::column span=\"\":::\n\n{words} again.\n\n"
+        f'## Settings\n\n{words}.\n\n:::row:::\n:::column span="":::\n\n{words} again.\n\n'
         f":::column-end:::\n:::row-end:::\n\n{words} after.\n"
     )
     result = chunk_markdown(page, SMALL, "p", "p.md")
@@ -159,10 +158,10 @@ def test_directive_lines_stick_to_what_they_open_and_close_when_a_section_is_cut
 def test_a_directive_that_opens_a_part_goes_with_it_when_written_under_text_or_a_closing_line() -> None:
     page = (
         "## Install\n\nPick a version.\n\n"
-        "::: moniker range=\"=msvc-160\"\n## Visual Studio 2019\n\nOld tools.\n::: moniker-end\n"
-        "::: moniker range=\">=msvc-170\"\n## Visual Studio 2022\n\nNew tools.\n::: moniker-end\n\n"
-        "## Locations\n\nWhere the files are.\n\n::: moniker range=\"=msvc-170\"\n\nIn 2022.\n\n::: moniker-end\n"
-        "::: moniker range=\"=msvc-160\"\n\nIn 2019.\n\n::: moniker-end\n"
+        '::: moniker range="=msvc-160"\n## Visual Studio 2019\n\nOld tools.\n::: moniker-end\n'
+        '::: moniker range=">=msvc-170"\n## Visual Studio 2022\n\nNew tools.\n::: moniker-end\n\n'
+        '## Locations\n\nWhere the files are.\n\n::: moniker range="=msvc-170"\n\nIn 2022.\n\n::: moniker-end\n'
+        '::: moniker range="=msvc-160"\n\nIn 2019.\n\n::: moniker-end\n'
     )
     result = chunk_markdown(page, replace(CFG, max_chars=120, target_chars=60, min_chars=10), "p", "p.md")
     assert not result.diagnostics.diagnostics

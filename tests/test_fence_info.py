@@ -23,5 +23,5 @@ def test_a_backtick_in_the_info_of_a_backtick_fence_is_named() -> None:
 
 
 def test_code_spans_and_real_fences_are_not_named() -> None:
-    assert _findings("# T\n\n``` `x` ``` is a code span.\n\n```js title=\"a.js\"\nx\n```\n") == []
+    assert _findings('# T\n\n``` `x` ``` is a code span.\n\n```js title="a.js"\nx\n```\n') == []
     assert _findings('# T\n\n~~~smart header="The `x` syntax"\nText.\n~~~\n') == []

@@ -132,7 +132,7 @@ def test_the_remembered_texts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> No
 # kramdown, which renders the page, pairs them, and so does the conservative scan: no finding at any
 # budget (one was reported at max_chars 400 only, where the two lines fell into different chunks).
 _JEKYLL_EXAMPLE = (
-    "# Buttons\n\n## Example\n\n<div class=\"code-example\" markdown=\"1\">\n"
+    '# Buttons\n\n## Example\n\n<div class="code-example" markdown="1">\n'
     + "\n".join(f"[Button {i}](https://example.com){{: .btn .btn-purple }}" for i in range(4))
     + "\n</div>\n```markdown\n"
     + "\n".join(f"[Button {i}](https://example.com){{: .btn .btn-purple }}" for i in range(2))

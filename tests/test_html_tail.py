@@ -69,7 +69,7 @@ def test_one_line_element_then_text_and_a_self_closing_tag() -> None:
     "body",
     [
         # Eleventy's docs: a code title element, then the example captured for a highlight filter or an include
-        "{% set codeContent %}\nexport default {\n  key: 1,\n};\n{% endset %}\n{% include \"snippets/tabs.njk\" %}\n",
+        '{% set codeContent %}\nexport default {\n  key: 1,\n};\n{% endset %}\n{% include "snippets/tabs.njk" %}\n',
         "{%- set codeBlock %}{% raw %}\n---\ntitle: x\n---\n{% endraw %}{%- endset %}\n",
         # Jekyll: a callout captured, then included; a comment; Hexo's code tag
         "{% capture callout %}\n#### Note\nSome *text*.\n{% endcapture %}{% include callout.html content=callout %}\n",

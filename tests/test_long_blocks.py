@@ -84,8 +84,25 @@ def test_lookups_equal_a_scan_of_every_container() -> None:
 
 
 _LINE = st.sampled_from(
-    ["- item", "  - nested", "1. one", "   2) two", "> quote", "> - quoted item", "    code", "```", "text",
-     "", "lazy", ": def", "::: tip", ":::", "!!! note", "    body", "[^a]: note"]
+    [
+        "- item",
+        "  - nested",
+        "1. one",
+        "   2) two",
+        "> quote",
+        "> - quoted item",
+        "    code",
+        "```",
+        "text",
+        "",
+        "lazy",
+        ": def",
+        "::: tip",
+        ":::",
+        "!!! note",
+        "    body",
+        "[^a]: note",
+    ]
 )
 
 

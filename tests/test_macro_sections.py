@@ -103,7 +103,7 @@ def test_a_section_of_a_macro_alone_is_skipped(body: str) -> None:
         "{{ productName }} stores its cache in the home folder.",
         "{{Compat}}\n\nSafari supports it from version 17.",
         "```rust\n{{#include ../listings/main.rs:here}}\nfn helper() -> u32 { 7 }\n```",
-        "- {{jsxref(\"Array\")}}\n- {{jsxref(\"Map\")}}",
+        '- {{jsxref("Array")}}\n- {{jsxref("Map")}}',
     ],
 )
 def test_a_section_with_text_or_rendered_arguments_keeps_its_chunk(body: str) -> None:

@@ -251,7 +251,7 @@ def test_other_md_pages_stay_markdown_under_auto(text: str) -> None:
 BELOW_INTRO = (
     "# Install\n\nThis page shows the install command for each package manager.\n\n"
     "import CodeBlock from '@theme/CodeBlock';\n\n"
-    "<CodeBlock language=\"bash\" code={`\n# not a heading: a comment of the script\nnpm install thing\n`} />\n\n"
+    '<CodeBlock language="bash" code={`\n# not a heading: a comment of the script\nnpm install thing\n`} />\n\n'
     "## Next\n\nMore.\n"
 )
 
@@ -316,7 +316,7 @@ def test_tags_in_an_mdx_code_block_fence_stick_to_what_they_close_or_open() -> N
     assert chunks[0].endswith("```mdx-code-block\n</APITable>\n```")
     assert not any(c.startswith("```mdx-code-block\n</") for c in chunks)
     assert not any(c.endswith('<TabItem value="npm">\n```') for c in chunks)
-    assert chunks[-1].startswith('```mdx-code-block\n<Tabs>')
+    assert chunks[-1].startswith("```mdx-code-block\n<Tabs>")
 
 
 def test_a_jsx_block_in_a_list_item_ends_with_the_item_though_its_fence_never_closes() -> None:
@@ -333,7 +333,7 @@ def test_a_jsx_block_in_a_list_item_ends_with_the_item_though_its_fence_never_cl
 ONE_LINE_IMPORTS = (
     "---\nid: typescript\n---\n\n"
     "import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem'; import constants from '@site/core/C';\n\n"
-    "Intro prose.\n\n## Install\n\n<Tabs groupId=\"pm\">\n<TabItem value=\"npm\">\n\nnpm install thing\n\n"
+    'Intro prose.\n\n## Install\n\n<Tabs groupId="pm">\n<TabItem value="npm">\n\nnpm install thing\n\n'
     "</TabItem>\n</Tabs>\n"
 )
 
@@ -343,8 +343,10 @@ def test_several_import_statements_on_one_line_make_a_md_page_mdx_under_auto(ope
     """Docusaurus pages (react-native-website: 445 of 2,227) write their imports on one line,
     ``import Tabs from '@theme/Tabs'; import TabItem from '@theme/TabItem'; ...``: such a line is
     whole import statements too, left out as ``mdx-esm``, not a paragraph in the first chunk."""
-    text = ONE_LINE_IMPORTS if opening else ONE_LINE_IMPORTS.replace("Intro prose.\n\n", "").replace(
-        "\n\nimport", "\n\nIntro prose.\n\nimport"
+    text = (
+        ONE_LINE_IMPORTS
+        if opening
+        else ONE_LINE_IMPORTS.replace("Intro prose.\n\n", "").replace("\n\nimport", "\n\nIntro prose.\n\nimport")
     )
     result = chunk_markdown(text, LEFT_OUT, "page", "docs/typescript.md")
     esm = [(s.start_line, s.end_line) for s in result.diagnostics.skipped if s.reason == "mdx-esm"]
@@ -466,9 +468,9 @@ BIOME_ACTION_PAGE = (
     ("closed", "after"),
     [
         ('<EditorAction action="x" />', "## How to configure"),
-        ("<Tabs>\n<TabItem label=\"a\">Text</TabItem>\n</Tabs>", "### Next"),
-        ("<Card title=\"a > b\" icon={`x`} />", "## Next"),
-        ("<>\n<Badge text=\"New\" />\n</>", "## Next"),
+        ('<Tabs>\n<TabItem label="a">Text</TabItem>\n</Tabs>', "### Next"),
+        ('<Card title="a > b" icon={`x`} />', "## Next"),
+        ('<>\n<Badge text="New" />\n</>', "## Next"),
         ('<CommandTabs\n  npm="npm run tauri add x\n    npm run tauri y"\n  yarn={`yarn > out`}\n/>', "## Next"),
     ],
 )
@@ -485,7 +487,10 @@ def test_biome_action_page_keeps_its_four_sections() -> None:
     result = chunk_markdown(BIOME_ACTION_PAGE, ChunkerConfig(), "page", "page.mdx")
     assert not result.diagnostics.errors, result.diagnostics.errors
     assert [c.section for c in result.chunks] == [
-        "How to enable in your editor", "How to configure", "Description", "Examples"
+        "How to enable in your editor",
+        "How to configure",
+        "Description",
+        "Examples",
     ]
 
 
@@ -524,7 +529,7 @@ MINTLIFY_TRANSLATED = (
     "Intro of the page.\n\n"
     '<div id="add-a-file">\n  ## Añade un archivo\n</div>\n\nText of the first section.\n\n'
     '<div id="describe">\n  ### Describe tu API\n</div>\n\nText of the subsection.\n\n'
-    '<Note>\n  A note.\n</Note>\n\n'
+    "<Note>\n  A note.\n</Note>\n\n"
     '<div id="next"><span>\n## Próximos pasos\n</span></div>\n\nLast words.\n'
 )
 
@@ -596,10 +601,10 @@ def test_a_fence_in_a_jsx_block_still_opens_and_closes_as_written() -> None:
 # MDX has no indented code: a component's children indented by four spaces (Fumadocs' <Accordion> bodies) are
 # paragraphs, fences, components and headings as at no indent.
 INDENTED = (
-    "## FAQ\n\n<Accordions>\n  <Accordion title=\"How to change the base route?\">\n\n"
+    '## FAQ\n\n<Accordions>\n  <Accordion title="How to change the base route?">\n\n'
     "    Routing is handled by your React framework.\n\n"
-    "    ```bash title=\"pnpm\"\n    # not a heading\n    pnpm update\n    ```\n\n"
-    "    <Files>\n      <File name=\"layout.tsx\" />\n    </Files>\n\n"
+    '    ```bash title="pnpm"\n    # not a heading\n    pnpm update\n    ```\n\n'
+    '    <Files>\n      <File name="layout.tsx" />\n    </Files>\n\n'
     "    ### Deeper question\n\n    Its answer.\n\n"
     "  </Accordion>\n</Accordions>\n"
 )

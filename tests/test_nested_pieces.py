@@ -201,7 +201,6 @@ def test_a_link_keeps_the_attribute_list_after_it() -> None:
     assert len(holders) == 1 and link in holders[0].content_original
 
 
-
 def test_a_myst_comment_line_in_a_container_is_not_cut() -> None:
     # MyST (Jupyter Book): a '% comment' line cut inside leaves its tail a paragraph
     comment = "% A figure of a photograph of some mountains, followed by a caption"

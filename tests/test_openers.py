@@ -65,13 +65,13 @@ def test_an_entity_before_the_first_heading_is_no_chunk() -> None:
 
 def test_skip_pre_heading_still_skips_filler() -> None:
     cfg = ChunkerConfig(skip_pre_heading=True)
-    out = chunks("<div className=\"guide\">\n\n# Title\n\n" + words(20, "w") + "\n", cfg)
+    out = chunks('<div className="guide">\n\n# Title\n\n' + words(20, "w") + "\n", cfg)
     assert all("className" not in c.content_original for c in out)
 
 
 def test_a_heading_with_only_an_audio_element_goes_with_the_next_section() -> None:
     text = (
-        "# Getting Started\n\n<audio id=\"vite-audio\">\n  <source src=\"/vite.mp3\" type=\"audio/mpeg\">\n</audio>\n\n"
+        '# Getting Started\n\n<audio id="vite-audio">\n  <source src="/vite.mp3" type="audio/mpeg">\n</audio>\n\n'
         "## Overview\n\n" + words(60, "over") + "\n\n## Trying Vite Online\n\n" + words(90, "try") + "\n"
     )
     out = chunks(text)
@@ -89,7 +89,7 @@ def test_a_lone_image_after_a_long_section_goes_into_a_neighbour() -> None:
     assert any("<img" in c.content_original and "b179." in c.content_original for c in out)
 
 
-@given(st.sampled_from(["&nbsp;", "<br>", '<img src="a.png" alt="x">', "<Demo />", "<div class=\"x\"></div>"]))
+@given(st.sampled_from(["&nbsp;", "<br>", '<img src="a.png" alt="x">', "<Demo />", '<div class="x"></div>']))
 @settings(max_examples=20, deadline=None)
 def test_filler_is_recognised(markup: str) -> None:
     assert is_filler_text(markup)
@@ -127,8 +127,13 @@ def test_a_shortcode_before_the_first_heading_goes_with_the_first_section() -> N
 def test_a_paragraph_ending_with_an_opening_tag_sticks_to_what_follows() -> None:
     code = "\n".join(f"const value{i} = compute({i});" for i in range(22))
     text = (
-        "# T\n\n## Reading the value\n\n" + words(60, "p") + "\n\n" + words(80, "q") + "\n<Sandpack>\n\n```js\n"
-        + code + "\n```\n\n</Sandpack>\n"
+        "# T\n\n## Reading the value\n\n"
+        + words(60, "p")
+        + "\n\n"
+        + words(80, "q")
+        + "\n<Sandpack>\n\n```js\n"
+        + code
+        + "\n```\n\n</Sandpack>\n"
     )
     out = chunks(text)
     assert len(out) > 1
@@ -265,7 +270,7 @@ def test_a_definition_term_of_its_own_sticks_to_its_definition() -> None:
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.text(alphabet=" \t>#:!?/<-*+1٣.)a~`|dtailsumry=\"：{%w", max_size=14))
+@given(st.text(alphabet=' \t>#:!?/<-*+1٣.)a~`|dtailsumry="：{%w', max_size=14))
 def test_a_line_any_opener_pattern_matches_may_open(line: str) -> None:
     # the pre-test of opener() never turns away a line one of its patterns would take
     matched = (

@@ -70,9 +70,7 @@ def test_a_heading_right_under_an_opening_line_opens_a_section_the_line_starts(s
     ``{{% tab %}}`` then ``### ...``: the heading is one (MDX, Liquid and Hugo render it as a heading inside the
     element), and the opening line goes with it, not at the end of the chunk before."""
     name, open_a, close_a, open_b, close_b = SYNTAXES[syntax]
-    text = (
-        f"## Install\n\n{open_a}\n\n{PARA_A}\n\n{close_a}\n{open_b}\n### Bravo steps\n\n{PARA_B}\n\n{close_b}\n"
-    )
+    text = f"## Install\n\n{open_a}\n\n{PARA_A}\n\n{close_a}\n{open_b}\n### Bravo steps\n\n{PARA_B}\n\n{close_b}\n"
     result = chunk_markdown(text, SMALL, "page", name)
     assert not result.diagnostics.errors
     assert [b.header_path[-1].text for b in result.blocks if b.kind == "heading"] == ["Install", "Bravo steps"]
@@ -93,7 +91,10 @@ def test_a_line_of_paired_shortcodes_is_a_block_of_its_own() -> None:
     text = 'Intro text.\n{{% tab name="Linux" %}}\nInstall it.\n{{% /tab %}}\n'
     result = chunk_markdown(text, ChunkerConfig(), "page", "page.md")
     assert [(b.kind, b.start_line) for b in result.blocks] == [
-        ("paragraph", 1), ("html", 2), ("paragraph", 3), ("html", 4)
+        ("paragraph", 1),
+        ("html", 2),
+        ("paragraph", 3),
+        ("html", 4),
     ]
 
 
@@ -111,14 +112,13 @@ def test_a_jsx_block_is_cut_between_its_components_closing_and_opening_lines() -
     html = [b.content for b in result.blocks if b.kind == "html"]
     assert html[0].startswith("<Tabs>") and html[0].endswith("</Tab>")
     assert html[1].startswith('  <Tab title="ChatGPT">') and html[1].endswith("</Tabs>")
-    assert [_first_line(c.content_original).strip()[:5] for c in result.chunks] == ["## Co", '<Tab ']
+    assert [_first_line(c.content_original).strip()[:5] for c in result.chunks] == ["## Co", "<Tab "]
 
 
 def test_a_closing_and_an_opening_tag_inside_a_code_fence_of_a_jsx_block_cut_nothing() -> None:
-    text = "## Example\n\n<Tabs>\n```jsx\n</Tab>\n<Tab title=\"b\">\n```\n</Tabs>\n"
+    text = '## Example\n\n<Tabs>\n```jsx\n</Tab>\n<Tab title="b">\n```\n</Tabs>\n'
     result = chunk_markdown(text, SMALL, "page", "page.mdx")
     assert [(b.kind, b.start_line, b.end_line) for b in result.blocks] == [("heading", 1, 1), ("html", 3, 8)]
-
 
 
 def test_a_piece_holding_both_parts_of_a_cut_html_block_renders_as_its_source() -> None:

@@ -238,7 +238,7 @@ def test_a_code_comment_goes_with_the_lines_it_describes(comment: str, fenced: b
     # without blank lines; a piece that ended with the comment left it apart from its code
     steps = [
         f"{comment}HELP metric_{g} The number of widgets of kind {g} seen by the probe\n"
-        + "".join(f"metric_{g}{{instance=\"host-{k}.example.com:9100\"}} {g * k}\n" for k in range(2 + g % 5))
+        + "".join(f'metric_{g}{{instance="host-{k}.example.com:9100"}} {g * k}\n' for k in range(2 + g % 5))
         for g in range(12)
     ]
     body = "".join(steps)

@@ -23,13 +23,10 @@ def recipe() -> str:
     return found.group(1)
 
 
-SOURCE = (
-    "\ufeff---\r\ntitle: Regel\r\n---\r\n\r\n# Regel\r\n\r\nVorwort.\r\n\r\n"
-    + "".join(
-        f"## {n} Abschnitt\r\n\r\n" + "Die Anlage muss geprüft werden. " * (60 if n == 2 else 3) + "\r\n\r\n"
-        f"### {n}.1 Unterabschnitt\r\n\r\nNachweis.\r\n\r\n"
-        for n in range(1, 5)
-    )
+SOURCE = "\ufeff---\r\ntitle: Regel\r\n---\r\n\r\n# Regel\r\n\r\nVorwort.\r\n\r\n" + "".join(
+    f"## {n} Abschnitt\r\n\r\n" + "Die Anlage muss geprüft werden. " * (60 if n == 2 else 3) + "\r\n\r\n"
+    f"### {n}.1 Unterabschnitt\r\n\r\nNachweis.\r\n\r\n"
+    for n in range(1, 5)
 )
 
 

@@ -304,8 +304,28 @@ def test_the_options_answer_get_as_markdown_its_do() -> None:
 
 
 QUOTE_LAZY_LINES = [
-    "text", "# h", "```", "~~~", "***", "- item", "1. item", "<div>", "| a |\n|---|", "!!! note", ":::note",
-    "$$", "% c", "+++", "(a)=", ": def", "    code", "\ttab", "> more", "[ref]: /u", "{#id}", "::card",
+    "text",
+    "# h",
+    "```",
+    "~~~",
+    "***",
+    "- item",
+    "1. item",
+    "<div>",
+    "| a |\n|---|",
+    "!!! note",
+    ":::note",
+    "$$",
+    "% c",
+    "+++",
+    "(a)=",
+    ": def",
+    "    code",
+    "\ttab",
+    "> more",
+    "[ref]: /u",
+    "{#id}",
+    "::card",
 ]
 
 

@@ -60,7 +60,7 @@ OPENERS = (
     '<div class="x">',
     "<details>",
     "!!! note",
-    "=== \"Tab\"",
+    '=== "Tab"',
     "+++",
     "(target)=",
     "% comment",

@@ -229,7 +229,9 @@ def test_pieces_of_indented_code_and_numbered_paragraph_lines_are_equivalent_by_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     code = "\n".join(f"    line {k} = compute({k}, 'words in the code line')" for k in range(30))
-    numbered = "\n".join(f"{k}             Satz {k} gilt entsprechend für die Fälle des Absatzes." for k in range(2, 14))
+    numbered = "\n".join(
+        f"{k}             Satz {k} gilt entsprechend für die Fälle des Absatzes." for k in range(2, 14)
+    )
     text = f"# Doc\n\n{code}\n\nIntro.\n{numbered}\n"
     cfg = ChunkerConfig(max_chars=260, target_chars=180, min_chars=40)
     result = _run(text, cfg)
@@ -237,7 +239,9 @@ def test_pieces_of_indented_code_and_numbered_paragraph_lines_are_equivalent_by_
     pieces = [c for c in result.chunks if rendering.is_piece(c, by_id)]
     skipped = [c for c in pieces if rendering_rules.by_construction(text, c, [by_id[i] for i in c.block_ids])]
     assert {"code", "paragraph"} <= {by_id[c.block_ids[0]].kind for c in skipped}
-    assert any(c.start_offset > by_id[c.block_ids[0]].start_offset for c in skipped if by_id[c.block_ids[0]].kind == "code")
+    assert any(
+        c.start_offset > by_id[c.block_ids[0]].start_offset for c in skipped if by_id[c.block_ids[0]].kind == "code"
+    )
     assert any(c.content_original[0].isdigit() for c in skipped if by_id[c.block_ids[0]].kind == "paragraph")
     monkeypatch.setattr(rendering, "by_construction", lambda *args: False)
     assert not _findings(_run(text, cfg))
@@ -312,7 +316,9 @@ def test_pieces_of_fenced_code_and_table_ends_are_equivalent_by_construction(mon
     pieces, skipped = _pieces(result, text)
     code_pieces = [c for c in pieces if by_id[c.block_ids[0]].kind == "code"]
     assert len(code_pieces) > 2 and all(c in skipped for c in code_pieces)
-    table_ends = [c for c in pieces if by_id[c.block_ids[-1]].kind == "table" and c.end_offset < by_id[c.block_ids[-1]].end_offset]
+    table_ends = [
+        c for c in pieces if by_id[c.block_ids[-1]].kind == "table" and c.end_offset < by_id[c.block_ids[-1]].end_offset
+    ]
     assert table_ends and all(c in skipped for c in table_ends)
     monkeypatch.setattr(rendering, "by_construction", lambda *args: False)
     assert not _findings(_run(text, cfg))  # the full check finds nothing in them either

@@ -78,7 +78,6 @@ def test_eval_of_a_bare_name_runs_the_cases_of_that_document(tree: Path) -> None
     assert [c["id"] for c in report["cases"]] == ["n1"]
 
 
-
 def _cases(tree: Path, *docs: str) -> Path:
     """A cases file of one case per document in ``docs``, each asking for its Setup section."""
     cases = tree / "cases.jsonl"
@@ -89,6 +88,7 @@ def _cases(tree: Path, *docs: str) -> Path:
     ]  # fmt: skip
     cases.write_text("".join(json.dumps(c) + "\n" for c in lines), encoding="utf-8")
     return cases
+
 
 def test_eval_refuses_a_name_two_case_documents_share_and_says_to_use_doc(
     tree: Path, capsys: pytest.CaptureFixture[str]

@@ -210,7 +210,9 @@ def test_a_block_of_rows_after_closing_tags_of_earlier_elements_is_cut_between_i
 
 def test_elements_a_block_leaves_open_at_its_end_do_not_keep_it_whole() -> None:
     # the <td markdown="block"> of the last row goes on after the blank line
-    rows = "".join(f"<tr>\n<td>Zeile {k}</td>\n<td>Die Anforderung gilt für Klasse {k}.</td>\n</tr>\n" for k in range(30))
+    rows = "".join(
+        f"<tr>\n<td>Zeile {k}</td>\n<td>Die Anforderung gilt für Klasse {k}.</td>\n</tr>\n" for k in range(30)
+    )
     text = f'# Anlage\n\n<table markdown="block">\n{rows}<tr markdown="block">\n<td markdown="block">\n\nText.\n\n</td>\n</tr>\n</table>\n'
     result = _run(text, "doc.md", ChunkerConfig())
     assert _codes(result, "overflow") == [] and result.diagnostics.errors == ()
@@ -231,8 +233,24 @@ def test_sibling_elements_at_the_top_of_a_block_are_cut_between_without_reopenin
 
 
 _TOP = st.sampled_from(
-    ["</td>", "</tr>", '<tr markdown="block">', "<td>cell text here</td>", "</tr>", "<div>", "</div>", "<p>words and more words</p>",
-     "<pre>", "</pre>", "<script>", "</script>", "<span>inline</span>", "<!-- note -->", "text line", '<td markdown="block">']
+    [
+        "</td>",
+        "</tr>",
+        '<tr markdown="block">',
+        "<td>cell text here</td>",
+        "</tr>",
+        "<div>",
+        "</div>",
+        "<p>words and more words</p>",
+        "<pre>",
+        "</pre>",
+        "<script>",
+        "</script>",
+        "<span>inline</span>",
+        "<!-- note -->",
+        "text line",
+        '<td markdown="block">',
+    ]
 )
 
 

@@ -314,8 +314,10 @@ def test_captured_and_hexo_code_open_no_section() -> None:
 
 
 def test_pieces_of_an_oversize_capture_re_open_and_close_it() -> None:
-    text = "## A\n\n{% set codeContent %}\n" + "".join(f"# step {i}\nrun --flag {i}\n" for i in range(30)) + (
-        "{% endset %}\n{% include \"snippets/tabs.njk\" %}\n"
+    text = (
+        "## A\n\n{% set codeContent %}\n"
+        + "".join(f"# step {i}\nrun --flag {i}\n" for i in range(30))
+        + ('{% endset %}\n{% include "snippets/tabs.njk" %}\n')
     )
     result = chunk_markdown(text, SMALL, "p", "p.md")
     assert not result.diagnostics.errors

@@ -125,9 +125,7 @@ def test_every_page_has_one_chunk_element_per_chunk_and_no_console_errors(driver
         assert _console_errors(driver) == [], stem
 
 
-def test_a_click_on_a_chunk_shows_its_id_key_and_exact_embedding_text(
-    driver: Any, site: Path, tmp_path: Path
-) -> None:
+def test_a_click_on_a_chunk_shows_its_id_key_and_exact_embedding_text(driver: Any, site: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
     chunks = _chunks(site, "kitchen_sink")

@@ -60,9 +60,7 @@ _ENDED: list[object] = ["", (frozenset(), frozenset())]
 (:func:`_ended`)."""
 
 
-_SHORTCODE_OPEN = re.compile(
-    r"[ \t>]*\{\{([<%])[ \t]*(\w[\w.-]*(?:/[\w.-]+)*)(?:[ \t][^{}\n]*)?(?<!/)[>%]\}\}[ \t]*"
-)
+_SHORTCODE_OPEN = re.compile(r"[ \t>]*\{\{([<%])[ \t]*(\w[\w.-]*(?:/[\w.-]+)*)(?:[ \t][^{}\n]*)?(?<!/)[>%]\}\}[ \t]*")
 """A line of one opening Hugo shortcode (``{{% alert title="Note" %}}``, ``{{< tabpane text=true >}}``), not a
 self-closing one (``{{< tab header="a" />}}``)."""
 _SHORTCODE_CLOSE = re.compile(r"\{\{[<%][ \t]*/[ \t]*(\w[\w./-]*)")
@@ -90,6 +88,8 @@ def _ended(source: str) -> tuple[frozenset[str], frozenset[str]]:
         closed = frozenset(m.group(1) for m in _SHORTCODE_CLOSE.finditer(source)) if "{{" in source else frozenset()
         _ENDED[:] = [source, (ended, closed)]
     return _ENDED[1]  # type: ignore[return-value]
+
+
 _DEFINITION = re.compile(r":[ \t]+\S")
 """A definition's first line (``term`` / ``:   definition`` of Python-Markdown, kramdown, Pandoc, PHP Markdown
 Extra): the unit before it ends with its term. (A term the parser reads as a block of its own, an HTML comment

@@ -39,6 +39,7 @@ def _rule(ruler: Ruler[Any], name: str) -> Any:
 
 # -- table_split ------------------------------------------------------------------------------------
 
+
 def split_cells(string: str) -> list[str]:
     """markdown-it's ``escapedSplit`` (a table row's cells): its loop over every character joins the
     text around a ``\\|``; with no backslash in the row every ``|`` splits, which is ``str.split``."""

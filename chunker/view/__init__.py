@@ -102,9 +102,7 @@ def _previous_pages(out_dir: Path) -> list[str]:
     return [p for p in pages if isinstance(p, str) and "/" not in p and p.endswith(".html")] if pages else []
 
 
-def build_view(
-    chunks_dir: Path, out_dir: Path, stems: Sequence[str] = (), *, base: Path | None = None
-) -> ViewResult:
+def build_view(chunks_dir: Path, out_dir: Path, stems: Sequence[str] = (), *, base: Path | None = None) -> ViewResult:
     """Write the pages of ``stems`` (default: every chunked document) and the index of all documents
     in ``chunks_dir`` into ``out_dir``. ``base``: the folder the recorded source paths are relative to
     (default: the working directory, where ``chunker`` ran)."""
