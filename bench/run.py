@@ -17,6 +17,9 @@ Other modes::
     --noop      incremental no-op CLI run after a full run; with ``--ref DIR`` both this tree and DIR
                 (another checkout), CPU time, rotating order (``bench/noop.py``)
     --startup   ``chunker --help`` wall time, median of several runs
+    --e2e       the whole command (``chunker --force --jobs 1 --quiet``, every check on) on both parse paths
+                against a process that reads the files and runs markdown-it-py's block parse, CPU time, rounds
+                rotating (:func:`e2e.both_parsers`; with ``--ref DIR`` that tree's command too; the issue-18 table)
     --all       everything
 
 Peak RSS is ``resource.getrusage(RUSAGE_SELF).ru_maxrss`` of the worker process (whole process,
@@ -495,6 +498,12 @@ def main() -> int:
     parser.add_argument("--jobs", action="store_true")
     parser.add_argument("--noop", action="store_true")
     parser.add_argument("--startup", action="store_true")
+    parser.add_argument(
+        "--e2e",
+        action="store_true",
+        help="the whole `chunker --force --jobs 1` command against a read + block-parse process, both parse paths "
+        "(bench/e2e.py --both-parsers; its other modes: python bench/e2e.py --help)",
+    )
     parser.add_argument("--no-peers", action="store_true", help="skip langchain / semantic-text-splitter rows")
     parser.add_argument("--all", action="store_true", help="every mode")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="library timings (default cpu)")
@@ -518,7 +527,7 @@ def main() -> int:
         return 0
     corpus = args.corpus.resolve()
     print(f"# {machine()}\n# command: {' '.join([Path(PY).name, *sys.argv])}")
-    modes = args.interleaved or args.scaling or args.jobs or args.noop or args.startup
+    modes = args.interleaved or args.scaling or args.jobs or args.noop or args.startup or args.e2e
     if args.all or not modes:
         library(corpus, args.repeat, not args.no_peers)
     if args.interleaved and args.baseline:
@@ -535,6 +544,10 @@ def main() -> int:
         jobs_and_noop(corpus, args.repeat, args.all or args.jobs, args.all or args.noop)
     if args.all or args.startup:
         startup(max(args.repeat, 7))
+    if args.all or args.e2e:
+        from e2e import both_parsers
+
+        both_parsers(corpus, args.repeat, args.ref.resolve() if args.ref and not args.noop else None, cache=True)
     return 0
 
 
