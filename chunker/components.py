@@ -2,8 +2,10 @@
 ``embedding_drop_components`` (``content_original`` keeps it: it is the exact source slice).
 
 - MDX/JSX component tags (a name starting with a capital or holding a dot: ``<Tabs groupId="os">``,
-  ``</TabItem>``, ``<Callout type="warning">``, ``<Steps>``, ``<Tree.File name="a.ts" />``) and fragments
-  (``<>``, ``</>``) go; what a tag shows stays as text in its place, as a template tag's label does
+  ``</TabItem>``, ``<Callout type="warning">``, ``<Steps>``, ``<Tree.File name="a.ts" />``), fragments
+  (``<>``, ``</>``) and custom elements (HTML's names of lowercase letters with a hyphen: denoland/docs'
+  ``<deno-tabs group-id="sdk">``, ``<deno-tab value="py" label="Python">``, web components a site's script
+  renders) go; what a tag shows stays as text in its place, as a template tag's label does
   (:mod:`chunker.template_tags`): a ``title``, ``label``, ``description``, ``caption``, ``name``, ``header``,
   ``alt``, ``text``, ``tip``, ``headline`` or ``summary`` (``<Card title="Quickstart" href="/start">`` embeds as
   ``Quickstart``), a tab's ``value`` when it has no label (Docusaurus shows it: ``<TabItem value="npm">``), the
@@ -35,9 +37,15 @@ from chunker.template_tags import GONE
 
 __all__ = ["OPTION_LINE", "directive_option", "opens_directive", "without_components", "without_svg_lines"]
 
-_OPENING = re.compile(r"<(?:/?(?:[A-Z][\w:-]*|[A-Za-z][\w-]*(?:\.[\w-]+)+)|/?>|svg\b)|\{/\*")
-"""Where a component tag (``<Tabs``, ``</TabItem``, ``<Tree.File``, a fragment ``<>`` / ``</>``), an ``<svg>``
-element or a JSX comment (``{/*``) starts."""
+_OPENING = re.compile(
+    r"<(?:/?(?:[A-Z][\w:-]*|[A-Za-z][\w-]*(?:\.[\w-]+)+|(?!(?:font-face|color-profile|missing-glyph|annotation-xml)"
+    r"[-\s/>])[a-z][a-z0-9]*-[a-z0-9-]*(?=[\s/>]))|/?>|svg\b)|\{/\*"
+)
+"""Where a component tag (``<Tabs``, ``</TabItem``, ``<Tree.File``, a fragment ``<>`` / ``</>``, a custom element
+``<deno-tab``), an ``<svg>`` element or a JSX comment (``{/*``) starts. A custom element is HTML's: a lowercase
+name holding a hyphen (not one of the SVG and MathML names of that form, ``font-face``, ``annotation-xml``), a
+site's web component that its script renders (Lume's ``<deno-tabs>`` / ``<deno-tab label="Python">``: the tab
+buttons show the labels)."""
 _SHOWN = frozenset(
     (
         "title",

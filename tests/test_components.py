@@ -229,3 +229,24 @@ def test_a_chunk_of_markup_alone_without_a_context_line_keeps_it() -> None:
     cfg = replace(ON, context_prefix="none")
     chunks = chunk_markdown("<TOCInline toc={toc} />\n\n## A\n\nText.\n", cfg, "p", "p.mdx").chunks
     assert all(c.content_for_embedding.strip() for c in chunks)
+
+
+def test_custom_elements_leave_the_embedding_with_the_labels_they_show() -> None:
+    # denoland/docs (Lume): <deno-tabs> / <deno-tab label=...>, web components whose script shows each label
+    # as a tab button; a custom element is HTML's lowercase name with a hyphen
+    page = (
+        "## Secrets\n\nConfigure secrets when creating a sandbox:\n\n"
+        '<deno-tabs group-id="sandbox-sdk">\n<deno-tab value="js" label="JavaScript" default>\n\n'
+        "```ts\nawait Sandbox.create({ secrets });\n```\n\n</deno-tab>\n"
+        '<deno-tab value="python" label="Python">\n\n```py\nsdk.sandbox.create(secrets=secrets)\n```\n\n'
+        "</deno-tab>\n</deno-tabs>\n\nA <my-badge>new</my-badge> option.\n"
+    )
+    embedded, original = _embedded(ON, page, "p.md")
+    assert "deno-tab" not in embedded and "group-id" not in embedded and "my-badge" not in embedded
+    assert "\nJavaScript\n" in embedded and "\nPython\n" in embedded and "A new option." in embedded
+    assert '<deno-tab value="python" label="Python">' in original
+
+
+def test_svg_and_mathml_names_with_a_hyphen_are_no_custom_elements() -> None:
+    text = 'a <font-face x="1"> b <annotation-xml encoding="text/html"> c'
+    assert without_components(text, []) == text
