@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from chunker.component_headings import heading_of
 from chunker.config import ChunkerConfig
 from chunker.docfx import directive_lines
 from chunker.fences import fence_after, has_fence_marker
@@ -59,6 +60,7 @@ class BlockBuilder:
         "blocks",
         "count",
         "doc",
+        "heads",
         "last_end",
         "last_kind",
         "nlines",
@@ -80,6 +82,8 @@ class BlockBuilder:
         self.starts = doc.line_starts
         self.nlines = len(self.starts)
         self.atomic_kinds = frozenset(cfg.atomic_types)
+        self.heads = cfg.component_headings
+        """Components whose opening tag alone is a heading (``component_headings``)."""
         self.blocks: list[Block] = []
         """The blocks made and not yet handed on."""
         self.count = 0
@@ -209,6 +213,8 @@ class BlockBuilder:
             return self.opens_shortcodes(start, end)
         if not self.path or head[:1] != "<" or head in ("</", "<!", "<?"):
             return False
+        if self.heads and heading_of(self.heads, self.text[start:end]) is not None:
+            return False  # a heading of its own (component_headings)
         return _START_TAGS.fullmatch(self.text, start, end) is not None
 
     def opens_only(self, start: int, end: int) -> bool:
@@ -284,6 +290,10 @@ class BlockBuilder:
         starts = self.starts
         start = starts[begin]
         end = starts[last] - 1 if last < self.nlines else self.last_end
+        if kind == "html" and self.heads and begin == first and last - first == 1:
+            found = heading_of(self.heads, self.text[start:end])
+            if found is not None:
+                kind, (level, title) = "heading", found
         self.scope(kind, start, end)
         if kind == "heading":
             if begin < first:  # start tags or template lines waiting over it: they open under the path above it

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
+from chunker.component_headings import ComponentHeadings, ComponentHeadingsError, component_headings_option
 from chunker.errors import ConfigError, shown
 from chunker.text import SURROGATE
 from chunker.typed import WrongTypeError, as_type
@@ -100,6 +101,10 @@ class ChunkerConfig:
     title_keys: tuple[str, ...] = ("title",)
     """Frontmatter keys that give the document title, the first with text winning (any case; a dotted key names a
     nested one: ``eleventyNavigation.key``); none of them: the first H1, else the file name."""
+    component_headings: ComponentHeadings = ()
+    """Components that render a heading of their own, by name (``Recap: '## Recap'`` for react.dev's ``<Recap>``):
+    an HTML or JSX block of such a component's opening tag alone is that heading (:mod:`chunker.component_headings`).
+    Held as (name, level, text) triples."""
     syntax: Syntax = "auto"
     """``mdx``: ESM lines and JSX blocks are blocks of their own; ``auto``: ``mdx`` for ``.mdx`` files
     and for ``.md`` pages opening with an ``import X from`` line."""
@@ -140,6 +145,7 @@ class ChunkerConfig:
             if isinstance(value, tuple):
                 out[key] = list(value)
         out["skip_drafts"] = to_mapping(self.skip_drafts)
+        out["component_headings"] = {name: "#" * level + " " + text for name, level, text in self.component_headings}
         return out
 
     def fingerprint(self) -> str:
@@ -218,6 +224,11 @@ def _coerce(key: str, value: Any, where: str) -> Any:
             return skip_drafts_option(value)
         except SkipDraftsError as exc:
             raise ConfigError(str(exc), path=f"{where}: {key}") from None
+    if key == "component_headings":
+        try:
+            return component_headings_option(value)
+        except ComponentHeadingsError as exc:
+            raise ConfigError(str(exc), path=f"{where}: {key}") from None
     try:
         return as_type(hint, value)
     except WrongTypeError as exc:
@@ -255,6 +266,7 @@ def check_values(cfg: ChunkerConfig) -> None:
     """Raise ConfigError for impossible values and combinations (checked whenever a config is built)."""
     _check_text(cfg)
     _check_drafts(cfg)
+    _check_component_headings(cfg)
     _check_budgets(cfg)
     _check_levels(cfg)
     _check_limits(cfg)
@@ -296,6 +308,18 @@ def _check_text(cfg: ChunkerConfig) -> None:
             as_type(_FIELD_TYPES[key], getattr(cfg, key))
         except WrongTypeError as exc:
             raise _bad(key, f"must be {exc.expected}, got {shown(exc.value)}") from None
+
+
+def _check_component_headings(cfg: ChunkerConfig) -> None:
+    """``component_headings`` as :func:`~chunker.component_headings.component_headings_option` makes it (a config
+    built in Python may be given a mapping)."""
+    try:
+        if component_headings_option(cfg.component_headings) == cfg.component_headings:
+            return
+        message = "must be (name, level, text) triples (from_mapping takes a mapping)"
+    except ComponentHeadingsError as exc:
+        message = str(exc)
+    raise _bad("component_headings", message)
 
 
 def _check_drafts(cfg: ChunkerConfig) -> None:

@@ -1,0 +1,63 @@
+"""Components that render a heading of their own (``component_headings``): react.dev's ``<Recap>`` renders
+``<H2 id="recap">Recap</H2>`` and ``<Challenges>`` ``<H2 id="challenges">Try out some challenges</H2>`` before their
+children, so the page's table of contents and its reader see a section there; the Markdown has only the tag.
+
+The option maps a component's name to the heading line it renders, written as Markdown (``Recap: '## Recap'``);
+an HTML or JSX block of that component's opening tag alone (props allowed, never self-closing) is then a heading of
+that level and text: it opens a section at ``section_level`` or above, and its chunks name it in ``section``,
+``header_path`` and the context line. Its closing tag closes nothing (the text after it stays under that heading,
+as the page shows it until the next heading).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["ComponentHeadings", "component_headings_option", "heading_of"]
+
+ComponentHeadings = tuple[tuple[str, int, str], ...]
+"""``component_headings`` as a config holds it: (component name, level, heading text) in the order written."""
+
+_NAME = re.compile(r"[A-Za-z][\w.:-]*")
+_HEADING = re.compile(r"(#{1,6})[ \t]+(\S(?:.*\S)?)")
+_OPENING = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*)((?:[^<>\"'{}/]|\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\})*)>[ \t]*")
+"""A line of one opening tag (props in quotes or braces read whole), not self-closing: its name."""
+
+
+class ComponentHeadingsError(ValueError):
+    """A ``component_headings`` value that is no mapping of a component name to a heading line."""
+
+
+def component_headings_option(value: object) -> ComponentHeadings:
+    """``value`` (a mapping as YAML gives it, or the option's own tuple) as the option holds it; raises
+    :class:`ComponentHeadingsError` naming what is wrong."""
+    if isinstance(value, tuple) and all(isinstance(item, tuple) and len(item) == 3 for item in value):
+        value = {name: "#" * level + " " + text for name, level, text in value}
+    if not isinstance(value, Mapping):
+        raise ComponentHeadingsError(
+            f"must be a mapping of a component name to the heading it renders (Recap: '## Recap'), got {value!r:.80}"
+        )
+    out: list[tuple[str, int, str]] = []
+    for name, line in value.items():
+        if not isinstance(name, str) or _NAME.fullmatch(name) is None:
+            raise ComponentHeadingsError(f"{name!r:.80} is no component name (Recap, Tabs.Tab)")
+        found = _HEADING.fullmatch(line.strip()) if isinstance(line, str) else None
+        if found is None:
+            raise ComponentHeadingsError(
+                f"{name}: {line!r:.80} is no heading line; write the heading the component renders: '## {name}'"
+            )
+        out.append((name, len(found.group(1)), found.group(2)))
+    return tuple(out)
+
+
+def heading_of(headings: ComponentHeadings, line: str) -> tuple[int, str] | None:
+    """(level, text) of the heading that the block ``line``, one component's opening tag alone, renders; None
+    for another block."""
+    found = _OPENING.fullmatch(line)
+    if found is None:
+        return None
+    for name, level, text in headings:
+        if name == found.group(1):
+            return level, text
+    return None
