@@ -130,6 +130,15 @@ class SectionSpace:
         longest_prefix = max((measure(p) for p in prefixes if p), default=0)
         return cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
 
+    def too_large(self, size: int) -> str:
+        """How a block or piece of ``size`` (in the configured unit) kept whole as an overflow chunk
+        is over: max_chars itself, or max_chars with the context line its chunk carries (a block
+        of 990 characters under max_chars 1000 is not "larger than max_chars")."""
+        max_chars = self.cfg.max_chars
+        if size > max_chars:
+            return f"is larger than max_chars ({max_chars})"
+        return f"does not fit in max_chars ({max_chars}) with the chunk's context line"
+
     def span(self, start: int, end: int) -> int:
         """Size of source[start:end] in the configured unit, table padding not counted."""
         if self.chars_mode:

@@ -151,7 +151,7 @@ def _overflow_child(
         gated(
             "overflow",
             f"html block at line {line} inside the container at line {block.start_line} "
-            f"({space.span(start, end)} chars) is larger than max_chars ({space.cfg.max_chars}) and is kept "
+            f"({space.span(start, end)} chars) {space.too_large(space.span(start, end))} and is kept "
             "whole as an overflow chunk",
             line=line,
         )

@@ -42,8 +42,9 @@ def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength
         space.notes.append(
             gated(
                 "overflow",
-                f"thematic break at line {block.start_line} ({block.chars} characters) is larger than max_chars "
-                f"({space.cfg.max_chars}) and is kept whole as an overflow chunk",
+                f"thematic break at line {block.start_line} ({block.chars} characters) "
+                f"{space.too_large(space.span(block.start_offset, block.end_offset))} "
+                "and is kept whole as an overflow chunk",
                 line=block.start_line,
             )
         )

@@ -144,8 +144,9 @@ def _split(
             Diagnostic(
                 "warning",
                 "overflow",
-                f"{block.kind} block at line {block.start_line} ({block.chars} chars) is larger than max_chars "
-                f"({cfg.max_chars}) and is kept whole as an overflow chunk",
+                f"{block.kind} block at line {block.start_line} ({block.chars} chars) "
+                f"{space.too_large(space.span(block.start_offset, block.end_offset))} "
+                "and is kept whole as an overflow chunk",
                 line=block.start_line,
             )
         )
