@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
 
@@ -29,3 +35,76 @@ def test_a_block_over_max_chars_is_still_larger_than_max_chars() -> None:
     text = f"# Title\n\n## What happened\n\n{html}\n"
     found = _overflow_messages(text, ChunkerConfig(max_chars=1000, target_chars=800, min_chars=80))
     assert len(found) == 1 and f"({len(html)} chars) is larger than max_chars (1000)" in found[0], found
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _sync_recipe() -> str:
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"^A sync of a store from them.*?^```python\n(.*?)^```\n", text, re.S | re.M)
+    assert found, "no store sync recipe in README.md"
+    return found.group(1)
+
+
+class _Store:
+    """A dict as the vector store of README's sync recipe: id -> (embedding_hash, metadata)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.embedded: list[str] = []
+
+    def hashes(self) -> dict[str, str]:
+        return {i: h for i, (h, _) in self.rows.items()}
+
+    def upsert(self, records: list[dict[str, Any]]) -> None:
+        self.embedded += [r["id"] for r in records]
+        self.rows.update({r["id"]: (r["metadata"]["embedding_hash"], r["metadata"]) for r in records})
+
+    def update_metadata(self, records: list[dict[str, Any]]) -> None:
+        self.rows.update({r["id"]: (self.rows[r["id"]][0], r["metadata"]) for r in records})
+
+    def delete(self, ids: list[str]) -> None:
+        for i in ids:
+            del self.rows[i]
+
+
+def _sync(tmp_path: Path, store: _Store) -> None:
+    chunks = tmp_path / "chunks"
+    assert run_cli(["--sources", str(tmp_path / "docs"), "--out", str(chunks), "--quiet"]) == 0
+    assert run_cli(["export", "--format", "jsonl", "--chunks", str(chunks), "--quiet"]) == 0
+    paths = sorted((chunks / "_export").glob("**/*.jsonl"))
+    records = [json.loads(line) for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
+    store.embedded = []
+    exec(compile(_sync_recipe(), "README.md", "exec"), {"records": records, "store": store})
+    assert set(store.rows) == {r["id"] for r in records}
+    assert all(store.rows[r["id"]] == (r["metadata"]["embedding_hash"], r["metadata"]) for r in records)
+
+
+def test_the_readme_sync_recipe_reembeds_by_embedding_hash_and_deletes_what_disappeared(tmp_path: Path) -> None:
+    # a new page title changes every chunk's context line, not its content_hash: re-embedded; a
+    # section added above another moves the lines of the chunks below it: metadata only; a page
+    # deleted: its keys deleted
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    body = "".join(f"## Part {k}\n\n" + f"Words of part {k} of the guide. " * 12 + "\n\n" for k in range(3))
+    (docs / "guide" / "setup.md").write_text(f"---\ntitle: Setup\n---\n\n{body}", encoding="utf-8")
+    (docs / "old.md").write_text("# Old page\n\n## Gone\n\nThis page goes away in the next commit.\n", encoding="utf-8")
+    (docs / "keep.md").write_text("# Keep\n\n## Intro\n\nAn intro of the page kept.\n\n" + body, encoding="utf-8")
+    store = _Store()
+    _sync(tmp_path, store)
+    first = dict(store.rows)
+    assert len(store.embedded) == len(first)
+
+    (docs / "guide" / "setup.md").write_text(f"---\ntitle: Installing it\n---\n\n{body}", encoding="utf-8")
+    (docs / "old.md").unlink()
+    (docs / "keep.md").write_text(
+        "# Keep\n\n## Intro\n\nAn intro of the page kept, now longer.\n\n" + body, encoding="utf-8"
+    )
+    _sync(tmp_path, store)
+    setup = {i for i in first if i.startswith("guide/setup/")}
+    assert set(store.embedded) == setup | {"keep/intro"}, store.embedded
+    assert not any(i.startswith("old/") for i in store.rows)
+    moved = [i for i in store.rows if i.startswith("keep/part-")]
+    assert moved and all(store.rows[i][1]["start_offset"] != first[i][1]["start_offset"] for i in moved)
+    assert all(store.rows[i][1]["content_hash"] == first[i][1]["content_hash"] for i in setup)
