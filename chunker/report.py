@@ -68,6 +68,9 @@ def render_run(
     summary = _with_progress(work, err.console, expected) if show_progress else work(None)
     elapsed = time.monotonic() - started
     print_diagnostics(summary, err, out, quiet=quiet or json_out, verbose=verbose)
+    if quiet or json_out:  # no summary on stdout: the log still says which option fails the run
+        for line in grouped_findings(summary, gated_only=True):
+            err.print(line)
     stale = sum(1 for d in summary.documents if d.status == "stale")
     if stale:  # even with --quiet: what to do about the errors just printed
         err.print(f"{_plural(stale, 'stale document')}; to bring the chunks up to date run: {escape(rerun)}")
@@ -192,10 +195,11 @@ def totals_line(summary: RunSummary, elapsed: float, written: str = "") -> str:
     return " · ".join(parts)
 
 
-def grouped_findings(summary: RunSummary) -> list[str]:
+def grouped_findings(summary: RunSummary, *, gated_only: bool = False) -> list[str]:
     """``errors by code: broken-fence 3 in 2 documents; ...``, then the same for warnings. An error that a
     ``fail_on_*`` option makes one names it, and what turns it into a warning (``overflow 85 in 39 documents
-    (fail_on_overflow: false in the config makes them warnings)``)."""
+    (fail_on_overflow: false in the config makes them warnings)``). ``gated_only``: only those errors (the
+    line ``--quiet`` and ``--json`` print on stderr)."""
     from chunker.policy import GATES
 
     lines: list[str] = []
@@ -203,7 +207,7 @@ def grouped_findings(summary: RunSummary) -> list[str]:
         counts: dict[str, tuple[int, set[str]]] = {}
         for doc in summary.documents:
             for d in doc.diagnostics:
-                if d.severity == severity:
+                if d.severity == severity and (not gated_only or d.code in GATES):
                     n, stems = counts.get(d.code, (0, set()))
                     stems.add(doc.stem)
                     counts[d.code] = (n + 1, stems)

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
@@ -108,3 +110,22 @@ def test_the_readme_sync_recipe_reembeds_by_embedding_hash_and_deletes_what_disa
     moved = [i for i in store.rows if i.startswith("keep/part-")]
     assert moved and all(store.rows[i][1]["start_offset"] != first[i][1]["start_offset"] for i in moved)
     assert all(store.rows[i][1]["content_hash"] == first[i][1]["content_hash"] for i in setup)
+
+
+@pytest.mark.parametrize("mode", ["--quiet", "--json"])
+def test_a_ci_log_names_the_option_that_fails_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str
+) -> None:
+    # a CI step runs 'chunker --quiet' or 'chunker --json > summary.json': stderr held the error lines
+    # only, and the summary line naming the fail_on_* option (and how to make them warnings) was never
+    # printed; a warning or an error no option makes (duplicate ids) is not named there
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fence.md").write_text("# Fence\n\n## Part\n\n```go\nfunc main() {}\n", encoding="utf-8")
+    (docs / "ok.md").write_text("# Ok\n\n## Part\n\nText of the part.\n\n##\n\nMore.\n", encoding="utf-8")
+    assert run_cli(["--sources", str(docs), "--out", str(tmp_path / "chunks"), mode]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1] == (
+        "errors by code: unclosed-fence 1 in 1 document (fail_on_broken_fence: false in the config makes them warnings)"
+    ), err
+    assert not any("empty-heading" in line for line in err), err
