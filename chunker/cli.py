@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from chunker.cli_commands import batch_command, eval_command, export_command, schema_command, view_command
-from chunker.cli_options import ConfigOpt, OutOpt, SourcesOpt, error, load
+from chunker.cli_options import ConfigOpt, OutOpt, SourcesOpt, error, load, waiting
 from chunker.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, ChunkerError, UsageError
 from chunker.lookup import selected
 
@@ -141,6 +141,7 @@ def main_command(  # over 60 lines: most are its options, which Typer reads from
             progress=progress,
             durability=mode,
             allow_empty=allow_empty,
+            on_wait=waiting(out, quiet),
         ),
         expected=len(chosen) if chosen else None,
         sources=sources,

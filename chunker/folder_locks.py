@@ -138,18 +138,33 @@ def _ensure_root(folder: Path, display: str) -> None:
 
 
 @contextmanager
-def run_lock(out_dir: Path, display: str, timeout: float = 30.0) -> Iterator[None]:
+def run_lock(
+    out_dir: Path, display: str, timeout: float = 30.0, on_wait: Callable[[float], None] | None = None
+) -> Iterator[None]:
     """Hold the lock of a whole run on the output folder ``out_dir`` (``out_dir/.lock``; the
     folder is created if needed). While a run holds it, another run waits up to ``timeout``
-    seconds, then fails with 'busy'; the documents are then written with ``run_locked``."""
-    with _locked(out_dir, display, timeout, _ensure_root):
+    seconds, then fails with 'busy'; the documents are then written with ``run_locked``.
+    ``on_wait(timeout)`` is called once when the wait has lasted :data:`WAIT_NOTICE` seconds (a
+    run that seems to hang says why)."""
+    with _locked(out_dir, display, timeout, _ensure_root, on_wait):
         yield
 
 
+WAIT_NOTICE = 1.0
+"""Seconds a run waits for another run's lock before it says so (``on_wait``)."""
+
+
 @contextmanager
-def _locked(folder: Path, display: str, timeout: float, ensure: Callable[[Path, str], None]) -> Iterator[None]:
+def _locked(
+    folder: Path,
+    display: str,
+    timeout: float,
+    ensure: Callable[[Path, str], None],
+    on_wait: Callable[[float], None] | None = None,
+) -> Iterator[None]:
     lock_path = folder / LOCK_NAME
-    deadline = time.monotonic() + max(0.0, timeout)
+    started = time.monotonic()
+    deadline = started + max(0.0, timeout)
     pause = 0.01
     while True:
         ensure(folder, display)
@@ -168,6 +183,9 @@ def _locked(folder: Path, display: str, timeout: float, ensure: Callable[[Path, 
                 "(try again when it has finished)",
                 path=display,
             )
+        if not locked and on_wait is not None and time.monotonic() - started >= WAIT_NOTICE:
+            on_wait(timeout)
+            on_wait = None
         time.sleep(pause)
         pause = min(pause * 2, 0.2)
     try:

@@ -8,7 +8,7 @@ changed (or with ``force``); one bad document never stops the others.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +53,7 @@ def run(
     progress: Any = None,
     durability: Durability = "full",
     allow_empty: bool = True,
+    on_wait: Callable[[float], None] | None = None,
 ) -> RunSummary:
     """Chunk the given documents (ids or bare names; default every source) into ``out_dir/<id>/``.
     ``progress``, if given, is called once as ``progress(total=n)`` with the number of documents to
@@ -60,7 +61,8 @@ def run(
     ``out_dir`` throughout (:func:`~chunker.writer.run_lock`) and makes what it wrote durable at
     its end as ``durability`` says (:data:`~chunker.writer.DURABILITIES`). A full run that finds no
     source document raises :class:`~chunker.errors.UsageError` before it touches ``out_dir``, unless
-    ``allow_empty``."""
+    ``allow_empty``. ``on_wait(timeout)``: called once when another run's lock has kept this one
+    waiting a second (it waits up to ``timeout`` seconds, then fails as busy)."""
     resolved = refuse_output_in_sources(sources_dir, out_dir)
     left_out: list[DocOutcome] = []
     selection = Selection(settings.include, settings.exclude)
@@ -95,7 +97,7 @@ def run(
     if auto and jobs > 1 and not _worth_workers(tasks):
         jobs = 1  # a small run stays in this process, as with --jobs 1
     notes: list[str] = [jobs_warning] if jobs_warning else []
-    with _locked(out_dir, check or not (tasks or out_dir.is_dir())):
+    with _locked(out_dir, check or not (tasks or out_dir.is_dir()), on_wait):
         if progress is not None:
             progress(total=len(tasks))  # a bar with a known total
         batch = _batch(out_dir, durability, check, jobs)
@@ -128,14 +130,14 @@ def run(
     return RunSummary(tuple(outcomes), tuple(notes), skipped)
 
 
-def _locked(out_dir: Path, skip: bool) -> AbstractContextManager[None]:
+def _locked(out_dir: Path, skip: bool, on_wait: Callable[[float], None] | None) -> AbstractContextManager[None]:
     """The run's lock on ``out_dir``; none with ``skip`` (``--check`` writes nothing, and a run
     with no document and no output folder creates none)."""
     if skip:
         return nullcontext()
     from chunker.writer import run_lock
 
-    return run_lock(out_dir, output_display(out_dir))
+    return run_lock(out_dir, output_display(out_dir), on_wait=on_wait)
 
 
 def _batch(out_dir: Path, durability: Durability, check: bool, jobs: int) -> SyncBatch | None:
