@@ -203,7 +203,7 @@ def grouped_findings(summary: RunSummary, *, gated_only: bool = False) -> list[s
     from chunker.policy import GATES
 
     lines: list[str] = []
-    for severity, colour in (("error", "red"), ("warning", "yellow")):
+    for severity, colour in (("error", "red"),) if gated_only else (("error", "red"), ("warning", "yellow")):
         counts: dict[str, tuple[int, set[str]]] = {}
         for doc in summary.documents:
             for d in doc.diagnostics:

@@ -158,3 +158,18 @@ def test_a_run_waiting_for_another_runs_lock_says_so(
     said = "another chunker run holds the output folder; waiting up to 30 s for it to finish"
     assert (said in err) != quiet, err
     assert err.count("warning:") == (0 if quiet else 1), err
+
+
+@pytest.mark.parametrize("mode", ["--quiet", "--json"])
+def test_a_gate_turned_off_prints_no_findings_line_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str
+) -> None:
+    # fail_on_broken_fence: false makes the finding a warning: --quiet and --json print nothing about it
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "fence.md").write_text("# Fence\n\n## Part\n\n```go\nfunc main() {}\n", encoding="utf-8")
+    config = tmp_path / "config.yaml"
+    config.write_text("fail_on_broken_fence: false\n", encoding="utf-8")
+    args = ["--sources", str(docs), "--out", str(tmp_path / "chunks"), "--config", str(config), mode]
+    assert run_cli(args) == 0
+    assert capsys.readouterr().err == ""
