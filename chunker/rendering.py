@@ -99,7 +99,7 @@ def check_rendering(
         if parse is None:
             from chunker.parse.pulldown_outline import block_parse
 
-            parse = block_parse(cfg)
+            parse = block_parse(cfg, source)
         expected: dict[int, Shape] = {}
         deepest = 0
         lines = range(chunk.start_line, chunk.end_line + 1)

@@ -269,9 +269,9 @@ def _markdown_it_inputs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     for module in (chunker.parse.mixed, chunker.parse.pieces):
         original = module.tokenize
 
-        def spy(text: str, cfg: ChunkerConfig, original: Any = original) -> Any:
+        def spy(text: str, cfg: ChunkerConfig, *env: Any, original: Any = original) -> Any:
             seen.append(text)
-            return original(text, cfg)
+            return original(text, cfg, *env)
 
         monkeypatch.setattr(module, "tokenize", spy)
     return seen

@@ -14,7 +14,8 @@ from the previous lookup. What a piece adds to fit (its budget, the text it re-o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from markdown_it.token import Token
 
@@ -49,6 +50,10 @@ class BlockLines:
         """Where blocks nested in a container block start (by its start offset): for a container in it."""
         self.html_memo: dict[int, list[tuple[int, int]]] = {}
         """The ranges of each block's HTML lines (:func:`chunker.fence_lines.html_ranges`)."""
+        self.env: Callable[[], dict[str, Any] | None] | None = None
+        """The environment of a parse of a part of the source (:func:`chunker.parse.templates.page_env`)."""
+        self.block_parse: Callable[[str], Sequence[LineToken]] | None = None
+        """The parse of a block's text alone (:func:`chunker.parse.pulldown_outline.block_parse`), made once."""
         self.line_memo: tuple[int, int, int] = (-1, 0, 0)
         """(block start offset, offset, line) of the last ``line_at`` lookup: pieces of one split
         block are numbered in order, so counting on from there keeps it linear."""
@@ -67,13 +72,18 @@ class BlockLines:
     def parse_text(self, text: str) -> list[Token]:
         """markdown-it-py's block tokens of ``text`` alone, parsed as the document is (MDX or not)."""
         from chunker.parse.markdown import syntax_parser
+        from chunker.parse.templates import page_env
 
-        return syntax_parser(self.cfg.max_nesting, self.cfg).parse(text)
+        if self.env is None:
+            self.env = page_env(self.source)
+        return syntax_parser(self.cfg.max_nesting, self.cfg).parse(text, self.env())
 
     def _parse(self, text: str) -> Sequence[LineToken]:
-        from chunker.parse.pulldown_outline import block_parse
+        if self.block_parse is None:
+            from chunker.parse.pulldown_outline import block_parse
 
-        return block_parse(self.cfg)(text)
+            self.block_parse = block_parse(self.cfg, self.source)
+        return self.block_parse(text)
 
     def nested_tables(self, block: Block) -> list[tuple[int, int]]:
         """The source ranges of the tables nested in a list, quote or container ``block``."""

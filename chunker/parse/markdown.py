@@ -9,9 +9,9 @@ stays in the source and the segmenter keeps it.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -139,14 +139,16 @@ def _drop_table_cells(md: MarkdownIt, body_rows: bool = True) -> None:
     ruler.at("table", table_rows_only, {"alt": list(rule.alt)})
 
 
-def tokenize(text: str, cfg: ChunkerConfig) -> tuple[list[Token], int]:
+def tokenize(text: str, cfg: ChunkerConfig, env: Callable[[], dict[str, Any] | None] = dict) -> tuple[list[Token], int]:
     """Block tokens of ``text`` and the nesting limit that was used: ``cfg.max_nesting``, or lower
     if the parser's recursion runs out (halved down to :data:`MIN_NESTING`). A top-level table
-    has no row tokens in its body (the segmenter takes its rows from the ``tbody`` map)."""
+    has no row tokens in its body (the segmenter takes its rows from the ``tbody`` map). ``env``
+    gives each parse its environment: a part of a page is parsed with the page's
+    (:func:`chunker.parse.templates.page_env`)."""
     nesting = cfg.max_nesting
     while True:
         try:
-            return syntax_parser(nesting, cfg, body_rows=False).parse(text), nesting
+            return syntax_parser(nesting, cfg, body_rows=False).parse(text, env()), nesting
         except RecursionError:
             if nesting <= MIN_NESTING:
                 raise

@@ -24,7 +24,8 @@ blocks (``bench/parser_diff.py``, ``tests/test_pulldown.py``).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from chunker.config import ChunkerConfig
 from chunker.parse.containers import unclosed_at
@@ -32,7 +33,7 @@ from chunker.parse.details import dangling_details
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.mdc import mdc_open_at
-from chunker.parse.templates import open_at
+from chunker.parse.templates import open_at, page_env
 from chunker.parse.token import BlockToken
 
 __all__ = ["mixed_pieces"]
@@ -66,6 +67,7 @@ def mixed_pieces(
         return fast[tops[begin] : tops[end] if end < len(tops) else len(fast)]
 
     pieces: list[Sequence[BlockToken]] = []
+    env = page_env(doc.text)
     covered = doc.body_start_line
     k = 0
     while k < len(plugin_lines):
@@ -75,7 +77,7 @@ def mixed_pieces(
         if start > covered and dangling_details(fast_slice(covered, start)) is not None:
             start = covered  # a <details> open before the heading may close after it, the heading inside
         pieces.append(fast_slice(covered, start))
-        stretch = _stretch(doc, cfg, start, heads[before + 1 :])
+        stretch = _stretch(doc, cfg, start, heads[before + 1 :], env)
         if stretch is None:
             return None
         tokens, covered = stretch
@@ -88,7 +90,7 @@ def mixed_pieces(
 
 
 def _stretch(
-    doc: ParsedDocument, cfg: ChunkerConfig, start: int, after: Sequence[int]
+    doc: ParsedDocument, cfg: ChunkerConfig, start: int, after: Sequence[int], env: Callable[[], dict[str, Any] | None]
 ) -> tuple[list[BlockToken], int] | None:
     """markdown-it-py's tokens of the lines from ``start`` up to the first of the headings ``after``
     that it also parses as a top-level ATX heading with no container left unclosed before it (which
@@ -103,7 +105,7 @@ def _stretch(
         # deflist takes any line as a term), no heading
         following = _next_text_line(text, starts, end + 1)
         stop = starts[following + 1] if following + 1 < len(starts) else len(text)
-        tokens = _parse("\n" * lead + text[starts[start] : stop], cfg)
+        tokens = _parse("\n" * lead + text[starts[start] : stop], cfg, env)
         if tokens is None:
             return None
         cut = _heading_at(tokens, end - offset)
@@ -115,7 +117,7 @@ def _stretch(
             and not mdc_open_at(text[starts[start] : starts[end]], starts[end] - starts[start])
         ):
             return _shifted(tokens[:cut], offset), end
-    tokens = _parse("\n" * lead + text[starts[start] :], cfg)
+    tokens = _parse("\n" * lead + text[starts[start] :], cfg, env)
     return None if tokens is None else (_shifted(tokens, offset), len(starts))
 
 
@@ -129,10 +131,10 @@ def _next_text_line(text: str, starts: Sequence[int], line: int) -> int:
     return line
 
 
-def _parse(piece: str, cfg: ChunkerConfig) -> list[BlockToken] | None:
+def _parse(piece: str, cfg: ChunkerConfig, env: Callable[[], dict[str, Any] | None]) -> list[BlockToken] | None:
     """markdown-it-py's block tokens of ``piece``; None where the nesting limit was reached or
     lowered (its warning comes from the whole-document parse)."""
-    tokens, used = tokenize(piece, cfg)
+    tokens, used = tokenize(piece, cfg, env)
     if used != cfg.max_nesting or any(t.level >= used - 1 for t in tokens if t.map is not None):
         return None
     out: list[BlockToken] = list(tokens)

@@ -22,7 +22,7 @@ from chunker.parse.details import dangling_stops
 from chunker.parse.document import ParsedDocument
 from chunker.parse.markdown import tokenize
 from chunker.parse.mdc import mdc_open_checker
-from chunker.parse.templates import open_checker
+from chunker.parse.templates import open_checker, page_env
 
 __all__ = ["PIECE_CHARS", "BlockTokens"]
 
@@ -67,6 +67,7 @@ class BlockTokens:
     def __iter__(self) -> Iterator[list[Token]]:
         self._limit = None
         text, starts, cfg = self._doc.text, self._doc.line_starts, self._cfg
+        env = page_env(text)  # a piece's shortcodes closed in a later piece are the page's
         line = self._doc.body_start_line
         size = self._piece_chars
         largest = _GROW_LIMIT * self._piece_chars if self._grow and self._piece_chars else 0
@@ -77,7 +78,7 @@ class BlockTokens:
             start = starts[line]
             end = len(text) if size is None else _piece_end(text, start, size)
             piece = "\n" * lead + text[start:end] if lead or end < len(text) else text[start:]
-            tokens, used = tokenize(piece, cfg)
+            tokens, used = tokenize(piece, cfg, env)
             next_line = len(starts)
             if end < len(text):
                 split = _split_index(tokens, piece, lead)
@@ -95,7 +96,7 @@ class BlockTokens:
                     continue
                 else:
                     piece = "\n" * lead + text[start:]  # the rest of the document in one parse
-                    tokens, used = tokenize(piece, cfg)
+                    tokens, used = tokenize(piece, cfg, env)
             del piece
             limit = _nesting_limit_line(tokens, used)
             if limit is not None and self._limit is None:

@@ -73,13 +73,20 @@ _CLOSE = {
 }
 
 
-def block_parse(cfg: ChunkerConfig) -> Callable[[str], Sequence[LineToken]]:
+def block_parse(cfg: ChunkerConfig, page: str = "") -> Callable[[str], Sequence[LineToken]]:
     """The parse of a source block's text alone that the re-opening and the rendering check read
     where the block has no outline: pulldown-cmark's (:func:`block_tokens`) on that path, where it
-    can, else markdown-it-py's."""
+    can, else markdown-it-py's; a part of ``page`` read as the page reads it
+    (:func:`chunker.parse.templates.page_env`)."""
     from chunker.parse.markdown import syntax_parser
+    from chunker.parse.templates import page_env
 
-    parse = syntax_parser(cfg.max_nesting, cfg).parse
+    md = syntax_parser(cfg.max_nesting, cfg)
+    env = page_env(page)
+
+    def parse(text: str) -> Sequence[LineToken]:
+        return md.parse(text, env())
+
     if cfg.parser != "pulldown-cmark" or cfg.syntax in ("mdx", "pandoc"):
         return parse
     nesting = cfg.max_nesting
