@@ -25,11 +25,12 @@ _TITLED = frozenset({"admonition_open", *FENCED})
 _MATH = frozenset({"math_block", "math_block_eqno", "math_block_label"})
 """Display math (``$$`` ... ``$$``): a piece starting inside it leaves its ``$$`` behind and is text."""
 _READ_FIRST = re.compile(
-    r"\[[^\]\n]*\]:|#{1,6}(?:[ \t]|$)|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[>|<$]|```|~~~"
-    r"|(?:[*_-][ \t]*){3,}$|!!!|\?\?\?|===|:::|///"
+    r"\[[^\]\n]*\]:|#{1,6}(?:[ \t]|$)|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[>|<]|```|~~~"
+    r"|\$(?!\$\$[\w.-]{1,128}\$\$\$)|(?:[*_-][ \t]*){3,}$|!!!|\?\?\?|===|:::|///"
 )
 """The start of a line that a block rule run before the definition list's reads (footnote or link
-definition, heading, list item, quote, table, HTML, math, fence, rule, admonition, container)."""
+definition, heading, list item, quote, table, HTML, math but for an inline anchor of docs-builder,
+``$$$name$$$`` (:data:`chunker.parse.plugins.INLINE_ANCHOR`), fence, rule, admonition, container)."""
 
 
 class PieceStarts(ContentColumns):

@@ -1,7 +1,8 @@
 """The block syntax beyond CommonMark that chunker parses: mdit-py-plugins, installed in one place
 (the parser, the token-identity checks and the tests build the same parser from here).
 
-- ``dollarmath``: ``$$`` math blocks;
+- ``dollarmath``: ``$$`` math blocks; not a line that starts with an inline anchor of Elastic's docs-builder,
+  ``$$$name$$$`` (:data:`INLINE_ANCHOR`), which marks a place in the text and is no display math;
 - code blocks written as template tags (Jekyll's ``{% highlight %}``, Hugo's ``{{< highlight >}}``,
   ``{{< code >}}``, ``{{< code-toggle >}}``): fenced code (:mod:`chunker.parse.templates`);
 - ``container``: ``:::name title`` ... ``:::`` blocks (VitePress, Docusaurus, MyST's colon fences,
@@ -68,6 +69,7 @@ def use_block_plugins(md: MarkdownIt) -> MarkdownIt:
     from mdit_py_plugins.myst_blocks import myst_block_plugin
 
     md.use(dollarmath_plugin)
+    _no_anchor_math(md)
     use_template_code(md)
     use_container(md, CONTAINER_RULE)
     use_mdc_blocks(md)
@@ -118,6 +120,27 @@ def _bounded_line_comment(md: MarkdownIt) -> None:
 
     rule = next(r for r in md.block.ruler.__rules__ if r.name == MYST_COMMENT_RULE)
     md.block.ruler.at(MYST_COMMENT_RULE, line_comment, {"alt": list(rule.alt)})
+
+
+INLINE_ANCHOR = re.compile(r"\$\$\$[\w.-]{1,128}\$\$\$")
+"""An inline anchor of Elastic's docs-builder (``$$$faq-cost$$$Is there a way ...?``, ``$$$name$$$`` alone on a
+line: a legacy syntax of its migrated pages, 1,094 such line starts in elastic/docs-content, none a formula). To
+dollarmath a line ``$$$name$$$`` was a math block and its line a piece could not start at."""
+MATH_BLOCK_RULE = "math_block"
+
+
+def _no_anchor_math(md: MarkdownIt) -> None:
+    """dollarmath's block rule, refusing a line that starts with an inline anchor (:data:`INLINE_ANCHOR`)."""
+    rule = next(r for r in md.block.ruler.__rules__ if r.name == MATH_BLOCK_RULE)
+    original = rule.fn
+
+    def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        pos = state.bMarks[start_line] + state.tShift[start_line]
+        if state.src.startswith("$$$", pos) and INLINE_ANCHOR.match(state.src, pos, state.eMarks[start_line]):
+            return False
+        return bool(original(state, start_line, end_line, silent))
+
+    md.block.ruler.at(MATH_BLOCK_RULE, math_block, {"alt": rule.alt})
 
 
 def _no_liquid(md: MarkdownIt) -> None:
