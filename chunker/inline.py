@@ -35,6 +35,15 @@ attribute list led by a bare attribute name with a hyphen (``{ data-search-exclu
 the other attribute lists, anywhere, are :data:`_ATTRIBUTE_LIST`)."""
 _BRACKET_ID = re.compile(r"[ \t]+\[#[A-Za-z][\w-]*\][ \t]*$")
 """A heading's id written ``[#id]`` after its text (javascript.info: ``## Spread syntax [#spread-syntax]``)."""
+_BUILDER_ANCHOR = re.compile(r"[ \t]+\[((?=[\w.-]*[-_])[A-Za-z_][\w.-]*)\][ \t]*$")
+"""A heading's anchor as Elastic's docs-builder writes it after the text, in brackets (``## General billing FAQ
+[ec-faq-billing-general]``, ``## Groups [_groups]``): a name of letters, digits, ``.``, ``-`` and ``_`` holding a
+``-`` or ``_`` (``[beta]`` and a date, ``[2024-05-01]``, stay text), no label the document defines."""
+INLINE_ANCHOR = re.compile(r"\$\$\$[\w.-]{1,128}\$\$\$")
+"""An inline anchor of Elastic's docs-builder, a legacy syntax of its migrated pages, which marks a place and shows
+nothing: ``$$$faq-cost$$$Is there a way ...?``, ``## $$$blocked-5m$$$Blocked Pipeline (5 minutes)``, alone on a line
+(1,094 line starts in elastic/docs-content). No display math (:mod:`chunker.parse.plugins`), no heading text, and
+not embedded under ``embedding_drop_heading_ids`` (:mod:`chunker.pack.cleanup`)."""
 _DOCSIFY_ATTRIBUTES = re.compile(r"(?:[ \t]+:(?:id=[^\s:]+|docsify-ignore(?:-all)?))+[ \t]*$")
 """Docsify's heading attributes after the text: its id (``### Hello, world! :id=hello-world``) and the marks that
 keep a heading out of the sidebar (``## Internals :docsify-ignore``, ``:docsify-ignore-all``)."""
@@ -116,11 +125,12 @@ Pandoc's ``{-}`` (``{.unnumbered}``: bookdown's ``# Preface {-}``) at the end.""
 _TRAILING_ATTRIBUTES = re.compile(
     r"(?:(?<![ \t])[ \t]+(?>\{#[^{}]*\}|\{/\*(?:(?!\*/\}).)*\*/\}|\{[ \t]+[A-Za-z]\w*(?:-\w+)+(?:[ \t][^{}]*)?\}"
     r"|\{:?[ \t]*(?:[#.][\w:.-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]*))[^{}]*\}|\{-(?:[ \t][^{}]*)?\}"
-    r"|\[#[A-Za-z][\w-]*\]"
+    r"|\[#[A-Za-z][\w-]*\]|\[(?=[\w.-]*[-_])[A-Za-z_][\w.-]*\]"
     r"|<a[ \t]+(?:[^<>\"']|\"[^\"]*\"|'[^']*')*>[ \t]*</a>|:id=[^\s:]+|:docsify-ignore(?:-all)?))+[ \t]*$"
 )
 """What a heading line may end with that names its anchor or styles it, never text: the ids and attribute
-lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` (Pandoc's ``{-}`` too) and :data:`_BRACKET_ID`, an empty
+lists of :data:`_HEADING_ID`, :data:`_ATTRIBUTE_LIST` (Pandoc's ``{-}`` too), :data:`_BRACKET_ID` and
+docs-builder's :data:`_BUILDER_ANCHOR` (a link's label the document defines too: the line is read alone), an empty
 anchor element (GitBook's ``## Structure <a href="#structure" id="structure"></a>``, ``<a name="x"></a>``) and
 Docsify's :data:`_DOCSIFY_ATTRIBUTES`, one or more, after a space.
 Looked for in a line's last :data:`_ATTRIBUTES_TAIL` characters (bounded time on a hostile line). Each one is
@@ -135,9 +145,10 @@ _BOOKDOWN_PART = re.compile(r"\((?:PART|APPENDIX)\*?\) ")
 def without_heading_ids(line: str) -> str:
     """A heading line without the ids and attribute lists it ends with: ``## Install {#install}`` ->
     ``## Install``, ``### Tips {: .tip #tips }`` -> ``### Tips``, ``## Spread [#spread]`` -> ``## Spread``
-    ``## Structure <a href="#structure" id="structure"></a>`` -> ``## Structure`` (what
+    ``## Structure <a href="#structure" id="structure"></a>`` -> ``## Structure``, ``## Groups [_groups]`` ->
+    ``## Groups`` (what
     ``embedding_drop_heading_ids`` leaves of a heading line; its text for metadata is :func:`heading_text`)."""
-    if "{" not in line and "[#" not in line and "</a>" not in line and " :" not in line:
+    if "{" not in line and "[#" not in line and "</a>" not in line and " :" not in line and "]" not in line:
         return line
     found = _TRAILING_ATTRIBUTES.search(line, max(0, len(line) - _ATTRIBUTES_TAIL))
     return line[: found.start()] if found is not None else line
@@ -262,7 +273,7 @@ def _heading_text(raw: str, labels: Container[str], tags: bool) -> str:
     references), and a line of markup costs its inline parse each time (1,000 ``<``: 25 ms)."""
     kept: list[str] = []
     tags_only: list[str] = []  # the tags removed (Jinja comments apart): a heading of nothing else is named by them
-    raw = _bracket_ids_removed(raw)
+    raw = _bracket_ids_removed(raw, labels)
     if "{" in raw:  # every pattern of this branch starts with "{"; most headings hold none
         raw = _HEADING_ID.sub("", raw)
         sentinel = "\ue000" in raw  # (a heading holding one keeps no output nor role)
@@ -317,10 +328,17 @@ def _tidy(text: str) -> str:
     return text.strip(_EDGE_INVISIBLE + " ") if text[:1] in _EDGE_INVISIBLE or text[-1:] in _EDGE_INVISIBLE else text
 
 
-def _bracket_ids_removed(raw: str) -> str:
-    """``raw`` without a closing ``[#id]`` and Docsify's attributes (:data:`_DOCSIFY_ATTRIBUTES`)."""
+def _bracket_ids_removed(raw: str, labels: Container[str]) -> str:
+    """``raw`` without a closing ``[#id]``, docs-builder's anchors (:data:`_BUILDER_ANCHOR` unless ``labels``
+    defines it as a link's, :data:`INLINE_ANCHOR`) and Docsify's attributes (:data:`_DOCSIFY_ATTRIBUTES`)."""
     if "[#" in raw:
         raw = _BRACKET_ID.sub("", raw)
+    if raw.rstrip().endswith("]"):
+        anchor = _BUILDER_ANCHOR.search(raw, max(0, len(raw) - _ATTRIBUTES_TAIL))
+        if anchor is not None and normalizeReference(anchor.group(1)) not in labels:
+            raw = raw[: anchor.start()]
+    if "$$$" in raw:
+        raw = INLINE_ANCHOR.sub("", raw)
     if ":id=" in raw or ":docsify-ignore" in raw:
         raw = _DOCSIFY_ATTRIBUTES.sub("", raw)
     return raw

@@ -57,3 +57,45 @@ def test_a_definition_list_of_anchored_terms_is_cut_between_its_entries() -> Non
 def test_no_chunk_of_anchors_is_flagged_as_math() -> None:
     text = "# Page\n\n$$$top$$$\n\nSome text.\n\n## Part\n\n$$$part-anchor$$$\nMore text.\n"
     assert not any(c.has_math for c in chunk_markdown(text, CFG, "p", "p.md").chunks)
+
+
+PAGE = (
+    "# Billing FAQ [ec-faq-billing]\n\n"
+    "## General billing FAQ [ec-faq-billing-general]\n\n"
+    "$$$faq-cost$$$Is there a way to estimate the cost?\n"
+    ":   Yes, use the `$$$kept-in-code$$$` calculator.\n\n"
+    "$$$alone-anchor$$$\n\n"
+    "Text after the anchor.\n\n"
+    "## $$$blocked-5m$$$Blocked Pipeline (5 minutes) [health-report-blocked-5m]\n\n"
+    "Body of the section.\n\n"
+    "## Release [beta]\n\nNot an anchor.\n\n"
+    "## Version 2.0 [2024-05-01]\n\nA date.\n"
+)
+
+
+def test_a_heading_s_docs_builder_anchors_name_no_section() -> None:
+    result = chunk_markdown(PAGE, CFG, "p", "p.md")
+    assert [c.section for c in result.chunks] == [
+        "General billing FAQ",
+        "Blocked Pipeline (5 minutes)",
+        "Release [beta]",  # no '-' or '_': text, as CommonMark shows it
+        "Version 2.0 [2024-05-01]",  # no letter: a date
+    ]
+    assert [h.text for h in result.chunks[0].header_path] == ["Billing FAQ", "General billing FAQ"]
+    assert result.chunks[1].content_for_embedding.startswith("Billing FAQ\n\n## $$$blocked-5m$$$Blocked")
+
+
+def test_a_bracketed_label_the_page_defines_is_a_link_and_stays() -> None:
+    text = "# Guide\n\n## See the [setup-guide]\n\nText.\n\n[setup-guide]: https://example.com/setup\n"
+    assert chunk_markdown(text, CFG, "p", "p.md").chunks[-1].section == "See the setup-guide"
+
+
+def test_embedding_drop_heading_ids_drops_docs_builder_anchors_outside_code() -> None:
+    result = chunk_markdown(PAGE, replace(CFG, embedding_drop_heading_ids=True), "p", "p.md")
+    first, second = result.chunks[0].content_for_embedding, result.chunks[1].content_for_embedding
+    assert first == (
+        "# Billing FAQ\n\n## General billing FAQ\n\nIs there a way to estimate the cost?\n"
+        ":   Yes, use the `$$$kept-in-code$$$` calculator.\n\nText after the anchor."
+    )
+    assert second == "Billing FAQ\n\n## Blocked Pipeline (5 minutes)\n\nBody of the section."
+    assert result.chunks[0].content_original.startswith("# Billing FAQ [ec-faq-billing]")  # the exact slice

@@ -14,7 +14,8 @@
 - ``embedding_drop_heading_ids``: the ids and attribute lists a heading line ends with
   (``## Install {#install}`` -> ``## Install``; :func:`chunker.inline.without_heading_ids`), and MyST
   target lines (``(install)=`` over a heading or block: its id in Sphinx + MyST-Parser, Jupyter Book, mystmd),
-  and Obsidian's block ids ending any other line (``... by James Clear ^quote-of-the-day``) or alone on one;
+  and Obsidian's block ids ending any other line (``... by James Clear ^quote-of-the-day``) or alone on one, and
+  docs-builder's inline anchors (``$$$faq-cost$$$Is there ...``, :data:`chunker.inline.INLINE_ANCHOR`);
 - ``embedding_wikilink_text``: wikilinks as the text the note shows (``[[a/Vs Code|Vs Code]]`` -> ``Vs Code``;
   :func:`chunker.inline.shown_wikilinks`).
 
@@ -38,7 +39,7 @@ from chunker.components import (
     without_svg_lines,
 )
 from chunker.config import ChunkerConfig
-from chunker.inline import shown_wikilinks, without_heading_ids
+from chunker.inline import INLINE_ANCHOR, shown_wikilinks, without_heading_ids
 from chunker.pack.context import PREFIX_SEPARATOR
 from chunker.parse.myst_fences import markdown_directive
 from chunker.template_tags import GONE as _GONE
@@ -139,7 +140,7 @@ def embedded(
 ) -> str:
     """``text`` cleaned as the module says (``ids``: ``embedding_drop_heading_ids``; ``components``:
     ``embedding_drop_components``; ``links``: ``embedding_wikilink_text``)."""
-    ids = ids and ("{" in text or "[#" in text or ")=" in text or "</a>" in text or "^" in text or " :" in text)
+    ids = ids and any(mark in text for mark in ("{", "[#", ")=", "</a>", "^", " :", "]", "$$$"))
     comments = comments and ("<!--" in text or "%%" in text)
     components = components and ("<" in text or "{" in text)
     links = links and "[[" in text
@@ -231,6 +232,9 @@ def _cleaned(
     if ids and "^" in text:
         text = _without_block_ids(text, spans)
         spans = _code_spans(text) if "`" in text else []
+    if ids and "$$$" in text:
+        text = _without_inline_anchors(text, spans)
+        spans = _code_spans(text) if "`" in text else []
     if comments and "%%" in text:
         text = _without_percent_comments(text, spans)
         spans = _code_spans(text) if "`" in text else []
@@ -292,6 +296,17 @@ def _without_block_ids(text: str, spans: list[tuple[int, int]]) -> str:
         return match.group() if k >= 0 and match.start() < spans[k][1] else _GONE
 
     return _BLOCK_ID.sub(gone, text)
+
+
+def _without_inline_anchors(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` without docs-builder's inline anchors outside the code ``spans``; a line of one alone goes."""
+    starts = [a for a, _ in spans]
+
+    def gone(match: re.Match[str]) -> str:
+        k = bisect_right(starts, match.start()) - 1
+        return match.group() if k >= 0 and match.start() < spans[k][1] else _GONE
+
+    return INLINE_ANCHOR.sub(gone, text)
 
 
 def _without_percent_comments(text: str, spans: list[tuple[int, int]]) -> str:

@@ -2,7 +2,7 @@
 (the parser, the token-identity checks and the tests build the same parser from here).
 
 - ``dollarmath``: ``$$`` math blocks; not a line that starts with an inline anchor of Elastic's docs-builder,
-  ``$$$name$$$`` (:data:`INLINE_ANCHOR`), which marks a place in the text and is no display math;
+  ``$$$name$$$`` (:data:`chunker.inline.INLINE_ANCHOR`), which marks a place in the text and is no display math;
 - code blocks written as template tags (Jekyll's ``{% highlight %}``, Hugo's ``{{< highlight >}}``,
   ``{{< code >}}``, ``{{< code-toggle >}}``): fenced code (:mod:`chunker.parse.templates`);
 - ``container``: ``:::name title`` ... ``:::`` blocks (VitePress, Docusaurus, MyST's colon fences,
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 
+from chunker.inline import INLINE_ANCHOR
 from chunker.parse.containers import CONTAINER_RULE, SLASH_CONTAINER_RULE, use_container
 from chunker.parse.mdc import use_mdc_blocks
 from chunker.parse.myst_fences import use_myst_fences
@@ -122,15 +123,12 @@ def _bounded_line_comment(md: MarkdownIt) -> None:
     md.block.ruler.at(MYST_COMMENT_RULE, line_comment, {"alt": list(rule.alt)})
 
 
-INLINE_ANCHOR = re.compile(r"\$\$\$[\w.-]{1,128}\$\$\$")
-"""An inline anchor of Elastic's docs-builder (``$$$faq-cost$$$Is there a way ...?``, ``$$$name$$$`` alone on a
-line: a legacy syntax of its migrated pages, 1,094 such line starts in elastic/docs-content, none a formula). To
-dollarmath a line ``$$$name$$$`` was a math block and its line a piece could not start at."""
 MATH_BLOCK_RULE = "math_block"
 
 
 def _no_anchor_math(md: MarkdownIt) -> None:
-    """dollarmath's block rule, refusing a line that starts with an inline anchor (:data:`INLINE_ANCHOR`)."""
+    """dollarmath's block rule, refusing a line that starts with an inline anchor (:data:`INLINE_ANCHOR`): to
+    dollarmath a line ``$$$name$$$`` was a math block (989 in elastic/docs-content, a tree with no formula)."""
     rule = next(r for r in md.block.ruler.__rules__ if r.name == MATH_BLOCK_RULE)
     original = rule.fn
 
