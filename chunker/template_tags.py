@@ -6,7 +6,8 @@ A site runs its templates before Markdown, over the whole page, fenced code incl
 tags (``{% ifversion ghes %}``, ``{% else %}``, ``{% endif %}``, ``{% note %}``, ``{%- include x -%}``),
 comment blocks with their text (``{% comment %}`` ... ``{% endcomment %}``) and the tags of paired Hugo
 shortcodes (``{{< note >}}`` ... ``{{< /note >}}``, ``{{% /tab %}}``: a closing tag, or an opening one the text
-closes) go; the text between ``{% raw %}`` and ``{% endraw %}`` stays as
+closes) go (a glossary term, Home Assistant's ``{% term integration %}``, leaves its word); the text between
+``{% raw %}`` and ``{% endraw %}`` stays as
 written, without those two tags (``{% raw %}${{ secrets.GITHUB_TOKEN }}{% endraw %}`` is what the
 page shows: ``${{ secrets.GITHUB_TOKEN }}``). What stands for text the site fills in stays, as in
 heading text (:mod:`chunker.inline`): outputs (``{{ page.title }}``), the tags of
@@ -62,6 +63,10 @@ _TITLED = frozenset(
 Flavored Markdown's (Diplodoc) ``{% cut "Example .yfm file" %}`` and ``{% note warning "Careful" %}``, Hugo
 themes' ``{{< details "Title" >}}``, ``{{% notice note "Title" %}}``, ``{{< tab "Linux" >}}``."""
 _QUOTED = re.compile(r"""[ \t\n](?:"([^"\n]*)"|'([^'\n]*)')""")
+_TERM = re.compile(r"""\{%-?[ \t\n]*term[ \t\n]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'%]+))""")
+"""Home Assistant's glossary tag, which shows its term where it stands (a tooltip over the word): ``{% term
+integration %}``, ``{% term "`configuration.yaml`" %}`` (2,405 in its docs, in 1,723 of 28,962 chunks). Dropped
+whole, "add the following lines to your {% term "`configuration.yaml`" %} file" embedded as "to your  file"."""
 
 
 _API_TAG = re.compile(r"\{%-?[ \t\n]*(?:(?:api-method|swagger|openapi)(?:-[\w-]+)?|update)[ \t\n]")
@@ -197,6 +202,12 @@ def without_tags(text: str) -> str:
             name, argument = _NAME.match(text, start).group(1, 2)  # type: ignore[union-attr]
             if name in OUTPUT_TAGS and argument:  # a value the site fills in
                 out.append(text[pos:end])
+                pos = end
+                continue
+            term = _TERM.match(text, start, end) if name == "term" else None
+            shown = next((v for v in term.groups() if v), None) if term is not None else None
+            if shown is not None and shown.strip():  # the word the page shows
+                out += [text[pos:start], " ".join(shown.split())]
                 pos = end
                 continue
             label = None
