@@ -305,3 +305,27 @@ def test_obsidian_comments_are_notes_under_skip_comments(streamed: bool) -> None
     assert any(c.content_for_embedding.startswith("Bread > Dough\n\nMix flour") for c in chunks)
     default = chunk_markdown(OBSIDIAN_NOTE, ChunkerConfig(), "Bread", "Bread.md")  # by default they stay
     assert "Ask Anna" in "".join(c.content_for_embedding for c in default.chunks)
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+@pytest.mark.parametrize(
+    ("path", "note", "filler"),
+    [
+        ("t.md", "<!-- note -->", '<img src="flags.png">'),
+        ("t.mdx", "{/* note */}", '<LanguageList progress="complete" />'),
+    ],
+)
+def test_filler_after_a_note_that_took_its_heading_stays_in_its_section(
+    streamed: bool, path: str, note: str, filler: str
+) -> None:
+    # react.dev's community/translations (MDX): '## Full translations' / '{/* maintainers: ... */}' /
+    # '<LanguageList progress="complete" />' / '## In-progress translations': under skip_comments the note took its
+    # heading along and the component, filler, went on as the first line of the next H2's chunk
+    page = f"# Translations\n\nIntro text.\n\n## Full translations\n\n{note}\n\n{filler}\n\n## In progress\n\nText.\n"
+    cfg = ChunkerConfig(skip_comments=True)
+    result = chunk_markdown(page, cfg, "t", path)
+    if streamed:
+        assert [c.to_dict() for c in StreamedChunks(page, cfg, "t", path)] == [c.to_dict() for c in result.chunks]
+    [holder] = [c for c in result.chunks if filler in c.content_original]
+    assert holder.section == "Full translations" and "## In progress" not in holder.content_original
+    assert holder.content_for_embedding.startswith("Translations > Full translations\n\n")

@@ -213,7 +213,7 @@ def _carried(current: list[Block], current_level: int, opening_level: int, cfg: 
     headings with no body, or filler only (also before the first heading, unless that is skipped)."""
     if current_level and carry_headings(current, opening_level):
         return True
-    return (bool(current_level) or not cfg.skip_pre_heading) and carry_filler(current, opening_level)
+    return (bool(current_level) or not cfg.skip_pre_heading) and carry_filler(current, opening_level, current_level)
 
 
 def _title_line(current: list[Block], seen: int, block: Block) -> bool:

@@ -58,15 +58,20 @@ def carry_headings(current: list[Block], opening_level: int) -> bool:
     )
 
 
-def carry_filler(current: list[Block], opening_level: int) -> bool:
+def carry_filler(current: list[Block], opening_level: int, level: int = 0) -> bool:
     """Whether ``current`` holds no text of its own: filler blocks (a lone ``<audio>``, a ``<script
     setup>`` of imports, ``&nbsp;``: :mod:`chunker.filler`) or paragraphs of macro calls only (a sidebar
     macro over the first heading, ``{{JSRef("Global_Objects", "Math")}}``: :func:`chunker.filler.macro_only`),
     after headings shallower than the one that opens the next section, or before the first heading. Such
-    a section goes with the next one rather than make a chunk with nothing to retrieve."""
+    a section goes with the next one rather than make a chunk with nothing to retrieve. ``level``: the level
+    of the section ``current`` is in when it holds no heading (its heading left out with an editor note, or
+    ``current`` the text after an element that closed it): 0 before the first heading. A section of the
+    next one's level or deeper keeps its filler, as one that holds its heading does: carried, it was text of
+    two sections in one chunk (react.dev's ``## Full translations`` / ``{/* note */}`` / ``<LanguageList />``
+    under ``skip_comments``: the component was the first line of ``## In-progress translations``' chunk)."""
     if not current or not any(b.kind != "heading" for b in current):
         return False
-    levels = [b.heading_level for b in current if b.kind == "heading"]
+    levels = [b.heading_level for b in current if b.kind == "heading"] or ([level] if level else [])
     if levels and max(levels) >= opening_level:
         return False
     return all(b.kind == "heading" or is_filler(b) or macro_only(b) for b in current)
