@@ -28,7 +28,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GONE", "OUTPUT_TAGS", "blanked", "fence_view", "lines_without_gone", "next_tag", "without_tags"]
+__all__ = [
+    "GONE",
+    "OUTPUT_TAGS",
+    "blanked",
+    "closed_shortcodes",
+    "fence_view",
+    "lines_without_gone",
+    "next_tag",
+    "without_tags",
+]
 
 OUTPUT_TAGS = ("data", "echo")
 """Liquid tags that output a value: Liquid's ``{% echo x %}``, GitHub Docs' ``{% data
@@ -174,8 +183,25 @@ def blanked(text: str) -> str:
     return "".join(out)
 
 
-def without_tags(text: str) -> str:
-    """``text`` without the tags the module names, its lines left blank by that removed."""
+def closed_shortcodes(page: str) -> frozenset[str]:
+    """The names of the shortcodes ``page`` closes (``{{< /admonition >}}``), found once per page (the last one
+    asked for is remembered: each chunk of it asks)."""
+    last = _LAST_PAGE[0]
+    if last is not None and last[0] is page:
+        return last[1]
+    names = frozenset(m.group(1) for m in _SHORTCODE_CLOSING.finditer(page)) if "{{" in page else frozenset()
+    _LAST_PAGE[0] = (page, names)
+    return names
+
+
+_LAST_PAGE: list[tuple[str, frozenset[str]] | None] = [None]
+
+
+def without_tags(text: str, page_closed: frozenset[str] = frozenset()) -> str:
+    """``text`` without the tags the module names, its lines left blank by that removed. ``page_closed``: the
+    shortcodes the page of which ``text`` is a part closes (:func:`closed_shortcodes`): an opening tag whose
+    closing lies in a later chunk (``{{< collapse title="Receivers" >}}`` over a long list) is a tag of the page's
+    element, not text the site renders in its place (24 of grafana/alloy's chunks kept one, its title unsaid)."""
     if "{%" not in text and "{{<" not in text and "{{%" not in text:
         return text
     out: list[str] = []
@@ -187,7 +213,7 @@ def without_tags(text: str) -> str:
         if text.startswith("{{", start):
             mark, name = _SHORTCODE_NAME.match(text, start).group(1, 2)  # type: ignore[union-attr]
             if closed is None:
-                closed = frozenset(m.group(1) for m in _SHORTCODE_CLOSING.finditer(text))
+                closed = frozenset(m.group(1) for m in _SHORTCODE_CLOSING.finditer(text)) | page_closed
             if mark == "/*" or (not mark and name not in closed):  # text the site renders in its place
                 out.append(text[pos:end])
                 pos = end

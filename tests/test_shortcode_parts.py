@@ -73,3 +73,20 @@ def test_a_page_parsed_in_pieces_reads_a_shortcode_closed_in_a_later_piece_as_th
     pieces = [(t.type, t.map) for part in BlockTokens(doc, CFG, piece_chars=200) for t in part if t.level == 0]
     assert whole[0] == ("html_block", [0, 1])
     assert pieces == whole
+
+
+def test_an_opening_tag_closed_in_a_later_chunk_leaves_the_embedding_keeping_its_title() -> None:
+    # alloy reference/cli/otel.md: '{{< collapse title="Receivers" >}}' over a list longer than a chunk; the chunk
+    # holding the opening tag kept it as written, as a shortcode that renders text in its place
+    text = (
+        "## Included components\n\n"
+        '{{< collapse title="Receivers" >}}\n\n'
+        + "".join(f"- [receiver number {i}](https://example.com/receivers/{i})\n" for i in range(40))
+        + "\n{{< /collapse >}}\n"
+    )
+    result = chunk_markdown(text, replace(SMALL, embedding_drop_template_tags=True), "p", "p.md")
+    opening = next(c for c in result.chunks if "{{< collapse" in c.content_original)
+    assert "{{< /collapse >}}" not in opening.content_original
+    assert "{{<" not in opening.content_for_embedding
+    assert "Receivers" in opening.content_for_embedding
+    assert all("{{<" not in c.content_for_embedding for c in result.chunks)

@@ -26,6 +26,7 @@ from chunker.pack.strength import Unit
 from chunker.pack.tables import HEADER_SHARE, Padding, collapse, header_of
 from chunker.sizes import Counter
 from chunker.strategies import Section
+from chunker.template_tags import closed_shortcodes
 
 _LETTER = re.compile(r"[^\W_]")
 """A letter or digit (as :mod:`chunker.filler` counts them)."""
@@ -53,7 +54,8 @@ class SectionSpace:
         self.measure = measure
         """Size of a text in the configured unit (``len`` for characters)."""
         self.chars_mode = cfg.size_unit == "chars"
-        self.context = SectionContext(section, title, cfg)
+        closed = closed_shortcodes(source) if cfg.embedding_drop_template_tags else frozenset[str]()
+        self.context = SectionContext(section, title, cfg, closed)
         """The context lines of the section's chunks, once per heading path."""
         blocks = section.blocks
         span = blocks[-1].end_offset - blocks[0].start_offset if blocks else 0

@@ -121,7 +121,7 @@ def make_chunk(
             embedding = labelled  # the tab a chunk starts inside, named (chunker.pack.within)
     clean = cleaner(cfg)
     if clean is not None:
-        embedding = clean(embedding, prefix)  # comments inside its blocks, PDF artefacts (chunker.pack.cleanup)
+        embedding = clean(embedding, prefix, draft.context.shortcodes)  # comments, PDF artefacts (pack.cleanup)
     size = measure(embedding)
     over = size > cfg.max_chars  # a range over the (conservative) budget may still fit its own prefix
     atomic = "<atomic>" in draft.kinds

@@ -64,19 +64,20 @@ _HYPHENATED = re.compile(
 """A hyphen ending a line after a letter, a lowercase letter starting the next (checked in ``_join``)."""
 
 
-def cleaner(cfg: ChunkerConfig) -> Callable[[str, str], str] | None:
-    """The cleanup ``cfg`` asks for, or None when it asks for none: ``clean(text, prefix)``, ``prefix`` the context
-    line ``text`` starts with (:func:`chunker.pack.context.join`), which ``embedding_drop_components`` leaves as it
-    is: it is heading text, no markup (``Using Box<T> to Point to Data`` names a heading written ``Using `Box<T>`
-    ...``; read as markup, ``<T>`` was a tag)."""
+def cleaner(cfg: ChunkerConfig) -> Callable[[str, str, frozenset[str]], str] | None:
+    """The cleanup ``cfg`` asks for, or None when it asks for none: ``clean(text, prefix, page_closed)``
+    (``page_closed``: the shortcodes the page closes, :func:`chunker.template_tags.without_tags`), ``prefix`` the
+    context line ``text`` starts with (:func:`chunker.pack.context.join`), which ``embedding_drop_components`` leaves
+    as it is: it is heading text, no markup (``Using Box<T> to Point to Data`` names a heading written ``Using
+    `Box<T>` ...``; read as markup, ``<T>`` was a tag)."""
     tags, ids, parts = cfg.embedding_drop_template_tags, cfg.embedding_drop_heading_ids, cfg.embedding_drop_components
     links = cfg.embedding_wikilink_text
     if not (cfg.skip_comments or cfg.dehyphenate or cfg.embedding_drop_lines or tags or ids or parts or links):
         return None
     drop = line_matcher(cfg.embedding_drop_lines) if cfg.embedding_drop_lines else None
 
-    def clean(text: str, prefix: str = "") -> str:
-        text = without_tags(text) if tags else text
+    def clean(text: str, prefix: str = "", page_closed: frozenset[str] = frozenset()) -> str:
+        text = without_tags(text, page_closed) if tags else text
         if cfg.skip_comments or drop is not None or cfg.dehyphenate or ids or links:
             text = embedded(text, cfg.skip_comments, drop, cfg.dehyphenate, ids=ids, links=links)
         if not parts:

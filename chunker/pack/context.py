@@ -124,12 +124,17 @@ class SectionContext:
     The paths are held by id (the blocks of the section share their path tuples, so a section
     holds only a few); each entry keeps its tuple, so an id is never reused while it is memoised."""
 
-    __slots__ = ("cfg", "lines", "section", "title")
+    __slots__ = ("cfg", "lines", "section", "shortcodes", "title")
 
-    def __init__(self, section: Section, title: str, cfg: ChunkerConfig) -> None:
+    def __init__(
+        self, section: Section, title: str, cfg: ChunkerConfig, shortcodes: frozenset[str] = frozenset()
+    ) -> None:
         self.section = section
         self.title = title
         self.cfg = cfg
+        self.shortcodes = shortcodes
+        """The shortcodes the page closes, whose tags the chunks' embeddings leave out under
+        ``embedding_drop_template_tags`` (:func:`chunker.template_tags.closed_shortcodes`)."""
         self.lines: dict[int, tuple[Sequence[Heading], list[str], dict[tuple[int, bool], str]]] = {}
         """id(path) -> (path, its breadcrumb texts, (texts dropped, content starts with the
         title) -> the context line)."""
