@@ -99,3 +99,16 @@ def test_embedding_drop_heading_ids_drops_docs_builder_anchors_outside_code() ->
     )
     assert second == "Billing FAQ\n\n## Blocked Pipeline (5 minutes)\n\nBody of the section."
     assert result.chunks[0].content_original.startswith("# Billing FAQ [ec-faq-billing]")  # the exact slice
+
+
+def test_a_component_tag_dropped_between_backtick_runs_leaves_no_fence_run() -> None:
+    # docs-content ec-securing-clusters-saml-azure.md: '`<Tenant_ID>``' (runs of 1 and 2: no code span); the tag
+    # dropped under embedding_drop_components joined them into '```' at the start of an item's text, a fence
+    text = (
+        "## Where\n\nWhere:\n\n"
+        "* `<Application_ID>`` is your Application ID, available in the application details.\n"
+        "* `<Tenant_ID>`` is your Tenant ID.\n\nMore text after it.\n"
+    )
+    result = chunk_markdown(text, replace(CFG, embedding_drop_components=True), "p", "p.md")
+    assert not result.diagnostics.errors
+    assert "* ` `` is your Tenant ID." in result.chunks[0].content_for_embedding
