@@ -4,8 +4,9 @@ Found in the chunk's own source text outside code blocks and code spans: Markdow
 ``![alt](src "title")``, reference-style images ``![alt][ref]`` (with the document's ``[ref]: src``
 definitions), HTML ``<img src=... alt=... title=...>``, and links to local files
 ``[text](path)`` (no URL scheme, not a bare ``#anchor``). Each gets the line it is on and the path
-resolved against the document's folder, with whether that file exists (checked when the chunks are
-built; an asset added later does not re-chunk the document).
+resolved against the document's folder (a site-absolute one, ``/img/a.png``, against the sources folder), with
+whether that file exists, or a page of that name with a source extension (checked when the chunks are built; an
+asset added later does not re-chunk the document).
 
 The patterns read one construct each within one line: the body is never inline-parsed (see
 :mod:`chunker.inline`), so a hostile paragraph costs linear time here.
@@ -60,10 +61,17 @@ def definitions(text: str) -> dict[str, tuple[str, str]]:
     return found
 
 
-def _resolve(src: str, folder: str) -> tuple[str | None, bool | None]:
-    """(path against the document's folder, whether it exists); None for URLs and anchors. Against
-    the folder of an object-store source (``s3://bucket/docs``, ``chunker batch``) the path is a URI
-    of that store (``s3://bucket/docs/img/a.png``) and whether it exists is not looked up (None)."""
+_PAGES = (".md", ".markdown", ".mdx", ".qmd", ".Rmd", ".Rmarkdown", ".txt")
+"""A link that names a page without its extension (``/reference/react/useState``, ``../setup``) exists when a
+source of that name does."""
+
+
+def _resolve(src: str, folder: str, root: str | None = None) -> tuple[str | None, bool | None]:
+    """(path against the document's folder, whether it exists); None for URLs and anchors. A site-absolute path
+    (``/reference/react/useState``) is resolved against ``root``, the sources folder (before 2026-12-04 against
+    the working directory); it exists as a file, a folder or a page of that name with a source extension
+    (:data:`_PAGES`). Against the folder of an object-store source (``s3://bucket/docs``, ``chunker batch``) the
+    path is a URI of that store (``s3://bucket/docs/img/a.png``) and whether it exists is not looked up (None)."""
     if not src or src.startswith(("#", "//")) or _SCHEME.match(src):
         return None, None
     target = unquote(src.split("#", 1)[0].split("?", 1)[0])
@@ -74,9 +82,12 @@ def _resolve(src: str, folder: str) -> tuple[str | None, bool | None]:
         rest = folder[store.end() :]
         base = rest.split("/", 1)[0] if target.startswith("/") else rest  # "/img/a.png": from the bucket
         return store.group() + posixpath.normpath(posixpath.join(base, target.lstrip("/"))), None
-    path = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target))
+    if target.startswith("/"):
+        path = posixpath.normpath(posixpath.join(root or "", target.lstrip("/")))
+    else:
+        path = posixpath.normpath(posixpath.join(folder, target))
     try:
-        exists = os.path.exists(path)
+        exists = os.path.exists(path) or (path not in ("", ".") and any(os.path.exists(path + e) for e in _PAGES))
     except (OSError, ValueError):
         exists = False
     return path, exists
@@ -129,14 +140,15 @@ class _Resolver:
     """:func:`_resolve` against one folder, each ``src`` once per document (a link repeated in
     many chunks is looked up on disk once)."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, root: str | None = None) -> None:
         self.folder = folder
+        self.root = root
         self.seen: dict[str, tuple[str | None, bool | None]] = {}
 
     def __call__(self, src: str) -> tuple[str | None, bool | None]:
         found = self.seen.get(src)
         if found is None:
-            found = self.seen[src] = _resolve(src, self.folder)
+            found = self.seen[src] = _resolve(src, self.folder, self.root)
         return found
 
 
@@ -176,9 +188,12 @@ def chunk_assets(
     return tuple(out)
 
 
-def with_assets(chunks: Sequence[Chunk], text: str, blocks: Sequence[Block], source_path: str) -> tuple[Chunk, ...]:
-    """``chunks`` with their ``assets`` filled in (paths resolved against ``source_path``'s folder)."""
-    return AssetFinder(text, source_path).filled(chunks, blocks)
+def with_assets(
+    chunks: Sequence[Chunk], text: str, blocks: Sequence[Block], source_path: str, stem: str = ""
+) -> tuple[Chunk, ...]:
+    """``chunks`` with their ``assets`` filled in (paths resolved against ``source_path``'s folder, site-absolute
+    ones against the sources folder that the document id ``stem`` lies below)."""
+    return AssetFinder(text, source_path, stem).filled(chunks, blocks)
 
 
 class AssetFinder:
@@ -187,12 +202,16 @@ class AssetFinder:
 
     __slots__ = ("refs", "resolve", "text")
 
-    def __init__(self, text: str, source_path: str) -> None:
+    def __init__(self, text: str, source_path: str, stem: str = "") -> None:
         self.text = text
         self.resolve: _Resolver | None = None
         self.refs: dict[str, tuple[str, str]] = {}
         if any(m in text for m in _MARKERS):
-            self.resolve = _Resolver(posixpath.dirname(source_path.replace(os.sep, "/")))
+            folder = posixpath.dirname(source_path.replace(os.sep, "/"))
+            root = folder
+            for _ in range(stem.count("/")):  # one part of the id per folder below the sources folder
+                root = posixpath.dirname(root)
+            self.resolve = _Resolver(folder, root)
             self.refs = definitions(text)
 
     def filled(self, chunks: Sequence[Chunk], blocks: Sequence[Block]) -> tuple[Chunk, ...]:

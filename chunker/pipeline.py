@@ -269,7 +269,7 @@ def chunk_blocks(
     found.extend(empty_findings(text, bool(packed.chunks), grouping.skipped, doc.frontmatter is not None, filler))
     from chunker.assets import with_assets
 
-    chunks = with_assets(packed.chunks, text, blocks, source_path)
+    chunks = with_assets(packed.chunks, text, blocks, source_path, stem)
     merged = {**(decisions or {}), **grouping.decisions}
     diagnostics = validate(text, blocks, chunks, skipped, config, found, merged, markdown, packed.parsed)
     diagnostics = replace(diagnostics, diagnostics=judge(diagnostics.diagnostics, config))

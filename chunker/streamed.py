@@ -184,7 +184,7 @@ class _Packer:
         self.cfg = cfg
         self.measure = make_counter(cfg)
         self.keys = SectionKeys(stem, cfg.numbered_headings)
-        self.assets = AssetFinder(text, source_path)
+        self.assets = AssetFinder(text, source_path, stem)
         self.checks = StreamChecks(text, cfg)
         self.index = 0
         """The next section's position in the document."""

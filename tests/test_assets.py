@@ -206,3 +206,25 @@ def test_assets_of_an_object_store_source_are_uris_of_that_store_not_looked_up()
         ("s3://bucket/setup.md", None),
         ("s3://bucket/static/a.png", None),
     ]
+
+
+def test_site_absolute_links_resolve_against_the_sources_folder_and_pages_need_no_extension(site: Path) -> None:
+    # react.dev links its pages as '/reference/react/useState' (reference/react/useState.md), Deno as
+    # '/runtime/fundamentals/' (a folder): every one was looked up from the working directory, without extension,
+    # and missing (1,894 of react.dev's links); '/' was the working directory itself
+    (site / "sources" / "docs" / "setup.md").write_text("# Setup\n", encoding="utf-8")
+    (site / "img").mkdir()
+    (site / "img" / "logo.png").write_bytes(b"png")  # in the working directory, not in the sources folder
+    page = (
+        "# Guide\n\n![Logo](/docs/img/logo.png), [setup](/docs/setup#install), [setup](setup), [files](/files/),"
+        " [no page](/docs/nothing), ![cwd](/img/logo.png).\n"
+    )
+    result = chunk_markdown(page, CFG, "docs/guide", "sources/docs/guide.md")
+    assert [(a.src, a.path, a.exists) for a in result.chunks[0].assets] == [
+        ("/docs/img/logo.png", "sources/docs/img/logo.png", True),
+        ("/docs/setup#install", "sources/docs/setup", True),
+        ("setup", "sources/docs/setup", True),
+        ("/files/", "sources/files", True),
+        ("/docs/nothing", "sources/docs/nothing", False),
+        ("/img/logo.png", "sources/img/logo.png", False),
+    ]
