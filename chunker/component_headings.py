@@ -21,8 +21,10 @@ ComponentHeadings = tuple[tuple[str, int, str], ...]
 
 _NAME = re.compile(r"[A-Za-z][\w.:-]*")
 _HEADING = re.compile(r"(#{1,6})[ \t]+(\S(?:.*\S)?)")
-_OPENING = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*)((?:[^<>\"'{}/]|\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\})*)>[ \t]*")
-"""A line of one opening tag (props in quotes or braces read whole), not self-closing: its name."""
+_OPENING = re.compile(r"[ \t]*<([A-Za-z][\w.:-]*+)((?:[^<>\"'{}/]|\"[^\"\n]*\"|'[^'\n]*'|\{[^{}\n]*\})*)>[ \t]*")
+"""A line of one opening tag (props in quotes or braces read whole), not self-closing: its name. The name is
+possessive: the props' characters hold a name's, so a name that no ``>`` ends was split n ways, each props run
+tried to the line's end (n^2: a line ``<Recap`` + 40,000 letters in an ``.mdx`` page took 36 s)."""
 
 
 class ComponentHeadingsError(ValueError):
