@@ -40,3 +40,38 @@ def test_a_line_of_a_long_tag_name_that_no_angle_ends_is_read_in_linear_time(ext
 )
 def test_an_opening_tag_alone_is_still_read_by_its_whole_name(line: str, expected: tuple[int, str] | None) -> None:
     assert heading_of(HEADS, line) == expected
+
+
+def _overflows(text: str, **options: object) -> list[str]:
+    cfg = ChunkerConfig.from_mapping({"max_chars": 200, "target_chars": 150, "min_chars": 10, **options})
+    result = chunk_markdown(text, cfg, "d", "d.md")
+    return [d.message for d in result.diagnostics.diagnostics if d.code == "overflow"]
+
+
+def test_an_overflow_under_size_unit_tokens_gives_its_size_in_tokens_beside_max_chars_in_tokens() -> None:
+    # pack/budget.too_large: '(988 chars) does not fit in max_chars (200)' read as a contradiction (988 > 200)
+    # where the block holds 197 tokens and max_chars counts tokens
+    text = "# Title of the page here\n\n## Section\n\n<div>\n" + "word " * 195 + "\n</div>\n"
+    assert _overflows(text, size_unit="tokens") == [
+        "html block at line 5 (988 chars, 197 tokens) does not fit in max_chars (200 tokens) with the chunk's "
+        "context line and is kept whole as an overflow chunk"
+    ]
+    text = "# T\n\n<div>\n" + "word " * 250 + "\n</div>\n"
+    assert _overflows(text, size_unit="tokens") == [
+        "html block at line 3 (1263 chars, 252 tokens) is larger than max_chars (200 tokens) and is kept whole as "
+        "an overflow chunk"
+    ]
+
+
+def test_a_nested_html_piece_over_max_chars_itself_says_it_is_larger_not_only_with_the_context_line() -> None:
+    # pack/split_text._long_link said 'does not fit in max_chars (200) with the chunk's context line' of a piece
+    # of 992 characters: 16e180c's distinction (pack/budget.too_large) was not applied there
+    text = "# T\n\n- item\n\n  <div>\n  " + "word " * 195 + "\n  </div>\n"
+    assert _overflows(text) == [
+        "an HTML or JSX block at line 5 in the list at line 3 (its piece from line 5, 992 characters, holds no "
+        "line a piece may start at) is larger than max_chars (200) and is kept whole as an overflow chunk"
+    ]
+    small = "# Title of the page here\n\n## Section\n\n- item\n\n  <div>\n  " + "word " * 30 + "\n  </div>\n"
+    assert [m.split(") ", 1)[1] for m in _overflows(small)] == [
+        "does not fit in max_chars (200) with the chunk's context line and is kept whole as an overflow chunk"
+    ]

@@ -132,14 +132,26 @@ class SectionSpace:
         longest_prefix = max((measure(p) for p in prefixes if p), default=0)
         return cfg.max_chars - (longest_prefix + measure(PREFIX_SEPARATOR) if longest_prefix else 0)
 
-    def too_large(self, size: int) -> str:
-        """How a block or piece of ``size`` (in the configured unit) kept whole as an overflow chunk
-        is over: max_chars itself, or max_chars with the context line its chunk carries (a block
-        of 990 characters under max_chars 1000 is not "larger than max_chars")."""
+    def too_large(self, chars: int, size: int, word: str = "chars") -> str:
+        """How a block or piece of ``chars`` characters and ``size`` (in the configured unit) kept whole as an
+        overflow chunk is over, its size in parentheses first (:meth:`sized`, :meth:`over`)."""
+        return f"({self.sized(chars, size, word)}) {self.over(size)}"
+
+    def sized(self, chars: int, size: int, word: str = "chars") -> str:
+        """``chars`` named by ``word``, and ``size`` in tokens under ``size_unit: tokens``: 988 characters are
+        not over a max_chars of 200 tokens, so a size in characters alone beside it read as a contradiction."""
+        return f"{chars} {word}" if self.chars_mode else f"{chars} {word}, {size} tokens"
+
+    def over(self, size: int) -> str:
+        """How a block or piece of ``size`` (in the configured unit) kept whole as an overflow chunk is over:
+        max_chars itself, or max_chars with the context line its chunk carries (a block of 990 characters under
+        max_chars 1000 is not "larger than max_chars", one of 992 under 200 is, not only "with the context
+        line")."""
         max_chars = self.cfg.max_chars
+        limit = f"max_chars ({max_chars})" if self.chars_mode else f"max_chars ({max_chars} tokens)"
         if size > max_chars:
-            return f"is larger than max_chars ({max_chars})"
-        return f"does not fit in max_chars ({max_chars}) with the chunk's context line"
+            return f"is larger than {limit}"
+        return f"does not fit in {limit} with the chunk's context line"
 
     def span(self, start: int, end: int) -> int:
         """Size of source[start:end] in the configured unit, table padding not counted."""

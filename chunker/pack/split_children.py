@@ -147,11 +147,12 @@ def _overflow_child(
     piece of it would render as the element."""
     out.append(Unit(start=start, end=end, block=block, strength=strength, first=first, last=last))
     line = space.lines.line_at(start, block)
+    size = space.span(start, end)
     space.notes.append(
         gated(
             "overflow",
             f"html block at line {line} inside the container at line {block.start_line} "
-            f"({space.span(start, end)} chars) {space.too_large(space.span(start, end))} and is kept "
+            f"{space.too_large(size if space.chars_mode else end - start, size)} and is kept "
             "whole as an overflow chunk",
             line=line,
         )

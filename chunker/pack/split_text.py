@@ -42,8 +42,8 @@ def split_paragraph(space: SectionSpace, out: list[Unit], block: Block, strength
         space.notes.append(
             gated(
                 "overflow",
-                f"thematic break at line {block.start_line} ({block.chars} characters) "
-                f"{space.too_large(space.span(block.start_offset, block.end_offset))} "
+                f"thematic break at line {block.start_line} "
+                f"{space.too_large(block.chars, space.span(block.start_offset, block.end_offset), 'characters')} "
                 "and is kept whole as an overflow chunk",
                 line=block.start_line,
             )
@@ -220,10 +220,12 @@ def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None
     than the budget: it is kept whole."""
     line = space.lines.line_at(start, block)
     html = None if _MATH_LINE.search(text) else _nested_html(space, block, line, text)
+    measured = space.measure(text)
+    sized = space.sized(len(text), measured, "characters")
     if html is not None:
         kind = "quote" if block.kind == "blockquote" else block.kind
         what = f"an HTML or JSX block at line {html} in the {kind} at line {block.start_line}"
-        size = f"(its piece from line {line}, {len(text)} characters, holds no line a piece may start at)"
+        size = f"(its piece from line {line}, {sized}, holds no line a piece may start at)"
     else:
         if _MATH_LINE.search(text):
             what = "display math"
@@ -231,12 +233,11 @@ def _long_link(space: SectionSpace, block: Block, start: int, text: str) -> None
             what = "a link or URL"
         else:
             what = f"text of a {block.kind} where no piece can start and render as in the source"
-        what, size = f"{what} at line {line}", f"({len(text)} characters)"
+        what, size = f"{what} at line {line}", f"({sized})"
     space.notes.append(
         gated(
             "overflow",
-            f"{what} {size} does not fit in max_chars "
-            f"({space.cfg.max_chars}) with the chunk's context line and is kept whole as an overflow chunk",
+            f"{what} {size} {space.over(measured)} and is kept whole as an overflow chunk",
             line=line,
         )
     )

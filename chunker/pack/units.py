@@ -144,8 +144,8 @@ def _split(
             Diagnostic(
                 "warning",
                 "overflow",
-                f"{block.kind} block at line {block.start_line} ({block.chars} chars) "
-                f"{space.too_large(space.span(block.start_offset, block.end_offset))} "
+                f"{block.kind} block at line {block.start_line} "
+                f"{space.too_large(block.chars, space.span(block.start_offset, block.end_offset))} "
                 "and is kept whole as an overflow chunk",
                 line=block.start_line,
             )
