@@ -102,12 +102,22 @@ def run_once(
 def prepare(v: Variant, root: Path, config: str, data: bytes | None) -> Path:
     work = root / "w1" / "w2" / "work"
     (work / "sources").mkdir(parents=True)
-    (work / "config.yaml").write_text(config, encoding="utf-8")
+    (work / "config.yaml").write_text(_with_options(config, v.extra.get("options", "")), encoding="utf-8")
     if v.setup is not None:
         v.setup(work)
     elif data is not None:
         (work / "sources" / f"{v.name}{v.ext}").write_bytes(data)
     return work
+
+
+def _with_options(config: str, options: str) -> str:
+    """``config`` with the one-line options of a variant's ``extra["options"]`` (``key: value`` lines) in place
+    of its lines for those keys."""
+    if not options:
+        return config
+    keys = {line.split(":", 1)[0] + ":" for line in options.splitlines() if line.strip()}
+    kept = [line for line in config.splitlines() if not any(line.startswith(key) for key in keys)]
+    return "\n".join(kept) + "\n" + options.rstrip("\n") + "\n"
 
 
 def _judge_exit(v: Variant, rc: int, secs: float, err: str) -> list[str]:

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hostile_blocks  # noqa: F401  (each registers its variants)
 import hostile_bytes  # noqa: F401
 import hostile_eleventh  # noqa: F401
+import hostile_fifteenth  # noqa: F401
 import hostile_fourteenth  # noqa: F401
 import hostile_ninth  # noqa: F401
 import hostile_outputs  # noqa: F401
