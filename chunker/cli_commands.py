@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from chunker.cli_options import ConfigOpt, OutOpt, SourcesOpt, error, load
+from chunker.cli_options import ConfigOpt, OutOpt, SourcesOpt, error, load, waiting
 from chunker.errors import EXIT_USAGE, UsageError
 from chunker.lookup import selected
 
@@ -166,7 +166,9 @@ def batch_command(
     from chunker.report import render_run
 
     settings = load(config)
-    opts = BatchOptions(sources, out, engine, fmt, jobs, verify, keep_orphans, allow_empty)
+    # a run waiting for another's lock says so (a local output named by its path; a file:// URI's waits silently)
+    on_wait = waiting(Path(out), quiet) if "://" not in out else None
+    opts = BatchOptions(sources, out, engine, fmt, jobs, verify, keep_orphans, allow_empty, on_wait=on_wait)
     summary = render_run(
         lambda progress: run_batch(settings, opts, progress),
         expected=None,

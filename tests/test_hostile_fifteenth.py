@@ -5,8 +5,14 @@ what would hang."""
 
 from __future__ import annotations
 
+import fcntl
+import threading
+from pathlib import Path
+
 import pytest
 
+from chunker import folder_locks
+from chunker.cli import run_cli
 from chunker.component_headings import component_headings_option, heading_of
 from chunker.config import ChunkerConfig
 from chunker.pipeline import chunk_markdown
@@ -75,3 +81,28 @@ def test_a_nested_html_piece_over_max_chars_itself_says_it_is_larger_not_only_wi
     assert [m.split(") ", 1)[1] for m in _overflows(small)] == [
         "does not fit in max_chars (200) with the chunk's context line and is kept whole as an overflow chunk"
     ]
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_batch_run_waiting_for_another_runs_lock_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, quiet: bool
+) -> None:
+    # dd07af8 made the main command say why it waits for another run's lock; 'chunker batch' takes the same
+    # lock on a local output (batch/run.run_batch) and still waited up to 30 s without a word
+    pytest.importorskip("pyarrow")
+    monkeypatch.setattr(folder_locks, "WAIT_NOTICE", 0.05)
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    docs.mkdir()
+    out.mkdir()
+    (docs / "a.md").write_text("# A\n\n## Part\n\nText of the part.\n", encoding="utf-8")
+    with (out / ".lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        timer = threading.Timer(0.4, fcntl.flock, (held, fcntl.LOCK_UN))
+        timer.start()
+        code = run_cli(["batch", "--sources", str(docs), "--out", str(out), "--json", *(["--quiet"] * quiet)])
+        timer.join()
+    assert code == 0
+    err = capsys.readouterr().err
+    said = "another chunker run holds the output folder; waiting up to 30 s for it to finish"
+    assert (said in err) != quiet, err
+    assert err.count("warning:") == (0 if quiet else 1), err

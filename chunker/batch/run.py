@@ -48,6 +48,9 @@ class BatchOptions:
     group_bytes: int = 1 << 20
     """Source bytes per map task, at most (a larger document is a group of its own): large documents
     must not pile up in one task while the other workers idle."""
+    on_wait: Callable[[float], None] | None = None
+    """Called once when another run's lock on a local output has kept this one waiting a second (the
+    command says so on stderr, as the main command does: :func:`chunker.cli_options.waiting`)."""
 
 
 class _Options:
@@ -159,7 +162,7 @@ def run_batch(settings: Settings, opts: BatchOptions, progress: Callable[[], Non
     # One run at a time on a local output: another run's garbage collection would delete this run's new
     # chunk files (its manifest, written last, would then list files that are gone). An object store has
     # no lock; a run there chunks again the documents whose files are missing.
-    with run_lock(Path(out_root), opts.out) if local else contextlib.nullcontext():
+    with run_lock(Path(out_root), opts.out, on_wait=opts.on_wait) if local else contextlib.nullcontext():
         summary = _run_on(opts, options, (src_fs, listing), out_fs, out_root, progress)
     return dataclasses.replace(summary, warnings=(*summary.warnings, *notes))
 
