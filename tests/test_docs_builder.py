@@ -112,3 +112,22 @@ def test_a_component_tag_dropped_between_backtick_runs_leaves_no_fence_run() -> 
     result = chunk_markdown(text, replace(CFG, embedding_drop_components=True), "p", "p.md")
     assert not result.diagnostics.errors
     assert "* ` `` is your Tenant ID." in result.chunks[0].content_for_embedding
+
+
+def test_a_fence_opened_on_a_definition_s_marker_line_closes_where_the_page_closes_it() -> None:
+    # docs-content configure-lightweight-monitors.md: ':   ```yaml' ... '    ```'; the closing line was taken for an
+    # opening, and the anchor below it for code, kept in the embedding
+    text = (
+        "## Common options\n\n"
+        "**`locations`**\n"
+        ":   ```yaml\n    locations:\n      - japan\n    ```\n\n"
+        "    The value defined via the CLI takes precedence.\n\n"
+        "$$$monitor-private_locations$$$\n\n"
+        "**`private_locations`**\n"
+        ":   Type: list of string.\n"
+    )
+    result = chunk_markdown(text, replace(CFG, embedding_drop_heading_ids=True), "p", "p.md")
+    assert len(result.chunks) == 1
+    embedded = result.chunks[0].content_for_embedding
+    assert "$$$" not in embedded
+    assert "      - japan\n    ```\n" in embedded

@@ -45,7 +45,9 @@ from chunker.parse.myst_fences import markdown_directive
 from chunker.template_tags import GONE as _GONE
 from chunker.template_tags import lines_without_gone, without_tags
 
-_FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
+_FENCE_LINE = re.compile(r"^[ \t>]*(?:(?:[-*+:~]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})")
+"""A fence line, after quote markers, list markers and a definition's (``:   ```yaml``, elastic/docs-content's settings:
+read as text, its closing line opened a fence to the end of the chunk, whose anchors and comments then stayed)."""
 _INLINE_COMMENT = re.compile(r"<!--(?:(?!-->).)*?-->", re.DOTALL)
 _PERCENTS = re.compile(r"%%")
 _BACKTICKS = re.compile(r"`+")
