@@ -14,7 +14,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
-from chunker.component_headings import ComponentHeadings, ComponentHeadingsError, component_headings_option
+from chunker.component_headings import (
+    ComponentHeadings,
+    ComponentHeadingsError,
+    component_headings_option,
+    heading_line,
+)
 from chunker.errors import ConfigError, shown
 from chunker.text import SURROGATE
 from chunker.typed import WrongTypeError, as_type
@@ -145,7 +150,7 @@ class ChunkerConfig:
             if isinstance(value, tuple):
                 out[key] = list(value)
         out["skip_drafts"] = to_mapping(self.skip_drafts)
-        out["component_headings"] = {name: "#" * level + " " + text for name, level, text in self.component_headings}
+        out["component_headings"] = {name: heading_line(level, text) for name, level, text in self.component_headings}
         return out
 
     def fingerprint(self) -> str:

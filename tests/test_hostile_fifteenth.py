@@ -15,6 +15,7 @@ from chunker import folder_locks
 from chunker.cli import run_cli
 from chunker.component_headings import component_headings_option, heading_of
 from chunker.config import ChunkerConfig
+from chunker.errors import ConfigError
 from chunker.pipeline import chunk_markdown
 
 HEADS = component_headings_option({"Recap": "## Recap", "Challenges": "## Try out some challenges"})
@@ -106,3 +107,30 @@ def test_a_batch_run_waiting_for_another_runs_lock_says_so(
     said = "another chunker run holds the output folder; waiting up to 30 s for it to finish"
     assert (said in err) != quiet, err
     assert err.count("warning:") == (0 if quiet else 1), err
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("## Recap ##", "Recap"),
+        ("## **Recap** {#recap}", "Recap"),
+        ("##  Try out  `some`  challenges  ", "Try out some challenges"),
+        ("## Recap", "Recap"),
+    ],
+)
+def test_a_component_heading_is_named_as_the_same_heading_line_on_the_page(line: str, text: str) -> None:
+    # component_headings took the raw text after the marks: '## Recap ##' named the section 'Recap ##', where the
+    # page's own line '## Recap ##' is 'Recap' (README: the heading line it renders, written as Markdown)
+    cfg = ChunkerConfig.from_mapping({"component_headings": {"Recap": line}})
+    page = "# T\n\nIntro text.\n\n<Recap>\n\nThe recap text.\n\n</Recap>\n"
+    own = "# T\n\nIntro text.\n\n" + line + "\n\nThe recap text.\n"
+    assert chunk_markdown(page, cfg, "d", "d.mdx").chunks[-1].section == text
+    assert chunk_markdown(own, ChunkerConfig(), "d", "d.mdx").chunks[-1].section == text
+
+
+def test_component_headings_written_back_by_to_dict_read_back_alike() -> None:
+    cfg = ChunkerConfig.from_mapping({"component_headings": {"Recap": r"## Recap \#", "Tip": "### Re*cap"}})
+    assert cfg.component_headings == (("Recap", 2, "Recap #"), ("Tip", 3, "Re*cap"))
+    assert ChunkerConfig.from_mapping(cfg.to_dict()) == cfg
+    with pytest.raises(ConfigError, match="component_headings"):
+        ChunkerConfig.from_mapping({"component_headings": {"Recap": "## ##"}})
