@@ -251,12 +251,25 @@ def without_components(text: str, code: list[tuple[int, int]]) -> str:
                 search = max(stop, start + 1)  # never closed before a blank line: no tag starts in what it read
                 continue
             end, shown = tag.end, _shown(tag)
-        out += [text[pos:start], shown or (" " if _kept_apart(text, start, end) else GONE)]
+        out += [text[pos:start], _apart(text, start, end, shown) if shown else _gone(text, start, end)]
         pos = search = end
     if not out:
         return text
     out.append(text[pos:])
     return "".join(out)
+
+
+def _apart(text: str, start: int, end: int, shown: str) -> str:
+    """The words ``shown`` by the markup ``text[start:end]``, apart from a word it touches on either side (``a
+    <TabItem label="Shown">here`` embedded ``a Shownhere``, a word no page shows)."""
+    before = " " if start and text[start - 1].isalnum() else ""
+    return before + shown + (" " if end < len(text) and text[end].isalnum() else "")
+
+
+def _gone(text: str, start: int, end: int) -> str:
+    """What stands for the markup ``text[start:end]`` that shows nothing: a space between what must stay apart
+    (:func:`_kept_apart`), else :data:`GONE`."""
+    return " " if _kept_apart(text, start, end) else GONE
 
 
 def _kept_apart(text: str, start: int, end: int) -> bool:

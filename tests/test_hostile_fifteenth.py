@@ -134,3 +134,21 @@ def test_component_headings_written_back_by_to_dict_read_back_alike() -> None:
     assert ChunkerConfig.from_mapping(cfg.to_dict()) == cfg
     with pytest.raises(ConfigError, match="component_headings"):
         ChunkerConfig.from_mapping({"component_headings": {"Recap": "## ##"}})
+
+
+@pytest.mark.parametrize(
+    ("line", "embedded"),
+    [
+        ('a <TabItem label="Shown">here</TabItem> b', "a Shown here b"),
+        ('x<deno-tab label="P">y</deno-tab>z', "x P y z"),
+        ('a <Card title="Quick">here</Card>. b', "a Quick here. b"),
+        ('(<Card title="Q"/>)', "(Q)"),
+    ],
+)
+def test_the_words_a_dropped_tag_shows_stand_apart_from_the_words_it_touches(line: str, embedded: str) -> None:
+    # components.without_components put a tag's label in its place with no space: 'a <TabItem label="Shown">here'
+    # embedded 'a Shownhere', a word no page shows (custom elements, 8fdcce0, take the same path)
+    cfg = ChunkerConfig(embedding_drop_components=True)
+    assert chunk_markdown("# T\n\n" + line + "\n", cfg, "d", "d.md").chunks[0].content_for_embedding == (
+        "# T\n\n" + embedded
+    )
