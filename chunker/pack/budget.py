@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import islice
 
@@ -67,8 +68,9 @@ class SectionSpace:
         size to compute for either (about half of all sections)."""
         self.notes: list[Diagnostic] = []
         """Warnings of the splitters (a table row kept whole as an overflow piece)."""
-        self.fence_memo: tuple[int, int, tuple[str, str] | None] = (-1, 0, None)
-        """(block start offset, offset, fence open there) of the last ``nested_fence`` lookup."""
+        self.fence_memo: tuple[int, list[int], list[tuple[str, str] | None]] = (-1, [], [])
+        """(block start offset, line starts in order, the fence open at each) that ``nested_fence`` scanned to in
+        that block: where a lookup resumes."""
         self.lines = BlockLines(source, cfg)
         """The structure of the section's list, quote and container blocks and the lines of what is
         nested in them (:mod:`chunker.pack.block_lines`)."""
@@ -293,12 +295,21 @@ class SectionSpace:
 
     def nested_fence(self, block: Block, offset: int) -> tuple[str, str] | None:
         """The code fence nested in ``block`` (a list or quote) that is open at ``offset``, as
-        (marker run, opening line). Scans on from the previous call in the same block, so the
-        pieces of a long list cost one pass."""
-        memo_start, memo_offset, state = self.fence_memo
-        if memo_start != block.start_offset or offset < memo_offset:
-            memo_offset, state = block.start_offset, None
-        text = self.fence_text((block,), memo_offset, offset)
-        state = fence_after(self.source[memo_offset:offset] if text is None else text, state)
-        self.fence_memo = (block.start_offset, offset, state)
+        (marker run, opening line). Scans on from the nearest line start an earlier call in the same block
+        scanned to, so the pieces of a long list cost about one pass, in whatever order the packer asks for
+        them (it resumed from the last call only and went back to the block's start when asked for an offset
+        before it: a definition list of 4,000 items with fences was scanned whole per chunk, 1.8 s)."""
+        start, marks, states = self.fence_memo
+        if start != block.start_offset:
+            start, marks, states = block.start_offset, [block.start_offset], [None]
+            self.fence_memo = (start, marks, states)
+        k = bisect_right(marks, offset) - 1  # the nearest line start scanned to at or before offset
+        at, state = marks[k], states[k]
+        if at == offset:
+            return state
+        text = self.fence_text((block,), at, offset)
+        state = fence_after(self.source[at:offset] if text is None else text, state)
+        if self.source[offset - 1] == "\n":  # a scan resumes at a line start only: a line is read whole
+            marks.insert(k + 1, offset)
+            states.insert(k + 1, state)
         return state
