@@ -107,6 +107,13 @@ SIZES: list[tuple[str, Callable[[int], str], int, str, str]] = [
         DROPS + PULLDOWN,
     ),
     (
+        "deflist15_fenced_items",
+        lambda n: f"# T\n\n{F}\n\n" + "term\n:   ```yaml\n    x: 1\n    ```\n\n" * n + f"{L}\n",
+        20_000,
+        ".md",
+        DROPS,
+    ),
+    (
         "liquid15_terms",
         lambda n: f"# T\n\n{F}\n\n" + 'your {% term "`a.yaml`" %} file {% term x %}\n' * n + f"\n{L}\n",
         20_000,
