@@ -108,7 +108,7 @@ SIZES: list[tuple[str, Callable[[int], str], int, str, str]] = [
     ),
     (
         "deflist15_fenced_items",
-        lambda n: f"# T\n\n{F}\n\n" + "term\n:   ```yaml\n    x: 1\n    ```\n\n" * n + f"{L}\n",
+        lambda n: f"# T\n\n{F}\n\n" + "term\n:   text of it\n\n    ```yaml\n    x: 1\n    ```\n\n" * n + f"{L}\n",
         20_000,
         ".md",
         DROPS,
