@@ -8,7 +8,6 @@ its per-document overrides (``documents: {<stem or glob>: {...}}``).
 from __future__ import annotations
 
 import difflib
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
@@ -154,35 +153,10 @@ class ChunkerConfig:
         return out
 
     def fingerprint(self) -> str:
-        """Hash of what decides the chunks: the options that change them, the output schema
-        version, the chunker version and the code that makes chunks (:func:`chunker.code_digest.code_digest`). Left out
-        are the options that change no chunk: the ``fail_on_*`` policies (:mod:`chunker.policy`
-        re-judges recorded findings instead), ``max_file_bytes`` (checked before a document is
-        chunked) and ``tokenizer`` under ``size_unit: chars``. A tokenizer file counts by the
-        sha256 of its content, not its path."""
-        import orjson
+        """Hash of what decides the chunks (:func:`chunker.fingerprint.config_fingerprint`)."""
+        from chunker.fingerprint import config_fingerprint
 
-        from chunker import SCHEMA_VERSION, __version__
-        from chunker.code_digest import code_digest
-        from chunker.policy import POLICY_OPTIONS
-
-        options = self.to_dict()
-        for key in (*POLICY_OPTIONS, *UNCHUNKED_OPTIONS):
-            del options[key]
-        if self.size_unit == "chars":
-            del options["tokenizer"]
-        else:
-            from chunker.sizes import tokenizer_file_sha256
-
-            digest = tokenizer_file_sha256(self.tokenizer)
-            if digest is not None:
-                options["tokenizer"] = f"sha256:{digest}"
-        payload = {"schema": SCHEMA_VERSION, "chunker": __version__, "code": code_digest(), "options": options}
-        return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
-UNCHUNKED_OPTIONS: tuple[str, ...] = ("max_file_bytes", "max_chunks_per_document")
-"""Options besides the ``fail_on_*`` policies that change no chunk of a document that is chunked."""
+        return config_fingerprint(self)
 
 
 # -- validation ---------------------------------------------------------------
