@@ -5,13 +5,11 @@ what would hang."""
 
 from __future__ import annotations
 
-import fcntl
-import threading
 from pathlib import Path
 
 import pytest
+from _locks import lock_held_briefly
 
-from chunker import folder_locks
 from chunker.cli import run_cli
 from chunker.component_headings import component_headings_option, heading_of
 from chunker.config import ChunkerConfig
@@ -96,17 +94,12 @@ def test_a_batch_run_waiting_for_another_runs_lock_says_so(
     # dd07af8 made the main command say why it waits for another run's lock; 'chunker batch' takes the same
     # lock on a local output (batch/run.run_batch) and still waited up to 30 s without a word
     pytest.importorskip("pyarrow")
-    monkeypatch.setattr(folder_locks, "WAIT_NOTICE", 0.05)
     docs, out = tmp_path / "docs", tmp_path / "out"
     docs.mkdir()
     out.mkdir()
     (docs / "a.md").write_text("# A\n\n## Part\n\nText of the part.\n", encoding="utf-8")
-    with (out / ".lock").open("a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        timer = threading.Timer(0.4, fcntl.flock, (held, fcntl.LOCK_UN))
-        timer.start()
+    with lock_held_briefly(out, monkeypatch):
         code = run_cli(["batch", "--sources", str(docs), "--out", str(out), "--json", *(["--quiet"] * quiet)])
-        timer.join()
     assert code == 0
     err = capsys.readouterr().err
     said = "another chunker run holds the output folder; waiting up to 30 s for it to finish"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _locks import lock_held_briefly
 
 from chunker.cli import run_cli
 from chunker.config import ChunkerConfig
@@ -137,22 +138,12 @@ def test_a_run_waiting_for_another_runs_lock_says_so(
 ) -> None:
     # two CI jobs on one output folder: the second waited up to 30 s without a word, a step that
     # seemed to hang; it says so on stderr once (not with --quiet), then runs when the lock is free
-    import fcntl
-    import threading
-
-    from chunker import folder_locks
-
-    monkeypatch.setattr(folder_locks, "WAIT_NOTICE", 0.05)
     docs, out = tmp_path / "docs", tmp_path / "chunks"
     docs.mkdir()
     out.mkdir()
     (docs / "a.md").write_text("# A\n\n## Part\n\nText of the part.\n", encoding="utf-8")
-    with (out / ".lock").open("a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        timer = threading.Timer(0.4, fcntl.flock, (held, fcntl.LOCK_UN))
-        timer.start()
+    with lock_held_briefly(out, monkeypatch):
         code = run_cli(["--sources", str(docs), "--out", str(out), "--json", *(["--quiet"] if quiet else [])])
-        timer.join()
     assert code == 0
     err = capsys.readouterr().err
     said = "another chunker run holds the output folder; waiting up to 30 s for it to finish"
